@@ -1,0 +1,7 @@
+"""``python -m daily`` runs the CLI."""
+
+import sys
+
+from daily.cli import main
+
+sys.exit(main())

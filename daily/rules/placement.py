@@ -1,0 +1,141 @@
+"""Where a roll may go: legal boxes, their points, and extra-Yahtzee bonuses.
+
+This is the one implementation of the placement rules (forced order, Yahtzee's forced
+joker rule and extra-Yahtzee bonus), used by the game, replay and the strategy engine.
+A card state is given as ``scores``, a sequence with one entry per box, ``None`` for
+an open box.
+
+>>> from daily.rules import get_ruleset
+>>> rules = get_ruleset("yahtzee")
+>>> scores = [None] * 13
+>>> scores[rules.box_index("yahtzee")] = 50
+>>> scores[rules.box_index("fours")] = 12
+>>> turn = placements(rules, scores, (4, 4, 4, 4, 4))
+>>> turn.bonus, [(p.box, p.points) for p in turn.options if p.legal][:3]
+(100, [('three_of_a_kind', 20), ('four_of_a_kind', 20), ('full_house', 25)])
+>>> [p.reason for p in turn.options if p.box == "ones"][0]
+'joker rule: with the fours box filled, five 4s must go in an open lower box'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from daily.rules.ruleset import Ruleset
+
+FACE_WORDS = ("1s", "2s", "3s", "4s", "5s", "6s")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One open box for the current roll: its points, and whether it may be chosen."""
+
+    box: str
+    index: int
+    points: int
+    legal: bool
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnOptions:
+    """Every open box for a roll, and the extra-Yahtzee bonus the roll earns."""
+
+    options: tuple[Placement, ...]
+    bonus: int
+    joker: bool
+
+    def legal(self) -> tuple[Placement, ...]:
+        """Only the boxes that may be chosen."""
+        return tuple(p for p in self.options if p.legal)
+
+    def get(self, box: str) -> Placement | None:
+        """The entry for ``box`` if it is open."""
+        for p in self.options:
+            if p.box == box:
+                return p
+        return None
+
+
+def is_all_alike(dice: Sequence[int]) -> bool:
+    """Every die shows the same face.
+
+    >>> is_all_alike((2, 2, 2, 2, 2)), is_all_alike((2, 2, 2, 2, 3))
+    (True, False)
+    """
+    first = dice[0]
+    return all(d == first for d in dice)
+
+
+def extra_bonus(rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int]) -> int:
+    """The extra-Yahtzee bonus this roll earns when scored (0 in most games).
+
+    >>> from daily.rules import get_ruleset
+    >>> rules = get_ruleset("yahtzee")
+    >>> extra_bonus(rules, [None] * 12 + [0], (3, 3, 3, 3, 3))
+    0
+    """
+    yi = rules.yahtzee_index
+    if yi is None or not rules.extra_yahtzee_bonus or not is_all_alike(dice):
+        return 0
+    return rules.extra_yahtzee_bonus if scores[yi] == 50 else 0
+
+
+def placements(
+    rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int]
+) -> TurnOptions:
+    """Every open box with its points for ``dice``, and which of them are legal.
+
+    >>> from daily.rules import get_ruleset
+    >>> rules = get_ruleset("yatzy", {"forced_order": True})
+    >>> [p.box for p in placements(rules, [None] * 15, (1, 1, 2, 3, 4)).legal()]
+    ['ones']
+    """
+    raw = rules.table[tuple(sorted(dice))]
+    open_idx = [i for i, s in enumerate(scores) if s is None]
+    yi = rules.yahtzee_index
+    joker = (
+        rules.joker
+        and yi is not None
+        and scores[yi] is not None
+        and is_all_alike(dice)
+    )
+    bonus = extra_bonus(rules, scores, dice)
+
+    if rules.forced_order:
+        first = open_idx[0] if open_idx else None
+        reasons = {i: "forced order: fill the boxes top to bottom" for i in open_idx if i != first}
+    elif joker:
+        reasons = _joker_reasons(rules, scores, dice[0], open_idx)
+    else:
+        reasons = {}
+
+    out = []
+    for i in open_idx:
+        box = rules.boxes[i]
+        points = raw[i]
+        if joker and not box.upper and box.joker_points is not None:
+            points = box.joker_points
+        out.append(Placement(box.id, i, points, i not in reasons, reasons.get(i)))
+    return TurnOptions(tuple(out), bonus, joker)
+
+
+def _joker_reasons(
+    rules: Ruleset, scores: Sequence[int | None], face: int, open_idx: list[int]
+) -> dict[int, str]:
+    """Why each open box is forbidden under the forced joker rule, by index."""
+    matching = rules.upper_indices[face - 1]
+    word = FACE_WORDS[face - 1]
+    upper_name = rules.boxes[matching].id
+    if scores[matching] is None:
+        why = f"joker rule: five {word} must go in the {upper_name} box while it is open"
+        return {i: why for i in open_idx if i != matching}
+    lower_open = [i for i in open_idx if not rules.boxes[i].upper]
+    if lower_open:
+        why = (
+            f"joker rule: with the {upper_name} box filled, five {word} must go in an "
+            "open lower box"
+        )
+        return {i: why for i in open_idx if rules.boxes[i].upper}
+    return {}

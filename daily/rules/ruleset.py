@@ -1,0 +1,153 @@
+"""The :class:`Ruleset` type: a game's boxes, dice, bonuses and rule options as data.
+
+A ruleset is immutable. Its :attr:`Ruleset.table` maps every sorted roll to the raw
+points of every box, so scoring during replay is one dictionary look-up; joker values
+and placement rules live in :mod:`daily.rules.placement`.
+
+>>> from daily.rules import get_ruleset
+>>> rules = get_ruleset("yahtzee")
+>>> rules.dice, len(rules.boxes), rules.box_index("chance")
+(5, 13, 12)
+>>> rules.table[(2, 3, 4, 5, 5)][rules.box_index("small_straight")]
+30
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from daily.errors import RulesetError
+from daily.rules.combos import Scorer, counts_of
+
+OptionValue = bool | int | str
+
+
+@dataclass(frozen=True)
+class Box:
+    """One box of the score card.
+
+    ``joker_points`` is what the box scores under Yahtzee's forced joker rule when it
+    differs from the normal scorer (full house 25, straights 30 and 40).
+    """
+
+    id: str
+    upper: bool
+    scorer: Scorer = field(repr=False, compare=False)
+    joker_points: int | None = None
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A rule option: its name, default, allowed values and what it means."""
+
+    name: str
+    default: OptionValue
+    choices: tuple[OptionValue, ...]
+    doc: str
+
+    def check(self, value: Any, ruleset: str) -> OptionValue:
+        """The value, if allowed; otherwise a :class:`RulesetError` naming the option.
+
+        >>> OptionSpec("saved_rolls", False, (False, True), "").check(True, "maxi-yatzy")
+        True
+        """
+        ok = any(type(value) is type(c) and value == c for c in self.choices)
+        if not ok:
+            allowed = ", ".join(_show(c) for c in self.choices)
+            raise RulesetError(
+                f"option {self.name!r} of {ruleset} is {_show(value)}; allowed: {allowed}",
+                field=f"options.{self.name}",
+            )
+        return value
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A fully resolved game: a variant with every rule option decided."""
+
+    name: str
+    title: str
+    dice: int
+    boxes: tuple[Box, ...]
+    upper_bonus_threshold: int
+    upper_bonus: int
+    options: Mapping[str, OptionValue]
+    option_specs: tuple[OptionSpec, ...] = field(repr=False, compare=False)
+    rolls_per_turn: int = 3
+    yahtzee_box: str | None = None
+    extra_yahtzee_bonus: int = 0
+    joker: bool = False
+    forced_order: bool = False
+    saved_rolls: bool = False
+
+    @cached_property
+    def box_ids(self) -> tuple[str, ...]:
+        """The canonical box ids in printed order."""
+        return tuple(b.id for b in self.boxes)
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {b.id: i for i, b in enumerate(self.boxes)}
+
+    @cached_property
+    def upper_indices(self) -> tuple[int, ...]:
+        """Indices of ones .. sixes, in face order."""
+        return tuple(i for i, b in enumerate(self.boxes) if b.upper)
+
+    @cached_property
+    def yahtzee_index(self) -> int | None:
+        """Index of the box whose filling enables extra-Yahtzee bonuses and jokers."""
+        return None if self.yahtzee_box is None else self._index[self.yahtzee_box]
+
+    @cached_property
+    def table(self) -> dict[tuple[int, ...], tuple[int, ...]]:
+        """Raw points of every box for every sorted roll of :attr:`dice` dice."""
+        out = {}
+        for roll in itertools.combinations_with_replacement(range(1, 7), self.dice):
+            counts = counts_of(roll)
+            out[roll] = tuple(b.scorer(counts) for b in self.boxes)
+        return out
+
+    @property
+    def turns(self) -> int:
+        """A game has one turn per box."""
+        return len(self.boxes)
+
+    def box_index(self, box_id: str) -> int:
+        """Index of a box id; a :class:`RulesetError` for an id this game lacks.
+
+        >>> from daily.rules import get_ruleset
+        >>> get_ruleset("yatzy").box_index("yatzy")
+        14
+        """
+        try:
+            return self._index[box_id]
+        except (KeyError, TypeError):
+            raise RulesetError(
+                f"{self.name} has no box {box_id!r}; boxes: {', '.join(self.box_ids)}",
+                field="box",
+            ) from None
+
+    def non_default_options(self) -> dict[str, OptionValue]:
+        """The options that differ from the variant's defaults, in name order.
+
+        >>> from daily.rules import get_ruleset
+        >>> get_ruleset("maxi-yatzy", {"full_straight": 30}).non_default_options()
+        {'full_straight': 30}
+        """
+        defaults = {s.name: s.default for s in self.option_specs}
+        return {k: v for k, v in sorted(self.options.items()) if defaults[k] != v}
+
+    def max_rolls(self, bank: int = 0) -> int:
+        """Rolls allowed this turn, counting rolls banked from earlier turns."""
+        return self.rolls_per_turn + (bank if self.saved_rolls else 0)
