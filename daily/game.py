@@ -1,0 +1,165 @@
+"""A game in progress: the state machine every client, replay and bot drives.
+
+The game reveals the dice slot by slot (spec v1): roll 0 of turn ``t`` shows slot
+(t, 0) as soon as the previous turn is scored, and each reroll ``r`` shows slot
+(t, r) only for the dice that were not kept.
+
+>>> from daily.rules import get_ruleset
+>>> game = Game.from_seed(get_ruleset("yahtzee"), bytes(32))
+>>> game.dice, game.rolls_left
+((5, 2, 2, 2, 3), 2)
+>>> game.reroll("01110")
+(2, 2, 2, 2, 3)
+>>> game.score("twos").points, game.turn, game.card.total
+(8, 1, 8)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from daily.card import Card
+from daily.dice import SlotCache, SlotSource, apply_holds
+from daily.errors import IllegalMoveError, LogFormatError
+from daily.rules import Ruleset
+from daily.rules.placement import Placement, TurnOptions, placements
+
+HOLD_CHARS = frozenset("01")
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """A scored turn: the dice of each roll, the box chosen and what it earned."""
+
+    rolls: tuple[tuple[int, ...], ...]
+    holds: tuple[str, ...]
+    box: str
+    points: int
+    bonus: int
+
+    @property
+    def final_dice(self) -> tuple[int, ...]:
+        """The dice the turn ended with."""
+        return self.rolls[-1]
+
+
+def check_mask(mask: object, dice: int, *, turn: int | None = None, roll: int | None = None) -> str:
+    """A hold mask if well formed, else a :class:`LogFormatError` saying why.
+
+    >>> check_mask("10100", 5)
+    '10100'
+    >>> check_mask("0110", 5, turn=6, roll=1)
+    Traceback (most recent call last):
+    ...
+    daily.errors.LogFormatError: turn 7, roll 2: hold mask '0110' has 4 positions, the game has 5 dice
+    """
+    where = {"turn": turn, "roll": roll, "field": "hold"}
+    if not isinstance(mask, str):
+        raise LogFormatError(f"a hold mask is a string of 0 and 1, not {mask!r}", **where)
+    if len(mask) != dice:
+        shown = mask if len(mask) <= 16 else mask[:16] + "..."
+        raise LogFormatError(
+            f"hold mask {shown!r} has {len(mask)} positions, the game has {dice} dice", **where
+        )
+    if not HOLD_CHARS.issuperset(mask):
+        raise LogFormatError(
+            f"hold mask {mask!r} may only hold '1' (keep) and '0' (reroll)", **where
+        )
+    return mask
+
+
+class Game:
+    """The state of one game: card, turn, roll, dice and the rolls banked."""
+
+    def __init__(self, rules: Ruleset, slots: SlotSource) -> None:
+        self.rules = rules
+        self._slots = slots
+        self.card = Card.empty(rules)
+        self.turn = 0
+        self.bank = 0
+        self.history: list[TurnRecord] = []
+        self._start_turn()
+
+    @classmethod
+    def from_seed(cls, rules: Ruleset, seed: bytes) -> Game:
+        """A new game on the dice of ``seed``."""
+        return cls(rules, SlotCache(seed, rules.dice))
+
+    def _start_turn(self) -> None:
+        self.holds: list[str] = []
+        if self.turn < self.rules.turns:
+            self.dice = self._slots(self.turn, 0)
+            self.rolls: list[tuple[int, ...]] = [self.dice]
+        else:
+            self.dice = ()
+            self.rolls = []
+
+    @property
+    def over(self) -> bool:
+        """Every box is filled."""
+        return self.turn >= self.rules.turns
+
+    @property
+    def roll(self) -> int:
+        """0-based index of the roll now showing in this turn."""
+        return len(self.holds)
+
+    @property
+    def max_rolls(self) -> int:
+        """Rolls allowed in this turn (more than 3 only with saved rolls)."""
+        return self.rules.max_rolls(self.bank)
+
+    @property
+    def rolls_left(self) -> int:
+        """Rerolls still allowed in this turn."""
+        return 0 if self.over else self.max_rolls - 1 - len(self.holds)
+
+    def choices(self) -> TurnOptions:
+        """The open boxes for the dice now showing, with points and legality."""
+        if self.over:
+            raise IllegalMoveError("the game is over", turn=self.turn)
+        return placements(self.rules, self.card.scores, self.dice)
+
+    def reroll(self, mask: str) -> tuple[int, ...]:
+        """Keep the dice marked '1' in ``mask`` and reroll the rest; returns the dice."""
+        turn, roll = self.turn, len(self.holds) + 1
+        if self.over:
+            raise IllegalMoveError("the game is over, no more rolls", turn=turn)
+        check_mask(mask, self.rules.dice, turn=turn, roll=roll)
+        if "0" not in mask:
+            raise IllegalMoveError(
+                f"hold mask {mask!r} keeps every die; choose a box instead", turn=turn, roll=roll
+            )
+        if self.rolls_left <= 0:
+            raise IllegalMoveError(
+                f"no rolls left: {self.max_rolls} rolls allowed in this turn",
+                turn=turn,
+                roll=roll,
+            )
+        self.dice = apply_holds(self.dice, mask, self._slots(turn, roll))
+        self.holds.append(mask)
+        self.rolls.append(self.dice)
+        return self.dice
+
+    def score(self, box: str) -> Placement:
+        """Fill ``box`` with the dice now showing; returns what it scored."""
+        turn = self.turn
+        if self.over:
+            raise IllegalMoveError("the game is over, every box is filled", turn=turn)
+        index = self.rules.box_index(box)
+        if self.card.scores[index] is not None:
+            raise IllegalMoveError(f"box {box!r} is already filled", turn=turn, field="box")
+        options = self.choices()
+        chosen = options.get(box)
+        assert chosen is not None  # open boxes are always listed
+        if not chosen.legal:
+            raise IllegalMoveError(f"box {box!r} is not allowed: {chosen.reason}", turn=turn)
+        self.card = self.card.fill(index, chosen.points, options.bonus)
+        self.history.append(
+            TurnRecord(tuple(self.rolls), tuple(self.holds), box, chosen.points, options.bonus)
+        )
+        if self.rules.saved_rolls:
+            self.bank += self.rules.rolls_per_turn - 1 - len(self.holds)
+        self.turn += 1
+        self._start_turn()
+        return chosen
