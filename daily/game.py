@@ -48,10 +48,10 @@ def check_mask(mask: object, dice: int, *, turn: int | None = None, roll: int | 
 
     >>> check_mask("10100", 5)
     '10100'
-    >>> check_mask("0110", 5, turn=6, roll=1)
+    >>> check_mask("0110", 5, turn=6, roll=1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    daily.errors.LogFormatError: turn 7, roll 2: hold mask '0110' has 4 positions, the game has 5 dice
+    daily.errors.LogFormatError: turn 7, roll 2: hold mask '0110' has 4 positions, ...
     """
     where = {"turn": turn, "roll": roll, "field": "hold"}
     if not isinstance(mask, str):

@@ -23,6 +23,8 @@ from daily.errors import DailyError
 COMMAND_MODULES = (
     "daily.cli.core_commands",
     "daily.cli.service_commands",
+    "daily.cli.ops_commands",
+    "daily.cli.keys_commands",
     "daily.cli.strategy_commands",
 )
 

@@ -7,7 +7,7 @@ the dice do not meet it). They know nothing of score cards, jokers or bonuses.
 >>> c = counts_of((4, 4, 4, 6, 6))
 >>> c
 (0, 0, 0, 3, 0, 2)
->>> n_of_a_kind_sum_all(3)(c), full_house_fixed(25)(c), upper(4)(c)
+>>> n_of_a_kind_sum_all(3)(c), two_groups(3, 2, 25)(c), upper(4)(c)
 (24, 25, 12)
 """
 
@@ -147,8 +147,10 @@ def two_groups(big: int, small: int, points: int | None = None) -> Scorer:
 def full_house_or_five(counts: Counts) -> int:
     """Yacht's full house: three and two, or five alike; the sum of all five.
 
-    >>> full_house_or_five(counts_of((2, 2, 2, 2, 2))), full_house_or_five(counts_of((3, 3, 3, 1, 1)))
-    (10, 11)
+    >>> full_house_or_five(counts_of((2, 2, 2, 2, 2)))
+    10
+    >>> full_house_or_five(counts_of((3, 3, 3, 1, 2)))
+    0
     """
     shape = sorted(n for n in counts if n)
     return total(counts) if shape in ([2, 3], [5]) else 0
