@@ -1,0 +1,50 @@
+"""Connections to Redis and the RQ queues, and the naming of Redis keys.
+
+Every Redis key the service writes starts with the configured prefix, so tests and
+several deployments can share a server.
+
+>>> from daily.service.config import load_config
+>>> cfg = load_config({"REDIS_URL": "redis://127.0.0.1:6379/0"})
+>>> redis_key(cfg, "board", "2026-11-29", "yahtzee")
+'dd:board:2026-11-29:yahtzee'
+"""
+
+from __future__ import annotations
+
+import redis
+from rq import Queue
+
+from daily.service.config import Config, ConfigError
+
+#: Queue for recording finished games on the leaderboards.
+RESULTS_QUEUE = "results"
+#: Queue for day rollover, archives and par computation.
+DAYS_QUEUE = "days"
+ALL_QUEUES = (RESULTS_QUEUE, DAYS_QUEUE)
+
+
+def redis_key(config: Config, *parts: str) -> str:
+    """The full Redis key for ``parts`` under the configured prefix."""
+    return config.key_prefix + ":".join(parts)
+
+
+def redis_from_config(config: Config) -> redis.Redis:
+    """A Redis client for ``config.redis_url`` (``daily serve`` sets it when embedded).
+
+    >>> from daily.service.config import load_config
+    >>> redis_from_config(load_config({}))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    daily.service.config.ConfigError: REDIS_URL: is not set; run `daily serve` to start ...
+    """
+    if not config.redis_url:
+        raise ConfigError(
+            "is not set; run `daily serve` to start an embedded Redis, or point it at one",
+            field="REDIS_URL",
+        )
+    return redis.Redis.from_url(config.redis_url, health_check_interval=30)
+
+
+def queue(conn: redis.Redis, name: str) -> Queue:
+    """The RQ queue ``name`` on ``conn``."""
+    return Queue(name, connection=conn)
