@@ -1,0 +1,135 @@
+"""Result codes and share texts.
+
+A result code is ``DD-`` and 10 Crockford base32 characters (50 random bits): it says
+nothing about the dice or the seed, and it is read case-insensitively, tolerating the
+look-alikes ``I``/``L`` for ``1`` and ``O`` for ``0`` and a missing prefix.
+
+>>> parse_code("dd-abcd-efgh-jk")
+'DD-ABCDEFGHJK'
+>>> parse_code("Dd-0oIl1")
+'DD-00111'
+>>> parse_code("DD-U2")
+Traceback (most recent call last):
+...
+daily.service.errors.ApiError: code: 'DD-U2' is not a result code: 'U' is not Crockford base32
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from daily.card import Card
+from daily.service.errors import ApiError
+
+PREFIX = "DD-"
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+CODE_LENGTH = 10
+MAX_CODE_LENGTH = 12
+_ALIASES = {"I": "1", "L": "1", "O": "0"}
+
+GOOD = "\N{LARGE GREEN SQUARE}"
+FAIR = "\N{LARGE YELLOW SQUARE}"
+ZERO = "\N{BLACK LARGE SQUARE}"
+TITLES = {"yahtzee": "Yahtzee", "maxi-yatzy": "Maxi Yatzy", "yatzy": "Yatzy", "yacht": "Yacht"}
+
+
+def new_code() -> str:
+    """A fresh random result code.
+
+    >>> code = new_code()
+    >>> code.startswith(PREFIX), len(code) == len(PREFIX) + CODE_LENGTH
+    (True, True)
+    """
+    return PREFIX + "".join(secrets.choice(CROCKFORD) for _ in range(CODE_LENGTH))
+
+
+def parse_code(text: Any) -> str:
+    """The canonical form of a result code typed by a person."""
+    if not isinstance(text, str) or len(text) > 40:
+        raise ApiError(422, "invalid_field", "a result code is a short string", field="code")
+    body = text.strip().upper()
+    if body.startswith(PREFIX):
+        body = body[len(PREFIX) :]
+    body = body.replace("-", "").replace(" ", "")
+    out = []
+    for ch in body:
+        ch = _ALIASES.get(ch, ch)
+        if ch not in CROCKFORD:
+            raise ApiError(
+                422,
+                "invalid_field",
+                f"{text!r} is not a result code: {ch!r} is not Crockford base32",
+                field="code",
+            )
+        out.append(ch)
+    if not 1 <= len(out) <= MAX_CODE_LENGTH:
+        raise ApiError(
+            422,
+            "invalid_field",
+            f"{text!r} is not a result code: {PREFIX} and 1 to {MAX_CODE_LENGTH} characters",
+            field="code",
+        )
+    return PREFIX + "".join(out)
+
+
+def box_marks(card: Card) -> list[str]:
+    """One square per box: green at 60 % of the box's best or more, yellow below,
+    black for a scratched box.
+
+    >>> from daily.rules import get_ruleset
+    >>> card = Card.empty(get_ruleset("yacht"))
+    >>> card = card.fill(5, 24, 0).fill(0, 1, 0).fill(1, 0, 0)
+    >>> "".join(box_marks(card)[:6])
+    '🟨⬛⬛⬛⬛🟩'
+    """
+    rules = card.rules
+    best = [max(points[i] for points in rules.table.values()) for i in range(len(rules.boxes))]
+    marks = []
+    for points, top in zip(card.scores, best, strict=True):
+        if not points:
+            marks.append(ZERO)
+        elif points * 10 >= top * 6:
+            marks.append(GOOD)
+        else:
+            marks.append(FAIR)
+    return marks
+
+
+def share_text(
+    card: Card,
+    *,
+    date: str | None,
+    url: str,
+    rank: int | None = None,
+    players: int | None = None,
+    mode: str = "ranked",
+) -> str:
+    """The plain-text share message, like Wordle's.
+
+    >>> from daily.rules import get_ruleset
+    >>> card = Card.empty(get_ruleset("yacht")).fill(11, 50, 0)
+    >>> print(share_text(card, date="2026-11-29", url="https://dd.example/r/DD-1", rank=3,
+    ...                  players=120))
+    Daily Dice · Yacht · 2026-11-29
+    50 points · rank 3 of 120
+    ⬛⬛⬛⬛⬛⬛
+    ⬛⬛⬛⬛⬛🟩
+    https://dd.example/r/DD-1
+    """
+    title = TITLES.get(card.rules.name, card.rules.title)
+    head = " · ".join(p for p in ("Daily Dice", title, date or "practice") if p)
+    if mode == "practice" and date:
+        head += " (practice)"
+    score = f"{card.total} points"
+    if rank is not None:
+        score += f" · rank {rank}" + (f" of {players}" if players else "")
+    marks = box_marks(card)
+    upper = len(card.rules.upper_indices)
+    lines = [head, score, "".join(marks[:upper]), *_rows(marks[upper:], upper), url]
+    return "\n".join(lines)
+
+
+def _rows(marks: Sequence[str], width: int) -> list[str]:
+    return ["".join(marks[i : i + width]) for i in range(0, len(marks), width)]

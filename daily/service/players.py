@@ -1,0 +1,144 @@
+"""Anonymous players: an id, a display name and a secret token of which only a hash
+is stored.
+
+A token reads ``<player id>.<secret>``; the server keeps SHA-256 of the secret and
+compares in constant time (``hmac.compare_digest``).
+
+>>> check_name("Ada")
+'Ada'
+>>> check_name("A\\x07da")
+Traceback (most recent call last):
+...
+daily.service.errors.ApiError: name: a name may not contain control characters
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from daily.service.clock import Clock, iso
+from daily.service.config import Config
+from daily.service.connections import redis_key
+from daily.service.errors import ApiError
+
+NAME_MAX = 24
+_ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player as the API shows it (never the token)."""
+
+    id: str
+    name: str
+    created: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The public form.
+
+        >>> Player("p_1", "Ada", "2026-11-29T10:00:00Z").to_json()
+        {'id': 'p_1', 'name': 'Ada'}
+        """
+        return {"id": self.id, "name": self.name}
+
+
+def check_name(value: Any, field: str = "name") -> str:
+    """A display name: 1 to 24 characters after trimming, no control characters."""
+    if not isinstance(value, str):
+        raise ApiError(422, "invalid_field", "a name is a string", field=field)
+    name = value.strip()
+    if not 1 <= len(name) <= NAME_MAX:
+        raise ApiError(
+            422, "invalid_field", f"a name has 1 to {NAME_MAX} characters", field=field
+        )
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        raise ApiError(
+            422, "invalid_field", "a name may not contain control characters", field=field
+        )
+    return name
+
+
+def hash_secret(secret: str) -> str:
+    """The stored form of a token's secret part.
+
+    >>> len(hash_secret("abc"))
+    64
+    """
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def new_player_id() -> str:
+    """A fresh random player id (``p_`` and 16 base32 characters, 80 bits).
+
+    >>> new_player_id().startswith("p_")
+    True
+    """
+    return "p_" + "".join(secrets.choice(_ID_ALPHABET) for _ in range(16))
+
+
+class Players:
+    """Creating, authenticating and renaming players in Redis."""
+
+    def __init__(self, conn: redis.Redis, config: Config, clock: Clock) -> None:
+        self.conn = conn
+        self.config = config
+        self.clock = clock
+
+    def _key(self, player_id: str) -> str:
+        return redis_key(self.config, "player", player_id)
+
+    def create(self, name: str | None = None) -> tuple[Player, str]:
+        """A new player and its token (shown once, never stored)."""
+        player_id = new_player_id()
+        if name is None:
+            name = f"Player {secrets.randbelow(9000) + 1000}"
+        secret = secrets.token_urlsafe(32)
+        created = iso(self.clock())
+        self.conn.hset(
+            self._key(player_id),
+            mapping={"name": name, "token_hash": hash_secret(secret), "created": created},
+        )
+        return Player(player_id, name, created), f"{player_id}.{secret}"
+
+    def get(self, player_id: str) -> Player | None:
+        """The player with this id, if any."""
+        name, created = self.conn.hmget(self._key(player_id), ["name", "created"])
+        if name is None:
+            return None
+        return Player(player_id, name.decode(), (created or b"").decode())
+
+    def authenticate(self, token: str) -> Player | None:
+        """The player a token belongs to, or ``None`` (constant-time comparison)."""
+        player_id, sep, secret = token.partition(".")
+        if not sep or not player_id.startswith("p_") or len(player_id) > 40 or not secret:
+            return None
+        stored, name, created = self.conn.hmget(
+            self._key(player_id), ["token_hash", "name", "created"]
+        )
+        expected = stored.decode() if stored else hash_secret("") + "x"
+        if not hmac.compare_digest(hash_secret(secret), expected) or name is None:
+            return None
+        return Player(player_id, name.decode(), (created or b"").decode())
+
+    def rename(self, player: Player, name: str) -> Player:
+        """Give ``player`` a new display name."""
+        self.conn.hset(self._key(player.id), "name", name)
+        return Player(player.id, name, player.created)
+
+    def names(self, player_ids: list[str]) -> dict[str, str]:
+        """Display names of several players at once (missing ones left out)."""
+        pipe = self.conn.pipeline(transaction=False)
+        for pid in player_ids:
+            pipe.hget(self._key(pid), "name")
+        return {
+            pid: raw.decode() for pid, raw in zip(player_ids, pipe.execute(), strict=True) if raw
+        }
+
+
