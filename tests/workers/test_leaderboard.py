@@ -1,0 +1,144 @@
+"""The leaderboard and player statistics against a real Redis."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+import redis
+
+from daily.service.leaderboard import (
+    BoardFrozenError,
+    DuplicatePlayerError,
+    Leaderboard,
+    Result,
+    ResultError,
+)
+from daily.service.stats import player_history, player_stats, record_game
+
+pytestmark = pytest.mark.redis
+PREFIX = "tw:"
+DATE = "2026-11-29"
+
+
+def board(conn: redis.Redis, ruleset: str = "yahtzee") -> Leaderboard:
+    return Leaderboard(conn, DATE, ruleset, prefix=PREFIX)
+
+
+def test_rank_order_score_then_finish_then_game_id(redis_client, make_result) -> None:
+    b = board(redis_client)
+    rows = [
+        make_result(1, game_id="g_b", total=240, finished_at=make_result()["finished_at"] + 5),
+        make_result(2, game_id="g_c", total=250),
+        make_result(3, game_id="g_a", total=240, finished_at=make_result()["finished_at"] + 5),
+        make_result(4, game_id="g_d", total=240, finished_at=make_result()["finished_at"] + 1),
+        make_result(5, game_id="g_e", total=100),
+    ]
+    for r in rows:
+        assert b.record(Result.from_json(r)) == "recorded"
+    top = b.top(10)
+    assert [e.game_id for e in top] == ["g_c", "g_d", "g_a", "g_b", "g_e"]
+    assert [e.rank for e in top] == [1, 2, 3, 4, 5]
+    assert b.players() == 5
+    me = b.standing("p_000003")
+    assert me is not None and (me.rank, me.score, me.percentile) == (3, 240, 60.0)
+    assert b.standing("p_nobody") is None
+    assert [e.game_id for e in b.around("p_000003", radius=1)] == ["g_d", "g_a", "g_b"]
+    assert [e.game_id for e in b.around("p_000002", radius=2)] == ["g_c", "g_d", "g_a"]
+    assert [e.rank for e in b.page(4, 10)] == [4, 5]
+    assert b.histogram() == {
+        "bin_width": 10,
+        "bins": [
+            {"from": 100, "to": 109, "count": 1},
+            {"from": 240, "to": 249, "count": 3},
+            {"from": 250, "to": 259, "count": 1},
+        ],
+    }
+
+
+def test_record_twice_changes_nothing(redis_client, make_result) -> None:
+    b = board(redis_client)
+    r = Result.from_json(make_result(7))
+    assert b.record(r) == "recorded"
+    before = {k: redis_client.dump(k) for k in redis_client.keys("*")}
+    assert b.record(r) == "already_recorded"
+    assert {k: redis_client.dump(k) for k in redis_client.keys("*")} == before
+    assert b.players() == 1
+
+
+def test_one_game_per_player_and_frozen_board(redis_client, make_result) -> None:
+    b = board(redis_client)
+    b.record(Result.from_json(make_result(1)))
+    with pytest.raises(DuplicatePlayerError, match="p_000001 already has another game"):
+        b.record(Result.from_json(make_result(1, game_id="g_other")))
+    assert b.freeze(123.0) and not b.freeze(456.0)
+    assert b.frozen()
+    # Already recorded stays fine after freezing; a new game is refused.
+    assert b.record(Result.from_json(make_result(1))) == "already_recorded"
+    with pytest.raises(BoardFrozenError, match="frozen"):
+        b.record(Result.from_json(make_result(2)))
+    assert b.players() == 1
+
+
+def test_view_has_the_api_shape(redis_client, make_result) -> None:
+    b = board(redis_client, "maxi-yatzy")
+    for n in range(1, 21):
+        b.record(Result.from_json(make_result(n, ruleset="maxi", total=200 + n)))
+    view = b.view(limit=3, player_id="p_000010")
+    assert view["players"] == 20 and view["frozen"] is False
+    assert [row["rank"] for row in view["top"]] == [1, 2, 3]
+    assert view["top"][0]["player"] == {"id": "p_000020", "name": "Player 20"}
+    assert view["me"] == {"rank": 11, "percentile": 50.0, "score": 210}
+    assert [row["rank"] for row in view["around"]] == list(range(6, 17))
+    assert b.view(player_id="p_x")["me"] is None
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("total", -1, "total: must be a whole number"),
+        ("total", "250", "total: must be a whole number"),
+        ("ruleset", "poker", "ruleset: unknown ruleset"),
+        ("date", "29/11/2026", "date: '29/11/2026' is not a date"),
+        ("finished_at", float("nan"), "finished_at: must be a positive finite"),
+        ("game_id", "g 1", "game_id: must not contain spaces"),
+        ("player_name", "A\x07", "player_name: must not contain control"),
+        ("log", 5, "log: must be a daily-log/1 JSON object"),
+    ],
+)
+def test_bad_results_name_the_field(make_result, field, value, message) -> None:
+    with pytest.raises(ResultError, match=message):
+        Result.from_json(make_result(1, **{field: value}))
+
+
+def test_result_json_round_trip(make_result) -> None:
+    r = Result.from_json(make_result(3))
+    assert Result.from_json(r.to_json()) == r
+
+
+def test_player_stats_and_streaks(redis_client, make_result) -> None:
+    now = dt.datetime(2026, 11, 30, 0, 0, tzinfo=dt.UTC)  # 29 and 30 open, 28 closed
+    games = [
+        make_result(1, game_id="g_1", date="2026-11-26", total=200),
+        make_result(1, game_id="g_2", date="2026-11-27", total=300),
+        make_result(1, game_id="g_3", date="2026-11-27", ruleset="maxi-yatzy", total=280),
+        make_result(1, game_id="g_4", date="2026-11-28", total=100),
+        make_result(1, game_id="g_5", date="2026-11-20", total=250),
+    ]
+    for g in games:
+        assert record_game(redis_client, Result.from_json(g), prefix=PREFIX)
+    assert not record_game(redis_client, Result.from_json(games[0]), prefix=PREFIX)
+    stats = player_stats(redis_client, "p_000001", now, prefix=PREFIX)
+    assert stats["games"] == 5 and stats["best"] == 300
+    assert stats["average"] == round((200 + 300 + 280 + 100 + 250) / 5, 1)
+    assert stats["by_ruleset"]["yahtzee"] == {"games": 4, "average": 212.5, "best": 300}
+    assert (stats["current_streak"], stats["longest_streak"]) == (3, 3)
+    later = dt.datetime(2026, 12, 1, 13, 0, tzinfo=dt.UTC)  # the 29th closed unplayed
+    assert player_stats(redis_client, "p_000001", later, prefix=PREFIX)["current_streak"] == 0
+    history = player_history(redis_client, "p_000001", prefix=PREFIX)
+    assert [h["date"] for h in history][:2] == ["2026-11-28", "2026-11-27"]
+    empty = player_stats(redis_client, "p_new", now, prefix=PREFIX)
+    assert empty == {
+        "games": 0, "average": None, "best": None, "current_streak": 0,
+        "longest_streak": 0, "by_ruleset": {},
+    }
