@@ -54,6 +54,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from daily.dice import commitment, day_seed
+from daily.service.clock import iso
 from daily.service.config import Config, ConfigError
 
 log = logging.getLogger(__name__)
@@ -87,7 +88,7 @@ def _raw_public(key: Ed25519PrivateKey | Ed25519PublicKey) -> bytes:
 
 
 def _now_iso() -> str:
-    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+    return iso(dt.datetime.now(dt.UTC))
 
 
 @dataclass(frozen=True)
@@ -383,7 +384,7 @@ class Keyring:
         created = None
         if config.signing_key_file is not None:
             mtime = signing_path.stat().st_mtime
-            created = dt.datetime.fromtimestamp(int(mtime), dt.UTC).isoformat()
+            created = iso(dt.datetime.fromtimestamp(int(mtime), dt.UTC))
         return cls(master, signing, history, created)
 
     @classmethod

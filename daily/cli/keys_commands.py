@@ -1,0 +1,154 @@
+"""``daily keys init|rotate|list`` and ``daily verify-day``.
+
+``verify-day`` works offline from files fetched earlier: the day descriptor
+(``GET /api/v1/days/<date>/<ruleset>``, which carries the seed once the day is
+revealed, or a ``GET /api/v1/days`` answer) and the public keys (``GET /api/v1/keys``).
+It prints each check it made. Exit status: 0 verified, 1 a check failed (one line on
+stderr saying which), 2 bad input (unreadable file, malformed JSON, bad date).
+
+>>> main = __import__("daily.cli", fromlist=["main"]).main
+>>> main(["verify-day", "2026-13-01", "yahtzee", "--descriptor", "d.json", "--keys", "k.json"])
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from daily.dice import parse_date, parse_seed_hex
+from daily.rules import canonical_name
+from daily.service.config import load_config
+from daily.service.keys import Keyring, init_keys, rotate_signing_key
+from daily.verify import (
+    VerificationFailed,
+    VerificationInputError,
+    format_dice,
+    verify_day,
+)
+
+#: Largest JSON file verify-day reads.
+MAX_INPUT_BYTES = 4 * 1024 * 1024
+
+
+def register(subparsers: Any) -> None:
+    """Add ``keys`` and ``verify-day`` to the ``daily`` command line."""
+    keys = subparsers.add_parser("keys", help="create, rotate and list the service keys")
+    keys_sub = keys.add_subparsers(dest="keys_command", required=True)
+    for name, handler, text in (
+        ("init", _init, "create the master seed secret and a signing key (never overwrites)"),
+        ("rotate", _rotate, "make a new signing key; old public keys stay valid"),
+        ("list", _list, "list the public keys"),
+    ):
+        cmd = keys_sub.add_parser(name, help=text, description=text)
+        cmd.add_argument(
+            "--data-dir", type=Path, help="data directory (default: $DAILY_DATA_DIR or ./var)"
+        )
+        if name == "list":
+            cmd.add_argument("--json", action="store_true", help="print the GET /keys JSON")
+        cmd.set_defaults(handler=handler)
+
+    verify = subparsers.add_parser(
+        "verify-day",
+        help="verify a day offline: signature, seed commitment and dice",
+        description=(
+            "Verify a fetched day descriptor: the signature against the public keys, then, "
+            "once the seed is revealed, its commitment and the dice. Exit 0 verified, "
+            "1 a check failed, 2 bad input."
+        ),
+    )
+    verify.add_argument("date", help="YYYY-MM-DD")
+    verify.add_argument("ruleset", help="yahtzee, maxi-yatzy, ...")
+    verify.add_argument(
+        "--descriptor", required=True, help="file with GET /days/<date>/<ruleset> (- = stdin)"
+    )
+    verify.add_argument("--keys", required=True, help="file with GET /keys")
+    verify.add_argument("--seed", help="the revealed seed (64 hex), if not in the descriptor")
+    verify.add_argument(
+        "--game", help="a game to check against the dice: daily-log/1, game state or result"
+    )
+    verify.add_argument("--dice", action="store_true", help="also print every roll of the day")
+    verify.set_defaults(handler=_verify_day)
+
+
+def _keys_dir(args: argparse.Namespace) -> Path:
+    data_dir = args.data_dir if args.data_dir is not None else load_config().data_dir
+    return Path(data_dir) / "keys"
+
+
+def _init(args: argparse.Namespace) -> int:
+    keys_dir = _keys_dir(args)
+    created = init_keys(keys_dir)
+    ring = Keyring.from_dir(keys_dir)
+    if not created:
+        print(f"keys already exist in {keys_dir}; nothing changed (active key {ring.key_id})")
+        return 0
+    for path in created:
+        print(f"created {path}")
+    print(f"active signing key {ring.key_id}")
+    return 0
+
+
+def _rotate(args: argparse.Namespace) -> int:
+    keys_dir = _keys_dir(args)
+    old, new = rotate_signing_key(keys_dir)
+    print(f"retired signing key {old} (its public key stays listed, its signatures verify)")
+    print(f"active signing key {new}")
+    print("restart the web processes so they sign with the new key")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    ring = Keyring.from_dir(_keys_dir(args))
+    keys = ring.public_keys()
+    if args.json:
+        print(json.dumps({"keys": keys}, indent=2))
+        return 0
+    for key in keys:
+        mark = "active " if key["active"] else "retired"
+        print(f"{key['id']}  {mark}  {key['algorithm']}  {key['created'] or '-'}")
+    return 0
+
+
+def _read_json(name: str, field: str) -> Any:
+    try:
+        if name == "-":
+            text = sys.stdin.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(name, encoding="utf-8") as handle:
+                text = handle.read(MAX_INPUT_BYTES + 1)
+    except UnicodeDecodeError:
+        raise VerificationInputError(f"{name} is not UTF-8 text", field=field) from None
+    if len(text) > MAX_INPUT_BYTES:
+        raise VerificationInputError(f"{name} is larger than {MAX_INPUT_BYTES} bytes", field=field)
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise VerificationInputError(f"{name} is not valid JSON", field=field) from None
+
+
+def _verify_day(args: argparse.Namespace) -> int:
+    date = parse_date(args.date).isoformat()
+    ruleset = canonical_name(args.ruleset)
+    seed = None if args.seed is None else parse_seed_hex(args.seed.lower())
+    descriptor = _read_json(args.descriptor, "descriptor")
+    keys = _read_json(args.keys, "keys")
+    game = None if args.game is None else _read_json(args.game, "game")
+    try:
+        report = verify_day(descriptor, keys, date=date, ruleset=ruleset, seed=seed, game=game)
+    except VerificationFailed as exc:
+        print(f"daily: verification failed: {exc}", file=sys.stderr)
+        return 1
+    for line in report.lines:
+        print(line)
+    if args.dice and report.dice:
+        for line in format_dice(report.dice):
+            print(line)
+    if report.complete:
+        print(f"verified: {date} {ruleset}")
+    else:
+        print(f"signature verified: {date} {ruleset} (seed not revealed yet)")
+    return 0

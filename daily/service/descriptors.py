@@ -1,0 +1,260 @@
+"""Day descriptors (format ``day/1``): signed, published ahead, seed shown once revealed.
+
+A descriptor commits to a day set's seed before anyone plays it::
+
+    {"version": "day/1", "ruleset": "yahtzee", "options": {}, "date": "2026-11-29",
+     "generator": "dice/v1", "commitment": "<hex sha256 of the seed>",
+     "key_id": "<16 hex>", "signature": "<128 hex Ed25519>"}
+
+signed over :func:`daily.verify.canonical_bytes` of the fields other than the
+signature. When served it gains ``status``, ``opens_at`` and ``closes_at``, ``par``
+once computed, and ``seed`` only when the status is ``revealed``.
+
+Publication: the descriptor of date D is published from :data:`PUBLISH_AHEAD` before
+D opens (two days), so clients can fetch past, current and next days. The first signed
+form of each descriptor is stored in Redis (``<prefix>descriptor:<date>:<ruleset>``,
+written with SET NX, kept by AOF) and served unchanged forever after: rotating the
+signing key does not change a descriptor that may already have been published.
+
+>>> import datetime as dt
+>>> published_from(dt.date(2026, 11, 29)).isoformat()
+'2026-11-26T10:00:00+00:00'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+import redis
+
+from daily import calendar
+from daily.dice import GENERATOR, parse_date
+from daily.rules import canonical_name, get_ruleset
+from daily.service.clock import iso
+from daily.service.config import Config
+from daily.service.connections import redis_key
+from daily.service.errors import ApiError
+from daily.service.keys import Keyring
+from daily.verify import DESCRIPTOR_VERSION, canonical_bytes
+
+log = logging.getLogger(__name__)
+
+#: How long before a day opens its descriptor is published.
+PUBLISH_AHEAD = dt.timedelta(days=2)
+#: The first date with a daily set; earlier dates have no descriptor.
+FIRST_DAY = dt.date(2026, 1, 1)
+#: Most dates one ``GET /days`` may span.
+MAX_RANGE_DAYS = 31
+
+
+def published_from(day: dt.date) -> dt.datetime:
+    """The instant the descriptor of ``day`` becomes public (2 days before it opens)."""
+    return calendar.opens_at(day) - PUBLISH_AHEAD
+
+
+def last_published(now: dt.datetime) -> dt.date:
+    """The latest date whose descriptor is public at ``now``.
+
+    >>> last_published(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)).isoformat()
+    '2026-12-02'
+    """
+    day = now.astimezone(dt.UTC).date() + dt.timedelta(days=4)
+    while published_from(day) > now:
+        day -= dt.timedelta(days=1)
+    return day
+
+
+def sign_descriptor(keyring: Keyring, ruleset: str, day: dt.date) -> dict[str, Any]:
+    """A freshly signed descriptor of (ruleset, day) with default options.
+
+    >>> from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    >>> ring = Keyring(bytes(32), Ed25519PrivateKey.from_private_bytes(bytes(32)))
+    >>> d = sign_descriptor(ring, "yahtzee", dt.date(2026, 11, 29))
+    >>> sorted(d)[:4], "seed" in d, d["key_id"] == ring.key_id
+    (['commitment', 'date', 'generator', 'key_id'], False, True)
+    """
+    rules = get_ruleset(ruleset)
+    fields: dict[str, Any] = {
+        "version": DESCRIPTOR_VERSION,
+        "ruleset": rules.name,
+        "options": rules.non_default_options(),
+        "date": day.isoformat(),
+        "generator": GENERATOR,
+        "commitment": keyring.commitment(rules.name, day),
+        "key_id": keyring.key_id,
+    }
+    fields["signature"] = keyring.sign(canonical_bytes(fields))
+    return fields
+
+
+class DayDescriptors:
+    """The published descriptors of the daily sets, cached in Redis."""
+
+    def __init__(
+        self,
+        conn: redis.Redis,
+        config: Config,
+        keyring: Keyring,
+        first_day: dt.date = FIRST_DAY,
+    ) -> None:
+        self.conn = conn
+        self.config = config
+        self.keyring = keyring
+        self.first_day = first_day
+
+    def __repr__(self) -> str:
+        return f"DayDescriptors(rulesets={self.config.daily_rulesets}, keyring={self.keyring!r})"
+
+    # ----- input checks ------------------------------------------------------------
+
+    def daily_ruleset(self, name: Any) -> str:
+        """The canonical name of a daily set; 404 for a ruleset with no daily set."""
+        canonical = canonical_name(name)
+        if canonical not in self.config.daily_rulesets:
+            raise ApiError(
+                404,
+                "not_found",
+                f"{canonical} has no daily set; daily sets: "
+                + ", ".join(self.config.daily_rulesets),
+                field="ruleset",
+            )
+        return canonical
+
+    def published_day(self, value: Any, now: dt.datetime, field: str = "date") -> dt.date:
+        """A date whose descriptor is public at ``now``; 404 naming ``field`` otherwise."""
+        day = _date(value, field)
+        if day < self.first_day:
+            raise ApiError(
+                404,
+                "not_found",
+                f"there is no daily set before {self.first_day.isoformat()}",
+                field=field,
+            )
+        if published_from(day) > now:
+            raise ApiError(
+                404,
+                "not_found",
+                f"the descriptor of {day.isoformat()} is published from {iso(published_from(day))}",
+                field=field,
+            )
+        return day
+
+    # ----- descriptors --------------------------------------------------------------
+
+    def _key(self, ruleset: str, day: dt.date) -> str:
+        return redis_key(self.config, "descriptor", day.isoformat(), ruleset)
+
+    def signed(self, ruleset: str, day: dt.date) -> dict[str, Any]:
+        """The signed descriptor as first published (signing and storing it if new)."""
+        key = self._key(ruleset, day)
+        raw = self.conn.get(key)
+        if raw is None:
+            fresh = sign_descriptor(self.keyring, ruleset, day)
+            self.conn.set(key, json.dumps(fresh, sort_keys=True), nx=True)
+            raw = self.conn.get(key)
+            if raw is None:  # pragma: no cover - only if the key was deleted meanwhile
+                return fresh
+        stored: dict[str, Any] = json.loads(raw)
+        self._check_consistent(stored, ruleset, day)
+        return stored
+
+    def _check_consistent(self, stored: dict[str, Any], ruleset: str, day: dt.date) -> None:
+        # Commitments and key ids are public: safe to log.
+        if stored.get("commitment") != self.keyring.commitment(ruleset, day):
+            log.error(
+                "published descriptor %s %s commits to %s, which the current master secret "
+                "does not produce: the master secret was replaced",
+                day,
+                ruleset,
+                stored.get("commitment"),
+            )
+            raise ApiError(
+                503,
+                "unavailable",
+                "this server's master secret does not match the published commitment",
+                field="date",
+            )
+        if stored.get("key_id") not in self.keyring.public_key_map():
+            log.error(
+                "published descriptor %s %s was signed by unknown key %s",
+                day,
+                ruleset,
+                stored.get("key_id"),
+            )
+            raise ApiError(
+                503,
+                "unavailable",
+                f"the descriptor was signed by key {stored.get('key_id')}, "
+                "which this server does not list",
+                field="date",
+            )
+
+    def par(self, ruleset: str, day: dt.date) -> Any:
+        """The day's par if computed (JSON at ``<prefix>par:<date>:<ruleset>``)."""
+        raw = self.conn.get(redis_key(self.config, "par", day.isoformat(), ruleset))
+        return None if raw is None else json.loads(raw)
+
+    def served(self, ruleset: str, day: dt.date, now: dt.datetime) -> dict[str, Any]:
+        """The descriptor as served at ``now``: the seed only once the day is revealed."""
+        out = dict(self.signed(ruleset, day))
+        status = calendar.status(day, now)
+        out["status"] = status
+        out["opens_at"] = iso(calendar.opens_at(day))
+        out["closes_at"] = iso(calendar.closes_at(day))
+        par = self.par(ruleset, day)
+        if par is not None:
+            out["par"] = par
+        if status == "revealed":
+            out["seed"] = self.keyring.day_seed(ruleset, day).hex()
+        return out
+
+    def get(self, date: Any, ruleset: Any, now: dt.datetime) -> dict[str, Any]:
+        """``GET /days/<date>/<ruleset>``: one published descriptor."""
+        name = self.daily_ruleset(ruleset)
+        return self.served(name, self.published_day(date, now), now)
+
+    def between(
+        self, start: Any, end: Any, rulesets: Iterable[str] | None, now: dt.datetime
+    ) -> list[dict[str, Any]]:
+        """``GET /days``: the published descriptors from ``start`` to ``end`` inclusive.
+
+        ``start`` defaults to the last revealed date and ``end`` to the last published
+        one; the span is at most :data:`MAX_RANGE_DAYS`. Unpublished dates are left out.
+        """
+        first = calendar.last_revealed(now) if start is None else _date(start, "from")
+        last = last_published(now) if end is None else _date(end, "to")
+        if last < first:
+            raise ApiError(422, "invalid_field", "'to' is before 'from'", field="to")
+        if (last - first).days + 1 > MAX_RANGE_DAYS:
+            raise ApiError(
+                422,
+                "invalid_field",
+                f"a range spans at most {MAX_RANGE_DAYS} days",
+                field="to",
+            )
+        names = (
+            list(self.config.daily_rulesets)
+            if rulesets is None
+            else [self.daily_ruleset(r) for r in rulesets]
+        )
+        out = []
+        day = max(first, self.first_day)
+        stop = min(last, last_published(now))
+        while day <= stop:
+            out.extend(self.served(name, day, now) for name in names)
+            day += dt.timedelta(days=1)
+        return out
+
+
+def _date(value: Any, field: str) -> dt.date:
+    try:
+        return parse_date(value)
+    except ValueError:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ApiError(
+            422, "invalid_field", f"{shown} is not a date of the form YYYY-MM-DD", field=field
+        ) from None
