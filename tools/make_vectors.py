@@ -1,0 +1,94 @@
+"""Regenerate the known-answer vectors in ``seeds/`` from the reference code.
+
+Run ``python tools/make_vectors.py`` after a deliberate change to a versioned format
+(never for an existing version: its vectors are frozen). The tests check that the
+committed vectors still match the code.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from daily.dice import commitment, day_seed, slot_dice  # noqa: E402
+from daily.game import Game  # noqa: E402
+from daily.movelog import MoveLog  # noqa: E402
+from daily.replay import replay  # noqa: E402
+from daily.rules import get_ruleset  # noqa: E402
+
+SEEDS = [
+    "00" * 32,
+    "ff" * 32,
+    bytes(range(32)).hex(),
+    "5d1c0e6f0b7f3a2a9e4c8b1d2f6a7c3e9b0d4f1a2c5e8b7d6f3a0c9e1b4d7a20",
+]
+MASTERS = [
+    "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+    "6461696c792d646963652d6578616d706c652d6d61737465722d736563726574",
+]
+
+
+def dice_vectors() -> dict:
+    out = []
+    for seed_hex in SEEDS:
+        seed = bytes.fromhex(seed_hex)
+        for turn, roll, count in [(0, 0, 5), (0, 1, 5), (0, 2, 5), (12, 2, 5), (0, 0, 6),
+                                  (19, 2, 6), (7, 5, 6), (3, 1, 1)]:
+            out.append({"seed": seed_hex, "turn": turn, "roll": roll, "count": count,
+                        "dice": list(slot_dice(seed, turn, roll, count))})
+    return {"generator": "dice/v1", "vectors": out}
+
+
+def day_vectors() -> dict:
+    out = []
+    for master_hex in MASTERS:
+        for ruleset in ("yahtzee", "maxi-yatzy", "yatzy"):
+            for date in ("2026-11-29", "2027-01-01", "2028-02-29"):
+                seed = day_seed(bytes.fromhex(master_hex), ruleset, date)
+                out.append({"master": master_hex, "ruleset": ruleset, "date": date,
+                            "day_seed": seed.hex(), "commitment": commitment(seed)})
+    return {"derivation": "daily/v1", "vectors": out}
+
+
+def _random_game(ruleset: str, options: dict, seed: bytes, rng: random.Random) -> MoveLog:
+    game = Game.from_seed(get_ruleset(ruleset, options), seed)
+    while not game.over:
+        while game.rolls_left and rng.random() < 0.7:
+            mask = "".join(rng.choice("01") for _ in game.dice)
+            if "0" in mask:
+                game.reroll(mask)
+        game.score(rng.choice(game.choices().legal()).box)
+    return MoveLog.of_game(game, seed=seed)
+
+
+def log_vectors() -> dict:
+    rng = random.Random(20261129)
+    cases = [("yahtzee", {}), ("yahtzee", {}), ("yatzy", {}), ("maxi-yatzy", {}),
+             ("maxi-yatzy", {"saved_rolls": True, "full_straight": 30}), ("yacht", {}),
+             ("yahtzee", {"forced_order": True})]
+    out = []
+    for i, (ruleset, options) in enumerate(cases):
+        seed = bytes.fromhex(SEEDS[i % len(SEEDS)])
+        log = _random_game(ruleset, options, seed, rng)
+        result = replay(log).to_json()
+        out.append({"log": log.to_json(), "text": log.to_text(), "total": result["total"],
+                    "boxes": result["boxes"], "upper_bonus": result["upper_bonus"],
+                    "extra_bonus": result["extra_bonus"]})
+    return {"format": "daily-log/1", "vectors": out}
+
+
+def main() -> None:
+    seeds_dir = ROOT / "seeds"
+    for name, data in [("dice-v1.json", dice_vectors()), ("day-seed-v1.json", day_vectors()),
+                       ("logs-v1.json", log_vectors())]:
+        (seeds_dir / name).write_text(json.dumps(data, indent=1) + "\n")
+        print(f"wrote seeds/{name}")
+
+
+if __name__ == "__main__":
+    main()
