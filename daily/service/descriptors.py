@@ -154,7 +154,7 @@ class DayDescriptors:
         raw = self.conn.get(key)
         if raw is None:
             fresh = sign_descriptor(self.keyring, ruleset, day)
-            self.conn.set(key, json.dumps(fresh, sort_keys=True), nx=True)
+            self.conn.set(key, json.dumps(fresh), nx=True)
             raw = self.conn.get(key)
             if raw is None:  # pragma: no cover - only if the key was deleted meanwhile
                 return fresh

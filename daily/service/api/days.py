@@ -1,0 +1,70 @@
+"""``/days`` and ``/keys``: signed day descriptors and the public keys that verify them.
+
+The blueprint is thin: :class:`daily.service.descriptors.DayDescriptors` does the work.
+The keyring is loaded once per process from the service configuration (a test may put
+a ready :class:`~daily.service.keys.Keyring` in ``app.config["KEYRING"]``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Blueprint, current_app, request
+
+from daily.service.descriptors import DayDescriptors
+from daily.service.errors import ApiError
+from daily.service.keys import Keyring, KeyringError
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("days", __name__)
+
+_EXTENSION = "daily.descriptors"
+
+
+def descriptors() -> DayDescriptors:
+    """The app's descriptor service (the keyring loaded on first use)."""
+    cached = current_app.extensions.get(_EXTENSION)
+    if cached is not None:
+        return cached
+    services = current_app.extensions["daily"]
+    keyring = current_app.config.get("KEYRING")
+    if not isinstance(keyring, Keyring):
+        try:
+            keyring = Keyring.load(services.config)
+        except KeyringError as exc:  # the message names a file or variable, never a secret
+            log.error("cannot load the keys: %s", exc)
+            raise ApiError(
+                503, "unavailable", "the service has no usable keys yet (run `daily keys init`)"
+            ) from None
+    service = DayDescriptors(services.conn, services.config, keyring)
+    current_app.extensions[_EXTENSION] = service
+    return service
+
+
+@bp.get("/days/<date>/<ruleset>")
+def day(date: str, ruleset: str) -> dict[str, Any]:
+    """One day descriptor; ``seed`` only once the day is revealed."""
+    now = current_app.extensions["daily"].clock()
+    return descriptors().get(date, ruleset, now)
+
+
+@bp.get("/days")
+def days() -> dict[str, Any]:
+    """Descriptors of a range of dates (at most 31), for one or every daily ruleset."""
+    now = current_app.extensions["daily"].clock()
+    raw = request.args.get("ruleset")
+    rulesets = None
+    if raw is not None:
+        rulesets = [name.strip() for name in raw.split(",") if name.strip()]
+        if not rulesets:
+            raise ApiError(422, "invalid_field", "names no ruleset", field="ruleset")
+    found = descriptors().between(request.args.get("from"), request.args.get("to"), rulesets, now)
+    return {"days": found}
+
+
+@bp.get("/keys")
+def keys() -> dict[str, Any]:
+    """Every public key that signed a descriptor, the current one ``active``."""
+    return {"keys": descriptors().keyring.public_keys()}
