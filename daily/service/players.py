@@ -92,7 +92,7 @@ class Players:
         self.clock = clock
 
     def _key(self, player_id: str) -> str:
-        return redis_key(self.config, "player", player_id)
+        return redis_key(self.config, "account", player_id)
 
     def create(self, name: str | None = None) -> tuple[Player, str]:
         """A new player and its token (shown once, never stored)."""

@@ -1,0 +1,59 @@
+"""``/games``: start, read and play games; submit a whole move log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app
+
+from daily.service.requests import current_player, json_object
+
+bp = Blueprint("games", __name__)
+
+
+def _counted(state: dict[str, Any], *, finishing: bool) -> dict[str, Any]:
+    metrics = current_app.extensions["daily"].metrics
+    if finishing and state["over"]:
+        metrics.games_finished.labels(state["mode"], state["ruleset"]).inc()
+    return state
+
+
+@bp.post("/games")
+def start() -> tuple[dict[str, Any], int]:
+    """Start a ranked or practice game (200 with the same game when resuming)."""
+    player = current_player()
+    services = current_app.extensions["daily"]
+    state, created = services.games.start(player, json_object())
+    if created:
+        services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()
+    return state, 201 if created else 200
+
+
+@bp.get("/games/<game_id>")
+def show(game_id: str) -> dict[str, Any]:
+    """The state of one of your games."""
+    return current_app.extensions["daily"].games.get(current_player(), game_id)
+
+
+@bp.post("/games/<game_id>/roll")
+def roll(game_id: str) -> dict[str, Any]:
+    """Reroll the dice not held: ``{"hold": "10100"}``."""
+    player = current_player()
+    return current_app.extensions["daily"].games.roll(player, game_id, json_object())
+
+
+@bp.post("/games/<game_id>/score")
+def score(game_id: str) -> dict[str, Any]:
+    """Fill a box: ``{"box": "full_house"}``; the next turn's first roll is shown."""
+    player = current_player()
+    state = current_app.extensions["daily"].games.score(player, game_id, json_object())
+    return _counted(state, finishing=True)
+
+
+@bp.post("/games/<game_id>/log")
+def submit_log(game_id: str) -> dict[str, Any]:
+    """Verify a whole move log against what was revealed; returns the finished game."""
+    player = current_player()
+    games = current_app.extensions["daily"].games
+    state = games.submit_log(player, game_id, json_object())
+    return _counted(state, finishing=True)

@@ -1,0 +1,17 @@
+"""``/results/<code>``: a shared result; the dice only once the day is revealed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app
+
+from daily.service.codes import parse_code
+
+bp = Blueprint("results", __name__)
+
+
+@bp.get("/results/<code>")
+def show(code: str) -> dict[str, Any]:
+    """The verified result behind a code (case-insensitive, look-alikes tolerated)."""
+    return current_app.extensions["daily"].games.public_result(parse_code(code))

@@ -1,0 +1,52 @@
+"""``/today``: which dates are open, when they close, and what you played."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from flask import Blueprint, current_app
+
+from daily import calendar
+from daily.service.clock import iso
+from daily.service.requests import optional_player
+
+bp = Blueprint("today", __name__)
+
+
+@bp.get("/today")
+def today() -> dict[str, Any]:
+    """The open dates (2 or 3), the daily rulesets and each set's window."""
+    services = current_app.extensions["daily"]
+    now = services.clock()
+    player = optional_player()
+    open_dates = calendar.open_dates(now)
+    dates = [calendar.last_revealed(now), *open_dates, open_dates[-1] + dt.timedelta(days=1)]
+    sets = []
+    for day in dates:
+        for ruleset in services.config.daily_rulesets:
+            played = None
+            if player is not None:
+                record = services.games.ranked_game(player.id, day.isoformat(), ruleset)
+                if record is not None:
+                    played = {
+                        "game_id": record.id,
+                        "over": record.finished_at is not None,
+                        "total": record.total,
+                        "code": record.code,
+                    }
+            sets.append({
+                "date": day.isoformat(),
+                "ruleset": ruleset,
+                "status": calendar.status(day, now),
+                "opens_at": iso(calendar.opens_at(day)),
+                "closes_at": iso(calendar.closes_at(day)),
+                "played": played,
+            })
+    return {
+        "now": iso(now),
+        "open_dates": [d.isoformat() for d in open_dates],
+        "rulesets": list(services.config.daily_rulesets),
+        "next_reveal_at": iso(calendar.closes_at(open_dates[0])),
+        "sets": sets,
+    }

@@ -1,0 +1,164 @@
+"""The Flask application factory.
+
+``create_app(config, test_config)`` wires everything once: Redis, the RQ results
+queue, players and games on Redis, Flask-Limiter (per IP and per player, counters in
+Redis), the body size limit, JSON errors, Prometheus metrics at ``/metrics``, every
+blueprint ``bp`` found in the package :mod:`daily.service.api` (mounted under
+``/api/v1``) and the web client ``daily.web:bp``.
+
+``test_config`` may hold Flask settings and ``NOW`` (a fixed aware datetime) or
+``CLOCK`` (a function returning one): every "now" of the service comes from
+``app.config["CLOCK"]``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import pkgutil
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from flask import Blueprint, Flask, Response, g, request
+from flask_limiter import Limiter
+from rq import Queue
+
+from daily.service import api as api_package
+from daily.service.clock import Clock, FixedClock, system_clock
+from daily.service.config import Config, load_config
+from daily.service.connections import RESULTS_QUEUE, redis_from_config
+from daily.service.dayseeds import DaySeeds
+from daily.service.errors import register_error_handlers
+from daily.service.games import GameService
+from daily.service.metrics import Metrics
+from daily.service.players import Players
+from daily.service.requests import rate_limit_key
+
+API_PREFIX = "/api/v1"
+
+
+@dataclass
+class Services:
+    """What the blueprints use, kept in ``app.extensions["daily"]``."""
+
+    config: Config
+    conn: redis.Redis
+    clock: Clock
+    seeds: DaySeeds
+    players: Players
+    games: GameService
+    results_queue: Queue
+    metrics: Metrics
+    limiter: Limiter
+
+
+def _ip_key() -> str:
+    return "ip:" + (request.remote_addr or "unknown")
+
+
+def api_blueprints() -> list[Blueprint]:
+    """Every ``bp`` Blueprint defined by a module of :mod:`daily.service.api`."""
+    found = []
+    for info in sorted(pkgutil.iter_modules(api_package.__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{api_package.__name__}.{info.name}")
+        bp = getattr(module, "bp", None)
+        if isinstance(bp, Blueprint):
+            found.append(bp)
+    return found
+
+
+def _mount_point(bp: Blueprint) -> str:
+    own = bp.url_prefix or ""
+    return own if own.startswith(API_PREFIX) else API_PREFIX + own
+
+
+def create_app(config: Config | None = None, test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app.
+
+    >>> from daily.service.config import load_config
+    >>> app = create_app(load_config({"REDIS_URL": "redis://127.0.0.1:6379/15"}))
+    >>> sorted(r.rule for r in app.url_map.iter_rules() if r.rule.endswith("health"))
+    ['/api/v1/health']
+    """
+    config = config or load_config()
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body
+    app.config["CLOCK"] = system_clock
+    app.config["RATELIMIT_HEADERS_ENABLED"] = True
+    if test_config:
+        app.config.update(test_config)
+    now = app.config.get("NOW")
+    if isinstance(now, dt.datetime):
+        app.config["CLOCK"] = FixedClock(now)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.compact = True  # type: ignore[attr-defined]
+
+    def clock() -> dt.datetime:
+        return app.config["CLOCK"]()
+
+    conn = redis_from_config(config)
+    results_queue = Queue(RESULTS_QUEUE, connection=conn)
+    players = Players(conn, config, clock)
+    seeds = DaySeeds(config)
+
+    def player_name(player_id: str) -> str | None:
+        player = players.get(player_id)
+        return player.name if player else None
+
+    limiter = Limiter(
+        key_func=_ip_key,
+        application_limits=[config.rate_limit],
+        storage_uri=config.redis_url,
+        key_prefix=config.key_prefix + "rl",
+        strategy="fixed-window",
+    )
+    metrics = Metrics()
+    services = Services(
+        config=config, conn=conn, clock=clock, seeds=seeds, players=players,
+        games=GameService(conn, config, clock, seeds, results_queue, player_name),
+        results_queue=results_queue, metrics=metrics, limiter=limiter,
+    )
+    app.extensions["daily"] = services
+
+    per_player = limiter.shared_limit(config.rate_limit, scope="player", key_func=rate_limit_key)
+    for bp in api_blueprints():
+        per_player(bp)
+        app.register_blueprint(bp, url_prefix=_mount_point(bp))
+    from daily.web import bp as web_bp
+
+    app.register_blueprint(web_bp)
+    limiter.init_app(app)
+    for exempt in ("ops.health",):
+        if exempt in app.view_functions:
+            limiter.exempt(app.view_functions[exempt])
+
+    register_error_handlers(app)
+    _install_metrics(app, metrics)
+    limiter.exempt(app.view_functions["metrics"])
+    return app
+
+
+def _install_metrics(app: Flask, metrics: Metrics) -> None:
+    @app.before_request
+    def _start_timer() -> None:
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def _observe(response: Response) -> Response:
+        endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        started = g.get("started")
+        if started is not None:
+            metrics.latency.labels(endpoint).observe(time.perf_counter() - started)
+        metrics.requests.labels(request.method, endpoint, str(response.status_code)).inc()
+        return response
+
+    def metrics_view() -> Response:
+        body, content_type = metrics.render()
+        return Response(body, content_type=content_type)
+
+    app.add_url_rule("/metrics", "metrics", metrics_view)

@@ -1,0 +1,2 @@
+def openapi_document(url: str) -> dict:
+    return {"openapi": "3.1.0"}
