@@ -1,0 +1,112 @@
+"""``daily serve``, ``daily worker``, ``daily scheduler`` and ``daily rebuild``.
+
+Configuration comes from the environment (see :mod:`daily.service.config`).
+
+* ``daily serve``: the embedded stack (:mod:`daily.service.embedded`), Ctrl-C stops it.
+* ``daily worker [QUEUE ...] [--burst]``: an RQ worker on ``results`` and ``days``.
+* ``daily scheduler``: the rollover scheduler (:mod:`daily.service.scheduler`).
+* ``daily rebuild DATE RULESET [--archive FILE]``: rebuild a board from its archive,
+  printing progress.
+
+>>> main = __import__("daily.cli", fromlist=["main"]).main
+>>> main(["rebuild", "2026-02-30", "yahtzee"])
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from daily.dice import parse_date
+from daily.rules import canonical_name
+from daily.service.config import ConfigError, load_config
+from daily.service.connections import ALL_QUEUES, redis_from_config
+
+
+def register(subparsers: Any) -> None:
+    """Add the ops commands to the ``daily`` command line."""
+    serve = subparsers.add_parser(
+        "serve",
+        help="run the service: embedded Redis (unless REDIS_URL), worker, scheduler, web",
+    )
+    serve.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (default 2)")
+    serve.set_defaults(handler=_serve)
+
+    worker = subparsers.add_parser("worker", help="run an RQ worker (REDIS_URL)")
+    worker.add_argument(
+        "queues", nargs="*", default=list(ALL_QUEUES), help="queues (default: results days)"
+    )
+    worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
+    worker.add_argument("--name", help="worker name (default: host and pid)")
+    worker.set_defaults(handler=_worker)
+
+    scheduler = subparsers.add_parser("scheduler", help="run the rollover scheduler (REDIS_URL)")
+    scheduler.add_argument(
+        "--interval", type=int, help="seconds between rollovers (default 60)"
+    )
+    scheduler.set_defaults(handler=_scheduler)
+
+    rebuild = subparsers.add_parser(
+        "rebuild", help="rebuild the leaderboard of DATE RULESET from its archive"
+    )
+    rebuild.add_argument("date", help="YYYY-MM-DD")
+    rebuild.add_argument("ruleset", help="yahtzee, maxi-yatzy, ...")
+    rebuild.add_argument("--archive", type=Path, help="archive file (default: in the data dir)")
+    rebuild.set_defaults(handler=_rebuild)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from daily.service.embedded import EmbeddedStack
+
+    if not 1 <= args.web_workers <= 64:
+        raise ConfigError("must be 1..64", field="--web-workers")
+    return EmbeddedStack(load_config(), web_workers=args.web_workers).run()
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from rq import Queue, Worker
+
+    unknown = [q for q in args.queues if q not in ALL_QUEUES]
+    if unknown:
+        raise ConfigError(
+            f"unknown queue {unknown[0]!r}; queues: {', '.join(ALL_QUEUES)}", field="queues"
+        )
+    conn = redis_from_config(load_config())
+    queues = [Queue(name, connection=conn) for name in args.queues]
+    worker = Worker(queues, connection=conn, name=args.name)
+    # with_scheduler: moves retries that wait (Retry intervals) back onto their queue.
+    worker.work(burst=args.burst, with_scheduler=True)
+    return 0
+
+
+def _scheduler(args: argparse.Namespace) -> int:
+    from daily.service.scheduler import build_scheduler
+
+    config = load_config()
+    if args.interval is not None and not 1 <= args.interval <= 3600:
+        raise ConfigError("must be 1..3600 seconds", field="--interval")
+    build_scheduler(redis_from_config(config), config, args.interval).start()
+    return 0
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    from daily.service.archive import archive_path, rebuild_board
+
+    date = parse_date(args.date).isoformat()
+    ruleset = canonical_name(args.ruleset)
+    config = load_config()
+    path = args.archive or archive_path(config.archive_dir, date, ruleset)
+    conn = redis_from_config(config)
+
+    def progress(done: int, total: int) -> None:
+        pct = 100 * done / total if total else 100.0
+        print(f"rebuild {date} {ruleset}: {done}/{total} ({pct:.0f}%)", file=sys.stderr)
+
+    summary = rebuild_board(
+        conn, path, prefix=config.key_prefix, progress=progress, expect=(date, ruleset)
+    )
+    print(f"rebuilt {summary.date} {summary.ruleset}: {summary.players} players from {path}")
+    return 0

@@ -1,0 +1,111 @@
+"""The scheduler: RQ's own cron scheduler (``rq.cron.CronScheduler``, RQ >= 2.5), with
+a leader lock so that only one of several scheduler processes enqueues.
+
+It enqueues :func:`workers.rollover.rollover` on the ``days`` queue every
+``DAILY_ROLLOVER_INTERVAL`` seconds (default 60). Double runs are prevented twice:
+
+* **leader lock**: before enqueuing, a scheduler must hold the Redis lock
+  ``P lock:scheduler`` (SET NX with an expiry of three intervals, renewed at every
+  tick by its holder). A second scheduler stays on standby and takes over within three
+  intervals after the leader dies, or at once when the leader stops cleanly (it
+  releases the lock);
+* **job lock and idempotency**: the rollover job itself holds ``P lock:rollover``
+  while it runs and marks each finished step, so even two enqueued rollovers (say a
+  leader that lost its lock during a long network pause) do the work once.
+
+>>> from daily.service.config import load_config
+>>> scheduler_lock_key(load_config({"DAILY_KEY_PREFIX": "t:"}))
+'t:lock:scheduler'
+"""
+
+from __future__ import annotations
+
+import os
+
+import redis
+from redis.exceptions import LockError
+from rq.cron import CronJob, CronScheduler
+
+from daily.service.config import Config, ConfigError
+from daily.service.connections import DAYS_QUEUE
+
+#: Seconds between two rollover runs unless DAILY_ROLLOVER_INTERVAL says otherwise.
+DEFAULT_INTERVAL = 60
+
+
+def scheduler_lock_key(config: Config) -> str:
+    """The Redis key of the scheduler leader lock."""
+    return f"{config.key_prefix}lock:scheduler"
+
+
+def rollover_interval(env: dict[str, str] | None = None) -> int:
+    """``DAILY_ROLLOVER_INTERVAL`` in seconds (1..3600), default 60.
+
+    >>> rollover_interval({"DAILY_ROLLOVER_INTERVAL": "5"})
+    5
+    >>> rollover_interval({"DAILY_ROLLOVER_INTERVAL": "0"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    daily.service.config.ConfigError: DAILY_ROLLOVER_INTERVAL: must be 1..3600 seconds, not '0'
+    """
+    raw = (os.environ if env is None else env).get("DAILY_ROLLOVER_INTERVAL", "")
+    if not raw:
+        return DEFAULT_INTERVAL
+    if not raw.isdigit() or not 1 <= int(raw) <= 3600:
+        raise ConfigError(f"must be 1..3600 seconds, not {raw!r}", field="DAILY_ROLLOVER_INTERVAL")
+    return int(raw)
+
+
+class LeaderCronScheduler(CronScheduler):
+    """An RQ cron scheduler that enqueues only while it holds the leader lock."""
+
+    def __init__(self, connection: redis.Redis, *, lock_key: str, lock_ttl: int, **kw) -> None:
+        super().__init__(connection, **kw)
+        self._lock = connection.lock(lock_key, timeout=lock_ttl, blocking=False)
+
+    def is_leader(self) -> bool:
+        """Take or renew the leader lock; True while this scheduler holds it."""
+        try:
+            if self._lock.local.token is not None and self._lock.owned():
+                self._lock.reacquire()
+                return True
+        except LockError:
+            pass  # lost it (expired and taken by another scheduler): try again below
+        acquired = bool(self._lock.acquire())
+        if acquired:
+            self.log.info("scheduler %s is the leader", self.name)
+        return acquired
+
+    def enqueue_jobs(self) -> list[CronJob]:
+        """Enqueue the due jobs if this scheduler leads; a standby enqueues nothing."""
+        if not self.is_leader():
+            return []
+        return super().enqueue_jobs()
+
+    def calculate_sleep_interval(self) -> float:
+        """Sleep at most a third of the lock expiry, so that a standby checks in often."""
+        ttl = self._lock.timeout or 60
+        return min(super().calculate_sleep_interval(), ttl / 3)
+
+    def register_death(self, pipeline: object = None) -> None:
+        """Give up leadership at once when stopping cleanly."""
+        try:
+            if self._lock.owned():
+                self._lock.release()
+        except (LockError, redis.RedisError):
+            pass  # it expires by itself
+        super().register_death(pipeline)  # type: ignore[arg-type]
+
+
+def build_scheduler(
+    conn: redis.Redis, config: Config, interval: int | None = None
+) -> LeaderCronScheduler:
+    """The scheduler with the rollover job registered."""
+    from workers.rollover import rollover
+
+    every = interval or rollover_interval()
+    scheduler = LeaderCronScheduler(
+        conn, lock_key=scheduler_lock_key(config), lock_ttl=3 * every
+    )
+    scheduler.register(rollover, DAYS_QUEUE, interval=every, job_timeout=900, ttl=3 * every)
+    return scheduler

@@ -1,0 +1,144 @@
+"""The rollover job: close the books of every day whose window has closed.
+
+For every daily ruleset and every date of the last :data:`LOOKBACK_DAYS` days whose
+window closed at least :data:`GRACE_SECONDS` ago (``daily.calendar.closes_at``; the
+grace lets results of games finished just before the close reach the board), in order:
+
+1. freeze the board (later results are refused and kept by RQ as failed jobs);
+2. compute and store the final statistics (players, mean, median, best, histogram);
+3. archive the day's verified results to ``<data>/archive/<date>/<ruleset>.jsonl``
+   (atomic write, see :mod:`daily.service.archive`);
+4. enqueue ``workers.par.record_day_par(date, ruleset)`` on the ``days`` queue with
+   job id ``par-<date>-<ruleset>``, if the module ``workers.par`` exists.
+
+Each step is recorded in the hash ``P lb:{D:R}:rolled`` once done, so a rerun (or a
+run after a crash between steps) only does what is missing: the job is idempotent.
+
+Two schedulers, or two workers, cannot run it at the same time: the job holds the
+Redis lock ``P lock:rollover`` (redis-py ``Lock``: SET NX with expiry, released with
+a token check) and returns ``{"skipped": ...}`` when another run holds it. The expiry
+(:data:`LOCK_SECONDS`) frees the lock if a worker dies while holding it.
+
+Run the ``days`` queue on worker hosts that share the archive directory (or on one
+host): the archive is a local file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import importlib.util
+from typing import Any
+
+import redis
+from rq import Queue
+from rq.exceptions import DuplicateJobError
+
+from daily import calendar
+from daily.service.archive import write_archive
+from daily.service.config import Config
+from daily.service.connections import DAYS_QUEUE
+from daily.service.leaderboard import Leaderboard, as_text
+from workers.context import job_config, job_connection
+
+LOOKBACK_DAYS = 7
+GRACE_SECONDS = 300
+LOCK_SECONDS = 900
+PAR_FUNC = "workers.par.record_day_par"
+
+
+def par_job_id(date: dt.date, ruleset: str) -> str:
+    """The job id of a day's par job.
+
+    >>> par_job_id(dt.date(2026, 11, 29), "yahtzee")
+    'par-2026-11-29-yahtzee'
+    """
+    return f"par-{date.isoformat()}-{ruleset}"
+
+
+def due_days(now: dt.datetime, rulesets: tuple[str, ...]) -> list[tuple[dt.date, str]]:
+    """The (date, ruleset) pairs whose window closed more than the grace period ago.
+
+    >>> now = dt.datetime(2026, 11, 30, 12, 4, tzinfo=dt.UTC)  # the 29th closed at 12:00
+    >>> [(d.isoformat(), r) for d, r in due_days(now, ("yahtzee",))][-1]
+    ('2026-11-28', 'yahtzee')
+    >>> later = now + dt.timedelta(minutes=2)
+    >>> [(d.isoformat(), r) for d, r in due_days(later, ("yahtzee",))][-1]
+    ('2026-11-29', 'yahtzee')
+    """
+    grace = dt.timedelta(seconds=GRACE_SECONDS)
+    latest = calendar.last_revealed(now)
+    out = []
+    for back in range(LOOKBACK_DAYS - 1, -1, -1):
+        day = latest - dt.timedelta(days=back)
+        if calendar.closes_at(day) + grace <= now:
+            out.extend((day, ruleset) for ruleset in rulesets)
+    return out
+
+
+def _par_available() -> bool:
+    try:
+        return importlib.util.find_spec("workers.par") is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def roll_day(
+    conn: redis.Redis, config: Config, day: dt.date, ruleset: str, now: dt.datetime
+) -> dict[str, Any]:
+    """Freeze, final stats, archive and par for one (date, ruleset); returns steps done."""
+    board = Leaderboard(conn, day, ruleset, prefix=config.key_prefix)
+    marks_key = board.key("rolled")
+    marks = {as_text(k): as_text(v) for k, v in conn.hgetall(marks_key).items()}
+    done: list[str] = []
+    if "frozen" not in marks:
+        board.freeze(now.timestamp())
+        conn.hset(marks_key, "frozen", repr(now.timestamp()))
+        done.append("frozen")
+    if "stats" not in marks:
+        board.store_final_stats(board.compute_final_stats())
+        conn.hset(marks_key, "stats", "1")
+        done.append("stats")
+    if "archived" not in marks:
+        summary = write_archive(board, config.archive_dir)
+        conn.hset(marks_key, "archived", str(summary.path))
+        done.append("archived")
+    if "par" not in marks and _par_available():
+        # DuplicateJobError: enqueued by an earlier run that died before marking it.
+        with contextlib.suppress(DuplicateJobError):
+            Queue(DAYS_QUEUE, connection=conn).enqueue_call(
+                PAR_FUNC,
+                args=(day.isoformat(), ruleset),
+                job_id=par_job_id(day, ruleset),
+                unique=True,
+                timeout=3600,
+            )
+        conn.hset(marks_key, "par", par_job_id(day, ruleset))
+        done.append("par")
+    return {"date": day.isoformat(), "ruleset": ruleset, "done": done}
+
+
+def rollover(now: str | None = None) -> dict[str, Any]:
+    """Roll over every closed day not yet rolled over. Idempotent; one run at a time.
+
+    ``now`` (ISO 8601 with a time zone) replaces the clock, for tests and replays.
+    Returns ``{"days": [{"date", "ruleset", "done": [steps]}...]}`` listing only days
+    where something was done, or ``{"skipped": reason}``.
+    """
+    config = job_config()
+    conn = job_connection(config)
+    instant = dt.datetime.fromisoformat(now) if now else dt.datetime.now(dt.UTC)
+    if instant.tzinfo is None:
+        raise ValueError(f"now={now!r} has no time zone")
+    lock = conn.lock(f"{config.key_prefix}lock:rollover", timeout=LOCK_SECONDS, blocking=False)
+    if not lock.acquire():
+        return {"skipped": "another rollover holds the lock"}
+    try:
+        rolled = []
+        for day, ruleset in due_days(instant, config.daily_rulesets):
+            outcome = roll_day(conn, config, day, ruleset, instant)
+            if outcome["done"]:
+                rolled.append(outcome)
+        return {"days": rolled}
+    finally:
+        lock.release()
