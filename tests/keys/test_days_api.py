@@ -1,0 +1,230 @@
+"""The /days and /keys API on a real app and a real Redis: publication, seed reveal,
+descriptor caching across key rotation, bad input."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from daily.service.app import create_app
+from daily.service.clock import FixedClock
+from daily.service.config import Config, load_config
+from daily.service.keys import Keyring, init_keys, rotate_signing_key
+from daily.verify import VerificationFailed, verify_day
+
+pytestmark = pytest.mark.redis
+
+#: 2026-11-29 11:00 UTC: the 28th, 29th and 30th are open, the 27th revealed.
+NOON = dt.datetime(2026, 11, 29, 11, 0, tzinfo=dt.UTC)
+PREFIX = "ddkeys:"
+
+
+@pytest.fixture
+def config(redis_url: str, tmp_path: Path) -> Config:
+    config = load_config(
+        {"REDIS_URL": redis_url, "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(tmp_path)}
+    )
+    init_keys(config.keys_dir)
+    return config
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(NOON)
+
+
+def _app(config: Config, clock: FixedClock) -> Flask:
+    return create_app(config, {"TESTING": True, "CLOCK": clock})
+
+
+@pytest.fixture
+def app(config: Config, clock: FixedClock) -> Iterator[Flask]:
+    app = _app(config, clock)
+    yield app
+    app.extensions["daily"].conn.close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def _get(client: FlaskClient, url: str, status: int = 200) -> Any:
+    response = client.get(url)
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.is_json
+    return response.get_json()
+
+
+def _seed_hex(config: Config, ruleset: str, date: str) -> str:
+    return Keyring.load(config).day_seed(ruleset, date).hex()
+
+
+def test_descriptor_fields_and_status(client: FlaskClient, config: Config) -> None:
+    body = _get(client, "/api/v1/days/2026-11-29/yahtzee")
+    assert list(body)[:8] == [
+        "version",
+        "ruleset",
+        "options",
+        "date",
+        "generator",
+        "commitment",
+        "key_id",
+        "signature",
+    ]
+    assert body["status"] == "open"
+    assert body["opens_at"] == "2026-11-28T10:00:00Z"
+    assert body["closes_at"] == "2026-11-30T12:00:00Z"
+    assert body["options"] == {} and body["generator"] == "dice/v1"
+    keys = _get(client, "/api/v1/keys")
+    assert [k["active"] for k in keys["keys"]] == [True]
+    assert keys["keys"][0]["id"] == body["key_id"]
+    assert keys["keys"][0]["algorithm"] == "Ed25519"
+    assert verify_day(body, keys).complete is False  # signature verifies; no seed yet
+    # An alias is served under the canonical name.
+    assert _get(client, "/api/v1/days/2026-11-29/kniffel") == body
+
+
+def test_seed_absent_before_reveal_present_after(
+    client: FlaskClient, config: Config, clock: FixedClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    secret = _seed_hex(config, "maxi-yatzy", "2026-11-30")
+    texts = []
+    for url in (
+        "/api/v1/days/2026-11-30/maxi-yatzy",
+        "/api/v1/days/2026-11-30/maxi",
+        "/api/v1/days?from=2026-11-25&to=2026-12-05",
+        "/api/v1/days?ruleset=maxi-yatzy",
+        "/api/v1/days/2026-11-30/yatzy",
+        "/api/v1/days/2026-11-30/nope",
+        "/api/v1/keys",
+    ):
+        response = client.get(url)
+        texts.append(response.get_data(as_text=True))
+    body = json.loads(texts[0])
+    assert body["status"] == "open" and "seed" not in body
+    for text in (*texts, caplog.text):
+        assert secret not in text
+    # One second before the close: still no seed; at the close: the seed.
+    clock.set(dt.datetime(2026, 12, 1, 11, 59, 59, tzinfo=dt.UTC))
+    assert "seed" not in _get(client, "/api/v1/days/2026-11-30/maxi-yatzy")
+    clock.set(dt.datetime(2026, 12, 1, 12, 0, 0, tzinfo=dt.UTC))
+    revealed = _get(client, "/api/v1/days/2026-11-30/maxi-yatzy")
+    assert revealed["status"] == "revealed" and revealed["seed"] == secret
+    assert verify_day(revealed, _get(client, "/api/v1/keys")).complete
+
+
+def test_range_lists_past_current_and_next_days(client: FlaskClient) -> None:
+    listed = _get(client, "/api/v1/days")["days"]
+    by_date: dict[str, list[str]] = {}
+    for d in listed:
+        by_date.setdefault(d["date"], []).append(d["status"])
+        assert ("seed" in d) == (d["status"] == "revealed")
+    # Default range: the last revealed date up to the last published one (2 days ahead).
+    assert sorted(by_date) == [
+        "2026-11-27",
+        "2026-11-28",
+        "2026-11-29",
+        "2026-11-30",
+        "2026-12-01",
+        "2026-12-02",
+    ]
+    assert by_date["2026-11-27"] == ["revealed", "revealed"]
+    assert by_date["2026-12-02"] == ["upcoming", "upcoming"]
+    one = _get(client, "/api/v1/days?from=2026-11-20&to=2026-12-15&ruleset=yahtzee")
+    dates = [d["date"] for d in one["days"]]
+    assert dates[0] == "2026-11-20" and dates[-1] == "2026-12-02"  # unpublished left out
+    assert {d["ruleset"] for d in one["days"]} == {"yahtzee"}
+
+
+def test_publication_horizon(client: FlaskClient, clock: FixedClock) -> None:
+    # 2026-12-02 opens 2026-12-01 10:00 UTC; published 2 days earlier.
+    _get(client, "/api/v1/days/2026-12-02/yahtzee")
+    err = _get(client, "/api/v1/days/2026-12-03/yahtzee", 404)["error"]
+    assert err["code"] == "not_found" and err["field"] == "date"
+    assert "published from 2026-11-30T10:00:00Z" in err["message"]
+    clock.set(dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.UTC))
+    assert _get(client, "/api/v1/days/2026-12-03/yahtzee")["status"] == "upcoming"
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "field"),
+    [
+        ("/api/v1/days/2026-13-01/yahtzee", 422, "date"),
+        ("/api/v1/days/yesterday/yahtzee", 422, "date"),
+        ("/api/v1/days/" + "9" * 300 + "/yahtzee", 422, "date"),
+        ("/api/v1/days/2026-11-29/chess", 422, "ruleset"),
+        ("/api/v1/days/2026-11-29/yatzy", 404, "ruleset"),
+        ("/api/v1/days/2025-06-01/yahtzee", 404, "date"),
+        ("/api/v1/days?from=2026-11-01&to=2026-12-31", 422, "to"),
+        ("/api/v1/days?from=2026-11-29&to=2026-11-28", 422, "to"),
+        ("/api/v1/days?from=11/29/2026", 422, "from"),
+        ("/api/v1/days?to=tomorrow", 422, "to"),
+        ("/api/v1/days?ruleset=", 422, "ruleset"),
+        ("/api/v1/days?ruleset=yahtzee,bogus", 422, "ruleset"),
+    ],
+)
+def test_bad_input_names_the_field(client: FlaskClient, url: str, status: int, field: str) -> None:
+    err = _get(client, url, status)["error"]
+    assert err["status"] == status and err["field"] == field
+    assert len(err["message"]) < 200
+
+
+def test_descriptors_survive_rotation_unchanged(
+    app: Flask, client: FlaskClient, config: Config, clock: FixedClock
+) -> None:
+    before = _get(client, "/api/v1/days/2026-11-29/yahtzee")
+    old_id = before["key_id"]
+    rotate_signing_key(config.keys_dir)
+    restarted = _app(config, clock)  # a restarted web process loads the new key
+    client2 = restarted.test_client()
+    keys = _get(client2, "/api/v1/keys")
+    assert {k["id"]: k["active"] for k in keys["keys"]}[old_id] is False
+    same = _get(client2, "/api/v1/days/2026-11-29/yahtzee")
+    assert same == before  # already published: not re-signed
+    fresh = _get(client2, "/api/v1/days/2026-12-02/yahtzee")
+    assert fresh["key_id"] != old_id and fresh["key_id"] in {k["id"] for k in keys["keys"]}
+    assert verify_day(same, keys).lines[1].endswith(f"key {old_id})")
+    assert verify_day(fresh, keys).lines[1].endswith(f"key {fresh['key_id']})")
+    restarted.extensions["daily"].conn.close()
+
+
+def test_a_replaced_master_secret_is_refused_not_re_signed(
+    client: FlaskClient, config: Config, clock: FixedClock
+) -> None:
+    published = _get(client, "/api/v1/days/2026-11-29/yahtzee")
+    (config.keys_dir / "master.secret").unlink()
+    init_keys(config.keys_dir)  # a new master secret
+    restarted = _app(config, clock)
+    err = _get(restarted.test_client(), "/api/v1/days/2026-11-29/yahtzee", 503)["error"]
+    assert err["code"] == "unavailable"
+    assert published["commitment"] not in err["message"]
+    restarted.extensions["daily"].conn.close()
+
+
+def test_missing_keys_give_503_not_500(redis_url: str, tmp_path: Path, clock: FixedClock) -> None:
+    config = load_config(
+        {"REDIS_URL": redis_url, "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(tmp_path)}
+    )
+    app = _app(config, clock)
+    for url in ("/api/v1/keys", "/api/v1/days/2026-11-29/yahtzee"):
+        err = _get(app.test_client(), url, 503)["error"]
+        assert "daily keys init" in err["message"]
+    app.extensions["daily"].conn.close()
+
+
+def test_tampered_served_descriptor_fails_verification(client: FlaskClient) -> None:
+    body = _get(client, "/api/v1/days/2026-11-27/yahtzee")
+    keys = _get(client, "/api/v1/keys")
+    assert verify_day(body, keys).complete
+    with pytest.raises(VerificationFailed):
+        verify_day({**body, "commitment": "0" * 64}, keys)
