@@ -108,8 +108,10 @@ def apply_holds(
     (1, 6, 3, 6, 6)
     """
     return tuple(
-        old if keep == "1" else new
-        for old, keep, new in zip(current, hold_mask, fresh, strict=True)
+        [
+            old if keep == "1" else new
+            for old, keep, new in zip(current, hold_mask, fresh, strict=True)
+        ]
     )
 
 

@@ -10,25 +10,27 @@ The game reveals the dice slot by slot (spec v1): roll 0 of turn ``t`` shows slo
 ((5, 2, 2, 2, 3), 2)
 >>> game.reroll("01110")
 (2, 2, 2, 2, 3)
->>> game.score("twos").points, game.turn, game.card.total
+>>> game.score("twos"), game.turn, game.card.total
 (8, 1, 8)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from daily.card import Card
 from daily.dice import SlotCache, SlotSource, apply_holds
 from daily.errors import IllegalMoveError, LogFormatError
 from daily.rules import Ruleset
-from daily.rules.placement import Placement, TurnOptions, placements
+from daily.rules.placement import TurnOptions, place, placements
 
 HOLD_CHARS = frozenset("01")
+_VALID_MASKS = {
+    n: frozenset(format(v, f"0{n}b") for v in range(1 << n)) for n in range(1, 7)
+}
 
 
-@dataclass(frozen=True)
-class TurnRecord:
+class TurnRecord(NamedTuple):
     """A scored turn: the dice of each roll, the box chosen and what it earned."""
 
     rolls: tuple[tuple[int, ...], ...]
@@ -53,6 +55,8 @@ def check_mask(mask: object, dice: int, *, turn: int | None = None, roll: int | 
     ...
     daily.errors.LogFormatError: turn 7, roll 2: hold mask '0110' has 4 positions, ...
     """
+    if mask.__class__ is str and mask in _VALID_MASKS.get(dice, ()):
+        return mask
     where = {"turn": turn, "roll": roll, "field": "hold"}
     if not isinstance(mask, str):
         raise LogFormatError(f"a hold mask is a string of 0 and 1, not {mask!r}", **where)
@@ -75,6 +79,7 @@ class Game:
         self.rules = rules
         self._slots = slots
         self.card = Card.empty(rules)
+        self._turns = rules.turns
         self.turn = 0
         self.bank = 0
         self.history: list[TurnRecord] = []
@@ -87,7 +92,8 @@ class Game:
 
     def _start_turn(self) -> None:
         self.holds: list[str] = []
-        if self.turn < self.rules.turns:
+        self._max_rolls = self.rules.max_rolls(self.bank)
+        if self.turn < self._turns:
             self.dice = self._slots(self.turn, 0)
             self.rolls: list[tuple[int, ...]] = [self.dice]
         else:
@@ -97,7 +103,7 @@ class Game:
     @property
     def over(self) -> bool:
         """Every box is filled."""
-        return self.turn >= self.rules.turns
+        return self.turn >= self._turns
 
     @property
     def roll(self) -> int:
@@ -107,12 +113,12 @@ class Game:
     @property
     def max_rolls(self) -> int:
         """Rolls allowed in this turn (more than 3 only with saved rolls)."""
-        return self.rules.max_rolls(self.bank)
+        return self._max_rolls
 
     @property
     def rolls_left(self) -> int:
         """Rerolls still allowed in this turn."""
-        return 0 if self.over else self.max_rolls - 1 - len(self.holds)
+        return 0 if self.turn >= self._turns else self._max_rolls - 1 - len(self.holds)
 
     def choices(self) -> TurnOptions:
         """The open boxes for the dice now showing, with points and legality."""
@@ -123,16 +129,16 @@ class Game:
     def reroll(self, mask: str) -> tuple[int, ...]:
         """Keep the dice marked '1' in ``mask`` and reroll the rest; returns the dice."""
         turn, roll = self.turn, len(self.holds) + 1
-        if self.over:
+        if turn >= self._turns:
             raise IllegalMoveError("the game is over, no more rolls", turn=turn)
         check_mask(mask, self.rules.dice, turn=turn, roll=roll)
         if "0" not in mask:
             raise IllegalMoveError(
                 f"hold mask {mask!r} keeps every die; choose a box instead", turn=turn, roll=roll
             )
-        if self.rolls_left <= 0:
+        if roll >= self._max_rolls:
             raise IllegalMoveError(
-                f"no rolls left: {self.max_rolls} rolls allowed in this turn",
+                f"no rolls left: {self._max_rolls} rolls allowed in this turn",
                 turn=turn,
                 roll=roll,
             )
@@ -141,25 +147,22 @@ class Game:
         self.rolls.append(self.dice)
         return self.dice
 
-    def score(self, box: str) -> Placement:
-        """Fill ``box`` with the dice now showing; returns what it scored."""
+    def score(self, box: str) -> int:
+        """Fill ``box`` with the dice now showing; returns the points it scored."""
         turn = self.turn
         if self.over:
             raise IllegalMoveError("the game is over, every box is filled", turn=turn)
         index = self.rules.box_index(box)
-        if self.card.scores[index] is not None:
+        scores = self.card.scores
+        if scores[index] is not None:
             raise IllegalMoveError(f"box {box!r} is already filled", turn=turn, field="box")
-        options = self.choices()
-        chosen = options.get(box)
-        assert chosen is not None  # open boxes are always listed
-        if not chosen.legal:
-            raise IllegalMoveError(f"box {box!r} is not allowed: {chosen.reason}", turn=turn)
-        self.card = self.card.fill(index, chosen.points, options.bonus)
-        self.history.append(
-            TurnRecord(tuple(self.rolls), tuple(self.holds), box, chosen.points, options.bonus)
-        )
+        points, bonus, reason = place(self.rules, scores, self.dice, index)
+        if reason is not None:
+            raise IllegalMoveError(f"box {box!r} is not allowed: {reason}", turn=turn)
+        self.card = self.card.fill(index, points, bonus)
+        self.history.append(TurnRecord(tuple(self.rolls), tuple(self.holds), box, points, bonus))
         if self.rules.saved_rolls:
             self.bank += self.rules.rolls_per_turn - 1 - len(self.holds)
         self.turn += 1
         self._start_turn()
-        return chosen
+        return points

@@ -259,11 +259,11 @@ def _source(seed_hex: Any, day: Any) -> tuple[bytes | None, dt.date | None]:
 def _turn_from_json(raw: Any, index: int, rules: Ruleset, *, last: bool) -> Turn:
     if not isinstance(raw, Mapping):
         raise LogFormatError("a turn is a JSON object", turn=index)
-    unknown = sorted(str(k) for k in raw if k not in _TURN_FIELDS)
-    if unknown:
+    if not _TURN_FIELDS.issuperset(raw):
+        unknown = sorted(str(k) for k in raw if k not in _TURN_FIELDS)
         raise LogFormatError(f"unknown field {unknown[0]!r}", turn=index, field=unknown[0])
-    holds = raw.get("holds", [])
-    if not isinstance(holds, list):
+    holds = raw.get("holds", ())
+    if not isinstance(holds, list | tuple):
         raise LogFormatError("holds is a list of hold masks", turn=index, field="holds")
     _check_hold_count(len(holds), index, rules)
     masks = tuple(check_mask(m, rules.dice, turn=index, roll=r + 1) for r, m in enumerate(holds))
@@ -271,7 +271,7 @@ def _turn_from_json(raw: Any, index: int, rules: Ruleset, *, last: bool) -> Turn
     if box is None:
         if not last:
             raise LogFormatError("missing field 'category'", turn=index, field="category")
-    else:
+    elif box not in rules.box_ids:
         try:
             rules.box_index(box)
         except DailyError as exc:

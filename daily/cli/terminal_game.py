@@ -99,8 +99,8 @@ def play_interactive(rules: Ruleset, seed: bytes, inp: TextIO, out: TextIO) -> i
             elif answer in ("?", "h", "help"):
                 out.write(HELP + "\n")
             elif answer:
-                placed = game.score(_choose_box(game, answer))
-                out.write(f"{placed.box}: {placed.points}\n")
+                box = _choose_box(game, answer)
+                out.write(f"{box}: {game.score(box)}\n")
         except DailyError as exc:
             out.write(f"! {exc}\n")
     out.write("\n" + render_card(game.card) + "\n")

@@ -76,10 +76,40 @@ def extra_bonus(rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int
     >>> extra_bonus(rules, [None] * 12 + [0], (3, 3, 3, 3, 3))
     0
     """
+    return _context(rules, scores, dice)[2]
+
+
+def _context(
+    rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int]
+) -> tuple[tuple[int, ...], bool, int]:
+    """Raw points of every box, whether the joker applies, and the extra bonus."""
+    key = tuple(sorted(dice))
+    raw = rules.table[key]
+    if key[0] != key[-1]:
+        return raw, False, 0
     yi = rules.yahtzee_index
-    if yi is None or not rules.extra_yahtzee_bonus or not is_all_alike(dice):
-        return 0
-    return rules.extra_yahtzee_bonus if scores[yi] == 50 else 0
+    filled = yi is not None and scores[yi] is not None
+    bonus = rules.extra_yahtzee_bonus if filled and scores[yi] == 50 else 0
+    return raw, bool(rules.joker and filled), bonus
+
+
+def _forbidden(
+    rules: Ruleset, scores: Sequence[int | None], face: int, joker: bool
+) -> dict[int, str]:
+    """Why each open box may not be chosen now, by index (empty: all are allowed)."""
+    open_idx = [i for i, s in enumerate(scores) if s is None]
+    if rules.forced_order:
+        return {i: "forced order: fill the boxes top to bottom" for i in open_idx[1:]}
+    if joker:
+        return _joker_reasons(rules, scores, face, open_idx)
+    return {}
+
+
+def _points(rules: Ruleset, raw: tuple[int, ...], index: int, joker: bool) -> int:
+    box = rules.boxes[index]
+    if joker and not box.upper and box.joker_points is not None:
+        return box.joker_points
+    return raw[index]
 
 
 def placements(
@@ -92,33 +122,37 @@ def placements(
     >>> [p.box for p in placements(rules, [None] * 15, (1, 1, 2, 3, 4)).legal()]
     ['ones']
     """
-    raw = rules.table[tuple(sorted(dice))]
-    open_idx = [i for i, s in enumerate(scores) if s is None]
-    yi = rules.yahtzee_index
-    joker = (
-        rules.joker
-        and yi is not None
-        and scores[yi] is not None
-        and is_all_alike(dice)
+    raw, joker, bonus = _context(rules, scores, dice)
+    reasons = _forbidden(rules, scores, dice[0], joker)
+    out = tuple(
+        Placement(
+            rules.boxes[i].id, i, _points(rules, raw, i, joker), i not in reasons, reasons.get(i)
+        )
+        for i, s in enumerate(scores)
+        if s is None
     )
-    bonus = extra_bonus(rules, scores, dice)
+    return TurnOptions(out, bonus, joker)
 
-    if rules.forced_order:
-        first = open_idx[0] if open_idx else None
-        reasons = {i: "forced order: fill the boxes top to bottom" for i in open_idx if i != first}
-    elif joker:
-        reasons = _joker_reasons(rules, scores, dice[0], open_idx)
+
+def place(
+    rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int], index: int
+) -> tuple[int, int, str | None]:
+    """Points and extra bonus of putting ``dice`` in open box ``index``, and why not.
+
+    The third item is ``None`` when the move is legal, else the reason it is not.
+    This is the fast path of :func:`placements` for one box (used by replay).
+
+    >>> from daily.rules import get_ruleset
+    >>> rules = get_ruleset("yahtzee")
+    >>> place(rules, [None] * 13, (2, 3, 4, 5, 6), rules.box_index("large_straight"))
+    (40, 0, None)
+    """
+    raw, joker, bonus = _context(rules, scores, dice)
+    if rules.forced_order or joker:
+        reason = _forbidden(rules, scores, dice[0], joker).get(index)
     else:
-        reasons = {}
-
-    out = []
-    for i in open_idx:
-        box = rules.boxes[i]
-        points = raw[i]
-        if joker and not box.upper and box.joker_points is not None:
-            points = box.joker_points
-        out.append(Placement(box.id, i, points, i not in reasons, reasons.get(i)))
-    return TurnOptions(tuple(out), bonus, joker)
+        reason = None
+    return _points(rules, raw, index, joker), bonus, reason
 
 
 def _joker_reasons(

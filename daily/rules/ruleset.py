@@ -118,7 +118,7 @@ class Ruleset:
             out[roll] = tuple(b.scorer(counts) for b in self.boxes)
         return out
 
-    @property
+    @cached_property
     def turns(self) -> int:
         """A game has one turn per box."""
         return len(self.boxes)
