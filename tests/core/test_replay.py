@@ -140,3 +140,11 @@ def test_saved_rolls_cannot_be_overdrawn():
 
 def test_replay_errors_are_value_errors():
     assert issubclass(DailyError, ValueError)
+
+
+def test_golden_logs_cover_the_joker_and_extra_bonus():
+    joker = [v for v in GOLDEN if v["extra_bonus"]]
+    assert joker, "seeds/logs-v1.json should hold a game with an extra Yahtzee"
+    result = replay(MoveLog.from_json(joker[0]["log"]))
+    jokered = [t for t in result.history if t.bonus]
+    assert jokered and len(set(jokered[0].final_dice)) == 1
