@@ -212,6 +212,21 @@ class DayDescriptors:
             out["seed"] = self.keyring.day_seed(ruleset, day).hex()
         return out
 
+    def publish_due(self, now: dt.datetime) -> list[tuple[str, str]]:
+        """Sign and store every descriptor public at ``now`` up to the horizon.
+
+        Descriptors are also signed lazily on first request; a scheduler may call this
+        so that each day is stored before it opens. Returns the (date, ruleset) stored.
+        """
+        start = max(calendar.last_revealed(now), self.first_day)
+        day, stop, done = start, last_published(now), []
+        while day <= stop:
+            for name in self.config.daily_rulesets:
+                self.signed(name, day)
+                done.append((day.isoformat(), name))
+            day += dt.timedelta(days=1)
+        return done
+
     def get(self, date: Any, ruleset: Any, now: dt.datetime) -> dict[str, Any]:
         """``GET /days/<date>/<ruleset>``: one published descriptor."""
         name = self.daily_ruleset(ruleset)

@@ -235,3 +235,11 @@ def test_the_installed_command(fetched: dict[str, str]) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "verified: 2026-11-29 yahtzee" in done.stdout
+
+
+def test_keys_init_uses_daily_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DAILY_DATA_DIR", str(tmp_path / "env-data"))
+    status, out, _ = _run(["keys", "init"], capsys)
+    assert status == 0 and str(tmp_path / "env-data" / "keys" / "signing.key") in out

@@ -2,7 +2,8 @@
 
 The blueprint is thin: :class:`daily.service.descriptors.DayDescriptors` does the work.
 The keyring is loaded once per process from the service configuration (a test may put
-a ready :class:`~daily.service.keys.Keyring` in ``app.config["KEYRING"]``).
+a ready :class:`~daily.service.keys.Keyring` in ``app.config["KEYRING"]`` and move the
+first daily date with ``app.config["DAILY_FIRST_DAY"]``, a ``datetime.date``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from daily.service.descriptors import DayDescriptors
+from daily.service.descriptors import FIRST_DAY, DayDescriptors
 from daily.service.errors import ApiError
 from daily.service.keys import Keyring, KeyringError
 
@@ -38,7 +39,8 @@ def descriptors() -> DayDescriptors:
             raise ApiError(
                 503, "unavailable", "the service has no usable keys yet (run `daily keys init`)"
             ) from None
-    service = DayDescriptors(services.conn, services.config, keyring)
+    first_day = current_app.config.get("DAILY_FIRST_DAY", FIRST_DAY)
+    service = DayDescriptors(services.conn, services.config, keyring, first_day)
     current_app.extensions[_EXTENSION] = service
     return service
 
