@@ -87,13 +87,17 @@ class LeaderCronScheduler(CronScheduler):
         ttl = self._lock.timeout or 60
         return min(super().calculate_sleep_interval(), ttl / 3)
 
-    def register_death(self, pipeline: object = None) -> None:
-        """Give up leadership at once when stopping cleanly."""
+    def resign(self) -> None:
+        """Give up leadership (if held) so that a standby takes over at its next tick."""
         try:
             if self._lock.owned():
                 self._lock.release()
         except (LockError, redis.RedisError):
             pass  # it expires by itself
+
+    def register_death(self, pipeline: object = None) -> None:
+        """Resign when stopping cleanly, then unregister as RQ does."""
+        self.resign()
         super().register_death(pipeline)  # type: ignore[arg-type]
 
 

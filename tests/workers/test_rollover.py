@@ -1,0 +1,204 @@
+"""Day rollover: freeze, final stats, archive, rebuild; locks against double runs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from rq import Queue
+from rq.cron import get_cron_job_history_key
+from rq.job import Job
+
+from daily.service.archive import ArchiveError, archive_path, read_archive, rebuild_board
+from daily.service.connections import DAYS_QUEUE
+from daily.service.leaderboard import BoardFrozenError, Leaderboard, Result
+from daily.service.scheduler import LeaderCronScheduler, build_scheduler
+from daily.service.stats import player_stats, record_game
+from workers import rollover as rollover_module
+
+pytestmark = pytest.mark.redis
+ROOT = Path(__file__).resolve().parents[2]
+PREFIX = "tw:"
+AFTER_CLOSE = "2026-11-30T12:10:00+00:00"  # the 29th closed at 12:00 UTC
+
+
+@pytest.fixture
+def job_env(monkeypatch, worker_env) -> dict[str, str]:
+    """Run jobs in this process with the worker's environment."""
+    for name in ("REDIS_URL", "DAILY_KEY_PREFIX", "DAILY_DATA_DIR"):
+        monkeypatch.setenv(name, worker_env[name])
+    monkeypatch.setenv("DAILY_RULESETS", "yahtzee,maxi-yatzy")
+    return worker_env
+
+
+def fill(conn: redis.Redis, make_result, count: int, ruleset: str = "yahtzee") -> Leaderboard:
+    board = Leaderboard(conn, "2026-11-29", ruleset, prefix=PREFIX)
+    for n in range(1, count + 1):
+        result = Result.from_json(make_result(n, ruleset=ruleset, total=100 + (n * 37) % 180))
+        board.record(result)
+        record_game(conn, result, prefix=PREFIX)
+    return board
+
+
+def board_state(board: Leaderboard) -> dict:
+    return {
+        "players": board.players(),
+        "rows": [e.to_json() for e in board.top(10_000)],
+        "histogram": board.histogram(),
+        "frozen": board.frozen(),
+        "standing_7": board.standing("p_000007"),
+    }
+
+
+def test_rollover_freezes_archives_and_rebuild_restores(
+    redis_client, make_result, job_env
+) -> None:
+    board = fill(redis_client, make_result, 30)
+    fill(redis_client, make_result, 5, "maxi-yatzy")
+    # Before the close (plus grace) nothing of the 29th is touched.
+    early = rollover_module.rollover("2026-11-30T12:02:00+00:00")
+    assert all(d["date"] != "2026-11-29" for d in early["days"])
+    assert not board.frozen()
+
+    outcome = rollover_module.rollover(AFTER_CLOSE)
+    done = {(d["date"], d["ruleset"]): d["done"] for d in outcome["days"]}
+    assert done[("2026-11-29", "yahtzee")][:3] == ["frozen", "stats", "archived"]
+    assert board.frozen()
+    with pytest.raises(BoardFrozenError):
+        board.record(Result.from_json(make_result(99)))
+    final = board.final_stats()
+    assert final is not None and final["players"] == 30
+    assert final["best"] == max(100 + (n * 37) % 180 for n in range(1, 31))
+
+    path = archive_path(Path(job_env["DAILY_DATA_DIR"]) / "archive", "2026-11-29", "yahtzee")
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["format"] == "daily-archive/1" and header["players"] == 30
+    rows = [json.loads(line) for line in lines[1:]]
+    assert [r["rank"] for r in rows] == list(range(1, 31))
+    assert [r["game_id"] for r in rows] == [e.game_id for e in board.top(100)]
+    assert rows[0]["log"]["format"] == "daily-log/1"
+    assert not list(path.parent.glob("*.tmp"))  # the temporary file was renamed away
+
+    # Idempotent: a second run does nothing at all.
+    assert rollover_module.rollover(AFTER_CLOSE) == {"days": []}
+
+    # Rebuild from the archive (the CLI, with progress) equals the original board.
+    original = board_state(board)
+    board.clear()
+    redis_client.delete(*redis_client.keys(PREFIX + "player:*"))
+    assert board.players() == 0
+    cli = subprocess.run(
+        [sys.executable, "-m", "daily", "rebuild", "2026-11-29", "yahtzee"],
+        env=job_env, cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert cli.returncode == 0, cli.stderr
+    assert "30/30 (100%)" in cli.stderr
+    assert "rebuilt 2026-11-29 yahtzee: 30 players" in cli.stdout
+    assert board_state(board) == original
+    assert board.final_stats()["players"] == 30
+    assert player_stats(redis_client, "p_000007", prefix=PREFIX)["games"] == 1
+
+
+def test_rebuild_refuses_a_damaged_archive(redis_client, make_result, tmp_path) -> None:
+    board = fill(redis_client, make_result, 3)
+    path = tmp_path / "a.jsonl"
+    header = {"format": "daily-archive/1", "date": "2026-11-29", "ruleset": "yahtzee",
+              "players": 3, "frozen": True}
+    good = [json.dumps(make_result(n)) for n in (1, 2)]
+    bad = json.dumps(make_result(3, total="lots"))
+    path.write_text("\n".join([json.dumps(header), *good, bad]) + "\n")
+    before = board_state(board)
+    with pytest.raises(ArchiveError, match=r"line 4: .*total: must be a whole number"):
+        rebuild_board(redis_client, path, prefix=PREFIX)
+    assert board_state(board) == before  # the live board is untouched
+    assert not redis_client.keys(PREFIX + "rebuild:*")
+    path.write_text("not json\n")
+    with pytest.raises(ArchiveError, match="line 1"):
+        read_archive(path)
+
+
+def test_rollover_lock_blocks_a_second_run(redis_client, make_result, job_env) -> None:
+    board = fill(redis_client, make_result, 3)
+    lock = redis_client.lock(PREFIX + "lock:rollover", timeout=30)
+    assert lock.acquire(blocking=False)
+    try:
+        assert rollover_module.rollover(AFTER_CLOSE) == {
+            "skipped": "another rollover holds the lock"
+        }
+        assert not board.frozen()
+    finally:
+        lock.release()
+    assert rollover_module.rollover(AFTER_CLOSE)["days"]
+    assert board.frozen()
+
+
+def test_only_the_leader_scheduler_enqueues(redis_client) -> None:
+    a = LeaderCronScheduler(redis_client, lock_key=PREFIX + "lock:scheduler", lock_ttl=3)
+    b = LeaderCronScheduler(redis_client, lock_key=PREFIX + "lock:scheduler", lock_ttl=3)
+    for s in (a, b):
+        s.register(rollover_module.rollover, DAYS_QUEUE, interval=1)
+    assert len(a.enqueue_jobs()) == 1
+    assert b.enqueue_jobs() == []  # standby
+    assert a.is_leader() and not b.is_leader()
+    a.resign()  # what a clean stop does: the standby takes over at once
+    assert b.is_leader()
+    assert len(Queue(DAYS_QUEUE, connection=redis_client)) == 1
+
+
+@pytest.mark.slow
+def test_two_scheduler_processes_do_not_double_run(redis_url, redis_client, worker_env) -> None:
+    env = dict(worker_env, DAILY_ROLLOVER_INTERVAL="1")
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "daily", "scheduler"], env=env, cwd=ROOT,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        for _ in range(2)
+    ]
+    try:
+        time.sleep(4.5)
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(15)
+    history = redis_client.zrange(get_cron_job_history_key("workers.rollover.rollover"),
+                                  0, -1, withscores=True)
+    times = sorted(score for _id, score in history)
+    assert 2 <= len(times) <= 6, times
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert min(gaps) > 0.8, f"two schedulers enqueued in the same tick: {gaps}"
+    # Run them all in a real worker: only the first does any work.
+    subprocess.run(
+        [sys.executable, "-m", "daily", "worker", DAYS_QUEUE, "--burst"],
+        env=env, cwd=ROOT, check=True, timeout=60,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    queue = Queue(DAYS_QUEUE, connection=redis_client)
+    assert len(queue) == 0
+    ran = [Job.fetch(i.decode(), connection=redis_client)
+           for i, _ in history if Job.exists(i.decode(), connection=redis_client)]
+    assert ran, "every rollover job expired before the worker started"
+    outcomes = [j.return_value() for j in ran]
+    assert sum(1 for o in outcomes if o and o.get("days")) == 1, outcomes
+    closed = dt.date.today() - dt.timedelta(days=3)
+    board = Leaderboard(redis_client, closed, "yahtzee", prefix=PREFIX)
+    assert board.frozen()
+
+
+def test_build_scheduler_registers_the_rollover(redis_client, job_env) -> None:
+    from daily.service.config import load_config
+
+    scheduler = build_scheduler(redis_client, load_config(), interval=7)
+    [job] = scheduler.get_jobs()
+    assert (job.func_name, job.queue_name, job.interval) == (
+        "workers.rollover.rollover", DAYS_QUEUE, 7
+    )
