@@ -97,7 +97,7 @@ def _rotate(args: argparse.Namespace) -> int:
     old, new = rotate_signing_key(keys_dir)
     print(f"retired signing key {old} (its public key stays listed, its signatures verify)")
     print(f"active signing key {new}")
-    print("restart the web processes so they sign with the new key")
+    print("running web processes sign with it from their next request on")
     return 0
 
 

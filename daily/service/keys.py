@@ -419,3 +419,58 @@ class Keyring:
     def public_key_map(self) -> Mapping[str, bytes]:
         """Key id to raw public key bytes, for verification."""
         return {info.id: info.raw for info in self._public.values()}
+
+
+class KeyringLoader:
+    """The keyring of a configuration, reloaded when its key files change.
+
+    A web process keeps one loader; after ``daily keys rotate`` its next request signs
+    with the new key and lists it, without a restart. The check is two ``stat`` calls.
+
+    >>> import tempfile
+    >>> from daily.service.config import load_config
+    >>> config = load_config({"DAILY_DATA_DIR": tempfile.mkdtemp()})
+    >>> _ = init_keys(config.keys_dir)
+    >>> loader = KeyringLoader(config)
+    >>> before = loader.get().key_id
+    >>> _ = rotate_signing_key(config.keys_dir)
+    >>> loader.get().key_id != before
+    True
+    """
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._stamp: tuple[tuple[int, int] | None, ...] | None = None
+        self._keyring: Keyring | None = None
+
+    def __repr__(self) -> str:
+        return f"KeyringLoader(keyring={self._keyring!r})"
+
+    def _paths(self) -> tuple[Path, ...]:
+        config = self.config
+        return (
+            config.signing_key_file or config.keys_dir / SIGNING_FILE,
+            config.keys_dir / PUBLIC_FILE,
+            config.master_secret_file or config.keys_dir / MASTER_FILE,
+        )
+
+    def _current_stamp(self) -> tuple[tuple[int, int] | None, ...]:
+        stamps: list[tuple[int, int] | None] = []
+        for path in self._paths():
+            try:
+                st = path.stat()
+            except OSError:
+                stamps.append(None)
+            else:
+                stamps.append((st.st_ino, st.st_mtime_ns))
+        return tuple(stamps)
+
+    def get(self) -> Keyring:
+        """The keyring, loaded again if a key file changed since the last call."""
+        stamp = self._current_stamp()
+        if self._keyring is None or stamp != self._stamp:
+            keyring = Keyring.load(self.config)
+            if self._keyring is not None and keyring.key_id != self._keyring.key_id:
+                log.info("signing key changed: %s is now active", keyring.key_id)
+            self._keyring, self._stamp = keyring, stamp
+        return self._keyring

@@ -198,6 +198,15 @@ def test_descriptors_survive_rotation_unchanged(
     restarted.extensions["daily"].conn.close()
 
 
+def test_a_running_app_picks_up_a_rotation(client: FlaskClient, config: Config) -> None:
+    before = _get(client, "/api/v1/days/2026-11-29/yahtzee")
+    _, new_id = rotate_signing_key(config.keys_dir)
+    keys = _get(client, "/api/v1/keys")
+    assert [k["id"] for k in keys["keys"] if k["active"]] == [new_id]
+    assert _get(client, "/api/v1/days/2026-11-29/yahtzee") == before
+    assert _get(client, "/api/v1/days/2026-11-30/yahtzee")["key_id"] == new_id
+
+
 def test_a_replaced_master_secret_is_refused_not_re_signed(
     client: FlaskClient, config: Config, clock: FixedClock
 ) -> None:

@@ -1,7 +1,8 @@
 """``/days`` and ``/keys``: signed day descriptors and the public keys that verify them.
 
 The blueprint is thin: :class:`daily.service.descriptors.DayDescriptors` does the work.
-The keyring is loaded once per process from the service configuration (a test may put
+The keyring is loaded from the service configuration and reloaded when the key files
+change, so a rotation needs no restart (a test may put
 a ready :class:`~daily.service.keys.Keyring` in ``app.config["KEYRING"]`` and move the
 first daily date with ``app.config["DAILY_FIRST_DAY"]``, a ``datetime.date``).
 """
@@ -15,30 +16,40 @@ from flask import Blueprint, current_app, request
 
 from daily.service.descriptors import FIRST_DAY, DayDescriptors
 from daily.service.errors import ApiError
-from daily.service.keys import Keyring, KeyringError
+from daily.service.keys import Keyring, KeyringError, KeyringLoader
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("days", __name__)
 
 _EXTENSION = "daily.descriptors"
+_LOADER = "daily.keyring_loader"
+
+
+def _keyring() -> Keyring:
+    fixed = current_app.config.get("KEYRING")
+    if isinstance(fixed, Keyring):
+        return fixed
+    loader = current_app.extensions.get(_LOADER)
+    if loader is None:
+        loader = KeyringLoader(current_app.extensions["daily"].config)
+        current_app.extensions[_LOADER] = loader
+    try:
+        return loader.get()
+    except KeyringError as exc:  # the message names a file or variable, never a secret
+        log.error("cannot load the keys: %s", exc)
+        raise ApiError(
+            503, "unavailable", "the service has no usable keys yet (run `daily keys init`)"
+        ) from None
 
 
 def descriptors() -> DayDescriptors:
-    """The app's descriptor service (the keyring loaded on first use)."""
+    """The app's descriptor service, with the keyring as it is now on disk."""
+    keyring = _keyring()
     cached = current_app.extensions.get(_EXTENSION)
-    if cached is not None:
+    if cached is not None and cached.keyring is keyring:
         return cached
     services = current_app.extensions["daily"]
-    keyring = current_app.config.get("KEYRING")
-    if not isinstance(keyring, Keyring):
-        try:
-            keyring = Keyring.load(services.config)
-        except KeyringError as exc:  # the message names a file or variable, never a secret
-            log.error("cannot load the keys: %s", exc)
-            raise ApiError(
-                503, "unavailable", "the service has no usable keys yet (run `daily keys init`)"
-            ) from None
     first_day = current_app.config.get("DAILY_FIRST_DAY", FIRST_DAY)
     service = DayDescriptors(services.conn, services.config, keyring, first_day)
     current_app.extensions[_EXTENSION] = service
