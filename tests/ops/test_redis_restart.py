@@ -1,0 +1,63 @@
+"""Redis killed with SIGKILL and restarted: nothing that was accepted is lost."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+from rq import Queue
+
+from daily import calendar
+from daily.service.connections import RESULTS_QUEUE
+from daily.service.leaderboard import Leaderboard
+from daily.service.stats import player_stats
+from workers.results import enqueue_result, record_result
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+ROOT = Path(__file__).resolve().parents[2]
+OPENS = calendar.opens_at(dt.date(2026, 11, 29)).timestamp()
+
+
+def result(n: int) -> dict:
+    return {
+        "game_id": f"g_{n:04d}", "player_id": f"p_{n:04d}", "player_name": f"P{n}",
+        "date": "2026-11-29", "ruleset": "maxi-yatzy", "total": 200 + n,
+        "finished_at": OPENS + n, "code": f"DD-{n}", "log": {"format": "daily-log/1"},
+    }
+
+
+def test_results_and_queued_jobs_survive_kill_9(own_valkey, monkeypatch, tmp_path) -> None:
+    server = own_valkey()
+    monkeypatch.setenv("REDIS_URL", server.url)
+    monkeypatch.setenv("DAILY_KEY_PREFIX", "tr:")
+    for n in range(1, 21):  # recorded on the board and in the stats
+        record_result(result(n))
+    conn = redis.Redis.from_url(server.url)
+    for n in range(21, 31):  # accepted, waiting in the queue
+        enqueue_result(conn, result(n))
+    board = Leaderboard(conn, "2026-11-29", "maxi-yatzy", prefix="tr:")
+    before = [e.to_json() for e in board.top(100)], board.histogram()
+    conn.close()
+
+    server.kill9()  # no shutdown, no final save: only what the AOF already holds
+    server.start()
+
+    conn = redis.Redis.from_url(server.url)
+    board = Leaderboard(conn, "2026-11-29", "maxi-yatzy", prefix="tr:")
+    assert ([e.to_json() for e in board.top(100)], board.histogram()) == before
+    assert player_stats(conn, "p_0020", prefix="tr:")["games"] == 1
+    assert len(Queue(RESULTS_QUEUE, connection=conn)) == 10
+    env = dict(os.environ, REDIS_URL=server.url, DAILY_KEY_PREFIX="tr:", PYTHONPATH=str(ROOT))
+    subprocess.run(
+        [sys.executable, "-m", "daily", "worker", RESULTS_QUEUE, "--burst"],
+        env=env, cwd=ROOT, check=True, timeout=60,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    assert board.players() == 30
+    assert board.top(1)[0].score == 230
+    conn.close()
