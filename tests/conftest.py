@@ -1,8 +1,10 @@
 """Fixtures shared by every test area.
 
-``redis_url`` gives each test a real Redis database of its own: the server on
-127.0.0.1:6379 (or ``DAILY_TEST_REDIS_URL``), one database per xdist worker, flushed
-before and after the test.
+``redis_url`` gives each test a real Redis database of its own on the server at
+127.0.0.1:6379 (or ``DAILY_TEST_REDIS_URL``). Each test process (an xdist worker, or a
+plain pytest run) leases one database number from 1 to 15 with a lock key in database 0,
+so several test runs on one machine never flush each other's data; the database is
+flushed before and after every test, and the lease is dropped at the end of the run.
 """
 
 from __future__ import annotations
@@ -14,22 +16,36 @@ import pytest
 import redis
 
 BASE_URL = os.environ.get("DAILY_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+LEASE_SECONDS = 3 * 3600
 
 
-def _db_for_worker(worker_id: str) -> int:
-    # gw0 -> 1, gw1 -> 2, ...; "master" (no xdist) -> 1. DB 0 is left alone.
-    return 1 + (int(worker_id[2:]) if worker_id.startswith("gw") else 0)
+@pytest.fixture(scope="session")
+def redis_db() -> Iterator[int]:
+    """A Redis database number leased to this test process for the whole run."""
+    admin = redis.Redis.from_url(f"{BASE_URL}/0")
+    try:
+        admin.ping()
+    except redis.ConnectionError:
+        pytest.fail(f"no Redis answers at {BASE_URL}; .ci/run starts one")
+    owner = f"{os.getpid()}"
+    for db in range(1, 16):
+        lock = f"daily-test-lease:{db}"
+        if admin.set(lock, owner, nx=True, ex=LEASE_SECONDS):
+            try:
+                yield db
+            finally:
+                if admin.get(lock) == owner.encode():
+                    admin.delete(lock)
+                admin.close()
+            return
+    pytest.fail("every Redis test database 1-15 is leased; stale leases expire in 3 hours")
 
 
 @pytest.fixture
-def redis_url(worker_id: str) -> Iterator[str]:
-    """URL of a clean Redis database reserved for this test's xdist worker."""
-    url = f"{BASE_URL}/{_db_for_worker(worker_id)}"
+def redis_url(redis_db: int) -> Iterator[str]:
+    """URL of a clean Redis database reserved for this test process."""
+    url = f"{BASE_URL}/{redis_db}"
     client = redis.Redis.from_url(url)
-    try:
-        client.ping()
-    except redis.ConnectionError:
-        pytest.fail(f"no Redis answers at {BASE_URL}; .ci/run starts one")
     client.flushdb()
     yield url
     client.flushdb()
