@@ -33,6 +33,7 @@ from daily.service.connections import RESULTS_QUEUE, redis_from_config
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import register_error_handlers
 from daily.service.games import GameService
+from daily.service.keys import Keyring
 from daily.service.metrics import Metrics
 from daily.service.players import Players
 from daily.service.requests import rate_limit_key
@@ -104,7 +105,8 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     conn = redis_from_config(config)
     results_queue = Queue(RESULTS_QUEUE, connection=conn)
     players = Players(conn, config, clock)
-    seeds = DaySeeds(config)
+    keyring = app.config.get("KEYRING")
+    seeds = DaySeeds(config, keyring if isinstance(keyring, Keyring) else None)
 
     def player_name(player_id: str) -> str | None:
         player = players.get(player_id)
@@ -116,6 +118,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         storage_uri=config.redis_url,
         key_prefix=config.key_prefix + "rl",
         strategy="fixed-window",
+        swallow_errors=True,
     )
     metrics = Metrics()
     services = Services(

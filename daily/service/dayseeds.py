@@ -42,9 +42,9 @@ def _seed_function(config: Config) -> SeedFunction:
 class DaySeeds:
     """Day seeds and a small LRU of each day's :class:`SlotCache`, per process."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, keyring: Keyring | None = None) -> None:
         self.config = config
-        self._seed_fn: SeedFunction | None = None
+        self._seed_fn: SeedFunction | None = keyring.day_seed if keyring else None
         self._cache: OrderedDict[tuple[str, dt.date, int], SlotCache] = OrderedDict()
         self._lock = threading.Lock()
 

@@ -598,8 +598,9 @@ def _parse_submitted(raw: Any) -> MoveLog:
             return MoveLog.from_json(raw)
     except DailyError as exc:
         field = f"log.{exc.field}" if exc.field and exc.field != "log" else "log"
-        if exc.turn is not None and exc.field is None:
-            field = "log.turns"
+        if exc.turn is not None:
+            inner = {"hold": "holds"}.get(exc.field or "", exc.field)
+            field = f"log.turns.{inner}" if inner else "log.turns"
         raise ApiError(
             422, "invalid_field", exc.message, field=field, turn=exc.turn, roll=exc.roll
         ) from None

@@ -1,0 +1,154 @@
+"""Bad input on every endpoint: a JSON 4xx whose error names the field; never a 500."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.service.conftest import Player
+
+pytestmark = pytest.mark.redis
+
+
+def error(response: Any, status: int, code: str, field: str | None = None) -> dict[str, Any]:
+    assert response.status_code == status, (response.status_code, response.data[:300])
+    assert response.is_json
+    body = response.get_json()["error"]
+    assert body["status"] == status and body["code"] == code, body
+    assert body["message"]
+    if field is not None:
+        assert body.get("field") == field, body
+    return body
+
+
+@pytest.fixture
+def game(player: Player) -> dict[str, Any]:
+    return player.call(
+        "POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29", "mode": "ranked"}
+    ).get_json()
+
+
+def test_bad_bodies_on_post_players(client: Any) -> None:
+    url = "/api/v1/players"
+    error(client.post(url, data="{nope", content_type="application/json"), 400, "bad_request",
+          "body")
+    error(client.post(url, json=[1, 2]), 400, "bad_request", "body")
+    error(client.post(url, json={"name": ""}), 422, "invalid_field", "name")
+    error(client.post(url, json={"name": "x" * 25}), 422, "invalid_field", "name")
+    error(client.post(url, json={"name": "A\x00da"}), 422, "invalid_field", "name")
+    error(client.post(url, json={"name": "Ada\u202e"}), 422, "invalid_field", "name")
+    error(client.post(url, json={"name": 7}), 422, "invalid_field", "name")
+    error(client.post(url, json={"nick": "Ada"}), 422, "invalid_field", "nick")
+    assert client.post(url, json={"name": "  Ada Lovelace  "}).get_json()["player"]["name"] == (
+        "Ada Lovelace"
+    )
+    assert client.post(url).status_code == 201  # no body: a generated name
+
+
+def test_bad_bodies_on_players_me(player: Player, client: Any) -> None:
+    error(client.get("/api/v1/players/me"), 401, "unauthorized", "Authorization")
+    error(client.get("/api/v1/players/me", headers={"Authorization": "Basic x"}), 401,
+          "unauthorized", "Authorization")
+    forged = player.token[:-2] + ("aa" if not player.token.endswith("aa") else "bb")
+    error(client.get("/api/v1/players/me", headers={"Authorization": f"Bearer {forged}"}), 401,
+          "unauthorized", "Authorization")
+    error(player.call("PATCH", "/players/me", {}), 422, "invalid_field", "name")
+    error(player.call("PATCH", "/players/me", {"name": "\t"}), 422, "invalid_field", "name")
+    error(player.call("PATCH", "/players/me", {"name": "Ok", "x": 1}), 422, "invalid_field", "x")
+    error(player.call("PATCH", "/players/me", [1]), 400, "bad_request", "body")
+
+
+def test_bad_bodies_on_post_games(player: Player, client: Any) -> None:
+    error(client.post("/api/v1/games", json={"ruleset": "yahtzee"}), 401, "unauthorized")
+    cases = [
+        ({}, "ruleset"),
+        ({"ruleset": "poker", "date": "2026-11-29"}, "ruleset"),
+        ({"ruleset": 5, "date": "2026-11-29"}, "ruleset"),
+        ({"ruleset": "yahtzee"}, "date"),
+        ({"ruleset": "yahtzee", "date": "2026-13-01"}, "date"),
+        ({"ruleset": "yahtzee", "date": 20261129}, "date"),
+        ({"ruleset": "yahtzee", "date": "2026-11-29", "mode": "blitz"}, "mode"),
+        ({"ruleset": "yahtzee", "date": "2026-11-29", "options": {"joker": False}}, "options"),
+        ({"ruleset": "yatzy", "date": "2026-11-29"}, "ruleset"),
+        ({"ruleset": "yahtzee", "mode": "practice", "options": {"joker": "no"}},
+         "options.joker"),
+        ({"ruleset": "yahtzee", "mode": "practice", "options": {"jokers": True}},
+         "options.jokers"),
+        ({"ruleset": "yahtzee", "mode": "practice", "options": [1]}, "options"),
+        ({"ruleset": "yahtzee", "date": "2026-11-29", "seed": "00"}, "seed"),
+    ]
+    for body, field in cases:
+        error(player.call("POST", "/games", body), 422, "invalid_field", field)
+    assert player.call("POST", "/games", {"ruleset": "yahtzee", "mode": "practice",
+                                          "options": {"joker": False}}).status_code == 201
+
+
+def test_bad_bodies_on_roll_and_score(player: Player, game: dict[str, Any]) -> None:
+    roll = f"/games/{game['id']}/roll"
+    score = f"/games/{game['id']}/score"
+    body = error(player.call("POST", roll, {"hold": "0110"}), 422, "invalid_field", "hold")
+    assert (body["turn"], body["roll"]) == (1, 2)
+    error(player.call("POST", roll, {"hold": "01a10"}), 422, "invalid_field", "hold")
+    error(player.call("POST", roll, {"hold": 10100}), 422, "invalid_field", "hold")
+    error(player.call("POST", roll, {}), 422, "invalid_field", "hold")
+    error(player.call("POST", roll, {"hold": "00000", "dice": [6] * 5}), 422, "invalid_field",
+          "dice")
+    body = error(player.call("POST", roll, {"hold": "11111"}), 422, "illegal_move")
+    assert body["turn"] == 1
+    error(player.call("POST", score, {"box": "yatzy"}), 422, "invalid_field", "box")
+    error(player.call("POST", score, {"box": None}), 422, "invalid_field", "box")
+    error(player.call("POST", score, {}), 422, "invalid_field", "box")
+    error(player.call("POST", score, "chance"), 400, "bad_request", "body")
+    assert player.call("POST", roll, {"hold": "00000"}).status_code == 200
+    assert player.call("POST", roll, {"hold": "00000"}).status_code == 200
+    body = error(player.call("POST", roll, {"hold": "00000"}), 422, "illegal_move")
+    assert (body["turn"], body["roll"]) == (1, 4) and "no rolls left" in body["message"]
+    assert player.call("POST", score, {"box": "chance"}).status_code == 200
+    body = error(player.call("POST", score, {"box": "chance"}), 422, "illegal_move", "box")
+    assert body["turn"] == 2 and "already filled" in body["message"]
+
+
+def test_bad_ids_codes_and_queries(player: Player, client: Any) -> None:
+    error(player.call("GET", "/games/g_doesnotexist"), 404, "not_found", "id")
+    error(player.call("GET", "/games/nonsense!"), 404, "not_found", "id")
+    error(player.call("POST", "/games/g_nothing/roll", {"hold": "00000"}), 404, "not_found")
+    error(player.call("POST", "/games/g_nothing/log", {"log": {}}), 422, "invalid_field",
+          "log.format")
+    error(player.call("POST", "/games/g_nothing/log", {}), 422, "invalid_field", "log")
+    error(client.get("/api/v1/results/DD-UUUU"), 422, "invalid_field", "code")
+    error(client.get("/api/v1/results/DD-" + "1" * 13), 422, "invalid_field", "code")
+    error(client.get("/api/v1/results/DD-ABCDEF"), 404, "not_found", "code")
+    error(client.get("/api/v1/leaderboards/2026-11-32/yahtzee"), 422, "invalid_field", "date")
+    error(client.get("/api/v1/leaderboards/2026-11-29/poker"), 422, "invalid_field", "ruleset")
+    error(client.get("/api/v1/leaderboards/2026-11-29/yacht"), 404, "not_found", "ruleset")
+    error(client.get("/api/v1/leaderboards/2026-11-29/yahtzee?limit=0"), 422, "invalid_field",
+          "limit")
+    error(client.get("/api/v1/leaderboards/2026-11-29/yahtzee?limit=ten"), 422,
+          "invalid_field", "limit")
+    error(client.get("/api/v1/nowhere"), 404, "not_found")
+    error(client.delete("/api/v1/players"), 405, "method_not_allowed")
+
+
+def test_body_limit_gives_413(app: Flask, player: Player) -> None:
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    big = {"name": "x" * (limit + 10)}
+    error(player.call("POST", "/players", big), 413, "too_large")
+    error(player.call("POST", "/games/g_x/log", {"log": "y" * (limit + 1)}), 413, "too_large")
+
+
+def test_unexpected_errors_are_json_500_without_detail(app: Flask, client: Any) -> None:
+    games = app.extensions["daily"].games
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("secret detail 1234")
+
+    games.get = broken  # type: ignore[method-assign]
+    app.testing = False
+    player = Player(client)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    response = player.call("GET", "/games/g_abc")
+    body = error(response, 500, "internal")
+    assert b"secret detail" not in response.data and b"Traceback" not in response.data
+    assert body["message"] == "internal error; it has been logged"

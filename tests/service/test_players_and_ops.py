@@ -1,0 +1,121 @@
+"""Players (token hash only), health, metrics, rate limits and result codes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+
+from daily.service.app import create_app
+from daily.service.config import Config
+from daily.service.players import hash_secret
+from tests.service.conftest import Player, play_out
+
+pytestmark = pytest.mark.redis
+
+
+def test_players_store_only_a_hash_of_the_token(
+    player: Player, redis_client: redis.Redis
+) -> None:
+    secret = player.token.partition(".")[2]
+    dump = b"".join(
+        k + b"=" + (redis_client.dump(k) or b"") for k in redis_client.keys("*")
+    )
+    assert secret.encode() not in dump
+    assert hash_secret(secret).encode() in dump
+
+
+def test_me_and_rename(player: Player) -> None:
+    me = player.call("GET", "/players/me").get_json()
+    assert (me["id"], me["name"]) == (player.id, "Ada")
+    assert me["stats"]["games"] == 0 and me["history"] == []
+    assert set(me["stats"]) >= {"games", "average", "best", "current_streak", "longest_streak"}
+    renamed = player.call("PATCH", "/players/me", {"name": "Ada L."})
+    assert renamed.get_json() == {"id": player.id, "name": "Ada L."}
+    assert player.call("GET", "/players/me").get_json()["name"] == "Ada L."
+
+
+def test_health_metrics_and_openapi(client: Any, player: Player) -> None:
+    assert client.get("/api/v1/health").get_json() == {"status": "ok", "redis": "ok"}
+    player.call("GET", "/games/g_missing")
+    metrics = client.get("/metrics")
+    assert metrics.status_code == 200 and metrics.mimetype == "text/plain"
+    text = metrics.get_data(as_text=True)
+    assert 'daily_http_requests_total{endpoint="/api/v1/games/<game_id>",method="GET",' \
+           'status="404"} 1.0' in text
+    assert "daily_http_request_duration_seconds_bucket" in text
+    spec = client.get("/api/v1/openapi.json").get_json()
+    assert spec["openapi"].startswith("3.")
+    assert "/api/v1/games/{game_id}/roll" in spec["paths"]
+
+
+def test_health_reports_a_dead_redis(service_config: Config) -> None:
+    dead = service_config.with_overrides(redis_url="redis://127.0.0.1:1/0")
+    client = create_app(dead, {"TESTING": True}).test_client()
+    response = client.get("/api/v1/health")
+    assert response.status_code == 503
+    assert response.get_json() == {"status": "degraded", "redis": "down"}
+
+
+def test_rate_limits_per_player_and_per_ip(service_config: Config, clock: Any) -> None:
+    app = create_app(service_config.with_overrides(rate_limit="6/minute"),
+                     {"TESTING": True, "CLOCK": clock})
+    client = app.test_client()
+    ada = Player(client, "Ada")  # 1 request from this IP
+    for _ in range(4):
+        assert ada.call("GET", "/players/me").status_code == 200
+    # Requests 6 from the IP; Ada has used 4 of her own 6.
+    assert ada.call("GET", "/players/me").status_code == 200
+    limited = ada.call("GET", "/players/me")
+    assert limited.status_code == 429
+    body = limited.get_json()["error"]
+    assert body["code"] == "rate_limited" and "6 per 1 minute" in body["message"]
+    assert "Retry-After" in limited.headers
+    # Another address still gets through; health is never limited.
+    other = client.get("/api/v1/today", environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 200
+    assert client.get("/api/v1/health").status_code == 200
+
+
+def test_per_player_limit_follows_the_player_across_addresses(
+    service_config: Config, clock: Any
+) -> None:
+    app = create_app(service_config.with_overrides(rate_limit="4/minute"),
+                     {"TESTING": True, "CLOCK": clock})
+    client = app.test_client()
+    ada = Player(client, "Ada")
+    statuses = [
+        ada.call("GET", "/players/me", environ_base={"REMOTE_ADDR": f"10.0.0.{i}"}).status_code
+        for i in range(6)
+    ]
+    assert statuses == [200, 200, 200, 200, 429, 429]
+
+
+def test_result_codes_are_case_insensitive_and_tolerant(player: Player, client: Any) -> None:
+    final = play_out(player, player.call("POST", "/games", {
+        "ruleset": "yahtzee", "mode": "practice"}).get_json())
+    code = final["result"]["code"]
+    body = code[3:]
+    variants = [code, code.lower(), body, "dd-" + body.lower().replace("1", "l").replace(
+        "0", "o"), f"DD-{body[:5]}-{body[5:]}"]
+    for variant in variants:
+        response = client.get(f"/api/v1/results/{variant}")
+        assert response.status_code == 200, variant
+        assert response.get_json()["code"] == code
+    result = client.get(f"/api/v1/results/{code}").get_json()
+    assert result["mode"] == "practice" and result["revealed"] is True
+    assert result["history"] == final["history"]  # random practice dice are nobody's secret
+    assert "practice" in result["share_text"]
+
+
+def test_share_text_shape(app: Flask, player: Player) -> None:
+    final = play_out(player, player.call("POST", "/games", {
+        "ruleset": "maxi-yatzy", "date": "2026-11-29", "mode": "ranked"}).get_json())
+    lines = final["result"]["share_text"].split("\n")
+    assert lines[0] == "Daily Dice · Maxi Yatzy · 2026-11-29"
+    assert lines[1] == f"{final['total']} points"
+    squares = "".join(lines[2:-1])
+    assert len(squares) == 20 and set(squares) <= set("🟩🟨⬛")
+    assert lines[-1] == final["result"]["url"]
