@@ -9,14 +9,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from daily.rules import Ruleset
 
 
-@dataclass(frozen=True)
-class Card:
-    """An immutable score card: one entry per box (``None`` while open)."""
+class Card(NamedTuple):
+    """An immutable score card: one entry per box (``None`` while open).
+
+    A named tuple rather than a dataclass because replay builds one per turn.
+    """
 
     rules: Ruleset
     scores: tuple[int | None, ...]
@@ -30,11 +32,10 @@ class Card:
 
     def fill(self, index: int, points: int, bonus: int) -> Card:
         """A new card with box ``index`` holding ``points`` and ``bonus`` added."""
-        scores = list(self.scores)
-        scores[index] = points
+        scores = self.scores
         return Card(
             self.rules,
-            tuple(scores),
+            (*scores[:index], points, *scores[index + 1 :]),
             self.extra_bonus + bonus,
             self.extra_count + (1 if bonus else 0),
         )

@@ -78,8 +78,11 @@ class Game:
     def __init__(self, rules: Ruleset, slots: SlotSource) -> None:
         self.rules = rules
         self._slots = slots
-        self.card = Card.empty(rules)
+        self._scores: list[int | None] = [None] * len(rules.boxes)
+        self._extra_bonus = 0
+        self._extra_count = 0
         self._turns = rules.turns
+        self._masks = _VALID_MASKS[rules.dice]
         self.turn = 0
         self.bank = 0
         self.history: list[TurnRecord] = []
@@ -89,6 +92,11 @@ class Game:
     def from_seed(cls, rules: Ruleset, seed: bytes) -> Game:
         """A new game on the dice of ``seed``."""
         return cls(rules, SlotCache(seed, rules.dice))
+
+    @property
+    def card(self) -> Card:
+        """The score card as it stands."""
+        return Card(self.rules, tuple(self._scores), self._extra_bonus, self._extra_count)
 
     def _start_turn(self) -> None:
         self.holds: list[str] = []
@@ -124,14 +132,15 @@ class Game:
         """The open boxes for the dice now showing, with points and legality."""
         if self.over:
             raise IllegalMoveError("the game is over", turn=self.turn)
-        return placements(self.rules, self.card.scores, self.dice)
+        return placements(self.rules, self._scores, self.dice)
 
     def reroll(self, mask: str) -> tuple[int, ...]:
         """Keep the dice marked '1' in ``mask`` and reroll the rest; returns the dice."""
         turn, roll = self.turn, len(self.holds) + 1
         if turn >= self._turns:
             raise IllegalMoveError("the game is over, no more rolls", turn=turn)
-        check_mask(mask, self.rules.dice, turn=turn, roll=roll)
+        if mask.__class__ is not str or mask not in self._masks:
+            check_mask(mask, self.rules.dice, turn=turn, roll=roll)
         if "0" not in mask:
             raise IllegalMoveError(
                 f"hold mask {mask!r} keeps every die; choose a box instead", turn=turn, roll=roll
@@ -150,16 +159,19 @@ class Game:
     def score(self, box: str) -> int:
         """Fill ``box`` with the dice now showing; returns the points it scored."""
         turn = self.turn
-        if self.over:
+        if turn >= self._turns:
             raise IllegalMoveError("the game is over, every box is filled", turn=turn)
         index = self.rules.box_index(box)
-        scores = self.card.scores
+        scores = self._scores
         if scores[index] is not None:
             raise IllegalMoveError(f"box {box!r} is already filled", turn=turn, field="box")
         points, bonus, reason = place(self.rules, scores, self.dice, index)
         if reason is not None:
             raise IllegalMoveError(f"box {box!r} is not allowed: {reason}", turn=turn)
-        self.card = self.card.fill(index, points, bonus)
+        scores[index] = points
+        if bonus:
+            self._extra_bonus += bonus
+            self._extra_count += 1
         self.history.append(TurnRecord(tuple(self.rolls), tuple(self.holds), box, points, bonus))
         if self.rules.saved_rolls:
             self.bank += self.rules.rolls_per_turn - 1 - len(self.holds)

@@ -147,6 +147,9 @@ def place(
     >>> place(rules, [None] * 13, (2, 3, 4, 5, 6), rules.box_index("large_straight"))
     (40, 0, None)
     """
+    key = tuple(sorted(dice))
+    if key[0] != key[-1] and not rules.forced_order:  # the common case: no joker, free choice
+        return rules.table[key][index], 0, None
     raw, joker, bonus = _context(rules, scores, dice)
     if rules.forced_order or joker:
         reason = _forbidden(rules, scores, dice[0], joker).get(index)
