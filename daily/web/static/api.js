@@ -1,0 +1,87 @@
+// The one door to the JSON API (/api/v1): bearer token, JSON in and out, one error type.
+import { getToken, setToken } from "./store.js";
+
+export const API = "/api/v1";
+
+export class ApiError extends Error {
+  constructor(status, code, message, detail = {}, retryAfter = null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+    this.retryAfter = retryAfter;
+  }
+
+  get isNetwork() {
+    return this.status === 0;
+  }
+}
+
+export async function api(method, path, body, { token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const bearer = token === undefined ? getToken() : token;
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  let response;
+  try {
+    response = await fetch(API + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", String(err && err.message ? err.message : err));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    const retry = Number(response.headers.get("Retry-After"));
+    throw new ApiError(
+      response.status,
+      error.code || (response.status === 429 ? "rate_limited" : `http_${response.status}`),
+      error.message || response.statusText || `HTTP ${response.status}`,
+      error,
+      Number.isFinite(retry) && retry > 0 ? retry : null,
+    );
+  }
+  return data;
+}
+
+// The player, created on first need (the first game); the token is kept in localStorage.
+export async function ensurePlayer() {
+  if (getToken()) return;
+  const created = await api("POST", "/players", {});
+  setToken(created.token);
+}
+
+export const getToday = () => api("GET", "/today");
+export const getGame = (id) => api("GET", `/games/${encodeURIComponent(id)}`);
+export const startGame = (body) => api("POST", "/games", body);
+export const rollDice = (id, hold) => api("POST", `/games/${encodeURIComponent(id)}/roll`, { hold });
+export const scoreBox = (id, box) => api("POST", `/games/${encodeURIComponent(id)}/score`, { box });
+export const getBoard = (date, ruleset, limit = 100) =>
+  api("GET", `/leaderboards/${date}/${encodeURIComponent(ruleset)}?limit=${limit}`);
+export const getDay = (date, ruleset) => api("GET", `/days/${date}/${encodeURIComponent(ruleset)}`);
+export const getDays = (from, to, ruleset) =>
+  api("GET", `/days?from=${from}&to=${to}&ruleset=${encodeURIComponent(ruleset)}`);
+export const getResult = (code) => api("GET", `/results/${encodeURIComponent(code)}`);
+export const getMe = (token) => api("GET", "/players/me", undefined, { token });
+export const renamePlayer = (name) => api("PATCH", "/players/me", { name });
+
+// An SVG QR code drawn by the web blueprint; the text goes in the body, never in a URL.
+export async function qrSvg(text) {
+  const response = await fetch("/qr.svg", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ text }),
+    cache: "no-store",
+  });
+  if (!response.ok) throw new ApiError(response.status, "qr", "QR code unavailable");
+  return response.text();
+}

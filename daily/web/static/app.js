@@ -1,0 +1,82 @@
+// Daily Dice single-page app: routing, navigation and the language switch.
+import { GameView } from "./game.js";
+import { detectLang, lang, setLang, t } from "./i18n.js";
+import {
+  boardPage, homePage, importPage, practicePage, profilePage, resultPage, rulesPage,
+} from "./pages.js";
+import { getLang, setLangPref } from "./store.js";
+import { h, hideBanner } from "./ui.js";
+
+const view = document.getElementById("view");
+let cleanup = () => {};
+let current = null;
+
+const NAV = [
+  ["#/", "nav_home"], ["#/board", "nav_boards"], ["#/practice", "nav_practice"],
+  ["#/profile", "nav_profile"], ["#/rules", "nav_rules"],
+];
+
+function renderChrome(active) {
+  document.querySelector(".skip").textContent = t("skip");
+  const nav = document.getElementById("nav");
+  nav.replaceChildren(...NAV.map(([href, key]) => h("a", {
+    href: `/${href}`, class: active === href ? "active" : null,
+    "aria-current": active === href ? "page" : null, text: t(key),
+  })));
+  const button = document.getElementById("lang");
+  button.textContent = t("lang_button");
+  button.setAttribute("aria-label", t("lang_label"));
+}
+
+function parseRoute() {
+  const hash = location.hash.replace(/^#/, "");
+  const code = document.body.dataset.resultCode;
+  if (!hash && code && location.pathname.startsWith("/r/")) return { name: "result", args: [code], nav: null };
+  const parts = hash.split("/").filter(Boolean).map(decodeURIComponent);
+  switch (parts[0]) {
+    case "play": return { name: "play", args: [parts[1]], nav: "#/" };
+    case "board": return { name: "board", args: [parts[1], parts[2]], nav: "#/board" };
+    case "practice": return { name: "practice", args: [], nav: "#/practice" };
+    case "profile": return { name: "profile", args: [], nav: "#/profile" };
+    case "import": return { name: "import", args: [parts[1]], nav: "#/profile" };
+    case "rules": return { name: "rules", args: [], nav: "#/rules" };
+    default: return { name: "home", args: [], nav: "#/" };
+  }
+}
+
+async function route() {
+  cleanup();
+  cleanup = () => {};
+  hideBanner();
+  const r = parseRoute();
+  current = r;
+  renderChrome(r.nav);
+  if (r.name === "play") {
+    const game = new GameView(view, r.args[0]);
+    cleanup = () => game.unmount();
+    await game.mount();
+    return;
+  }
+  const pages = {
+    home: homePage, board: boardPage, practice: practicePage, profile: profilePage,
+    import: importPage, rules: rulesPage, result: resultPage,
+  };
+  const done = await pages[r.name](view, ...r.args);
+  if (current === r && typeof done === "function") cleanup = done;
+}
+
+function switchLang() {
+  const next = lang() === "it" ? "en" : "it";
+  setLang(next);
+  setLangPref(next);
+  route();
+}
+
+setLang(detectLang(getLang(), navigator.languages || [navigator.language]));
+document.getElementById("lang").addEventListener("click", switchLang);
+window.addEventListener("hashchange", () => {
+  route();
+  view.focus({ preventScroll: true });
+});
+window.addEventListener("online", hideBanner);
+route();

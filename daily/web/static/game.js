@@ -1,0 +1,439 @@
+// The play screen and the end screen. Every rule comes from the server's game state:
+// legal boxes, preview points, rolls left and joker reasons are only displayed here.
+import * as api from "./api.js";
+import { boxName, fmtDate, fmtNumber, reasonText, rulesetName, t } from "./i18n.js";
+import { loadHolds, rememberGame, saveHolds } from "./store.js";
+import {
+  announce, confirmDialog, copyText, dieFace, errorText, h, hideBanner, histogram,
+  showBanner, toast,
+} from "./ui.js";
+
+const UPPER = new Set(["ones", "twos", "threes", "fours", "fives", "sixes"]);
+
+// ---------- the score card (shared with the result page) ----------
+
+function boxRow(entry, choice, interactive) {
+  const name = boxName(entry.box);
+  if (entry.points !== null && entry.points !== undefined) {
+    return h("li", { class: "box filled", "data-box": entry.box },
+      h("span", { class: "box-name", text: name }),
+      h("span", { class: "box-points", text: entry.points, "aria-label": t("filled", { box: name, points: entry.points }) }));
+  }
+  if (!interactive || !choice) {
+    return h("li", { class: "box open", "data-box": entry.box },
+      h("span", { class: "box-name", text: name }), h("span", { class: "box-points empty", text: "–" }));
+  }
+  if (!choice.legal) {
+    const why = reasonText(choice.reason) || t("reason_joker");
+    return h("li", { class: "box open" },
+      h("button", {
+        type: "button", class: "box-btn", disabled: true, "data-box": entry.box,
+        "aria-label": t("disabled_box", { box: name, reason: why }),
+      },
+      h("span", { class: "box-name" }, name, h("small", { class: "reason", text: why })),
+      h("span", { class: "box-points preview", text: "—" })));
+  }
+  const zero = choice.points === 0;
+  return h("li", { class: "box open" },
+    h("button", {
+      type: "button", class: zero ? "box-btn zero" : "box-btn", "data-box": entry.box,
+      "data-points": choice.points, tabindex: "-1",
+      "aria-label": t("preview", { box: name, points: choice.points }),
+    },
+    h("span", { class: "box-name", text: name }),
+    h("span", { class: "box-points preview", text: choice.points })));
+}
+
+export function renderCard(state, { interactive = false } = {}) {
+  const choices = new Map((state.choices || []).map((c) => [c.box, c]));
+  const rows = (state.card || []).map((entry) => ({ entry, upper: UPPER.has(entry.box) }));
+  const upper = state.upper || null;
+  const list = (items) => h("ul", { class: "boxes" },
+    items.map(({ entry }) => boxRow(entry, choices.get(entry.box), interactive && !state.over)));
+  const upperItems = rows.filter((r) => r.upper);
+  const lowerItems = rows.filter((r) => !r.upper);
+  let progress = null;
+  if (upper && upper.threshold) {
+    const pct = Math.min(100, Math.round((100 * upper.total) / upper.threshold));
+    const won = upper.bonus > 0 || upper.total >= upper.threshold;
+    progress = h("div", { class: "upper-progress", "data-testid": "upper-progress" },
+      h("div", { class: "progress-text" },
+        h("span", { text: t("upper_progress", { total: upper.total, threshold: upper.threshold }) }),
+        h("strong", { text: won ? `✓ ${t("bonus_won")}` : t("to_go", { n: upper.to_go ?? Math.max(0, upper.threshold - upper.total) }) })),
+      h("div", { class: "meter", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": upper.threshold, "aria-valuenow": upper.total, "aria-label": t("upper_bonus") },
+        h("span", { style: `width:${pct}%` })),
+      h("div", { class: "box sum" },
+        h("span", { class: "box-name", text: `${t("upper_bonus")} (+${upper.bonus_value})` }),
+        h("span", { class: "box-points", text: upper.bonus })));
+  }
+  const extra = state.extra_bonus
+    ? h("div", { class: "box sum" },
+      h("span", { class: "box-name", text: t("extra_bonus", { n: state.extra_count || 1 }) }),
+      h("span", { class: "box-points", text: state.extra_bonus }))
+    : null;
+  return h("section", { class: "card", "aria-label": t("card") },
+    h("h2", { class: "sr-only", text: t("card") }),
+    list(upperItems), progress, list(lowerItems), extra,
+    h("div", { class: "box total" },
+      h("span", { class: "box-name", text: t("total") }),
+      h("span", { class: "box-points", "data-testid": "total", text: state.total ?? 0 })));
+}
+
+// ---------- the end screen (also used for a finished game opened again) ----------
+
+function parBlock(par) {
+  if (!par) return null;
+  return h("p", { class: "par" }, h("strong", { text: `${t("par")}: ` }),
+    ["easy", "medium", "hard"].filter((k) => par[k] !== undefined)
+      .map((k) => `${t("par_" + k)} ${par[k]}`).join(" · "));
+}
+
+function endScreen(game) {
+  const result = game.result || {};
+  const total = result.total ?? game.total;
+  const code = result.code;
+  const link = code ? `/r/${code}` : null;
+  const rankBox = h("div", { class: "rank", "data-testid": "rank" },
+    game.mode === "ranked" ? t("rank_pending") : t("practice_mode"));
+  const chartBox = h("div", { class: "chart-box" });
+  const parBox = h("div", {});
+  const shareText = result.share_text || "";
+  const fallback = h("textarea", { class: "share-text", readonly: true, rows: 6, hidden: true, "aria-label": t("copy_result") }, shareText);
+  const actions = h("div", { class: "row wrap" },
+    shareText ? h("button", {
+      type: "button", class: "btn primary", "data-testid": "copy-result", text: t("copy_result"),
+      onclick: async () => {
+        if (await copyText(shareText)) toast(t("copied"));
+        else { fallback.hidden = false; fallback.select(); toast(t("copy_failed")); }
+      },
+    }) : null,
+    shareText && navigator.share ? h("button", {
+      type: "button", class: "btn", text: t("share"),
+      onclick: () => navigator.share({ text: shareText }).catch(() => {}),
+    }) : null,
+    link ? h("a", { class: "btn", href: link, "data-testid": "result-link", text: t("result_link") }) : null,
+    game.date && game.mode === "ranked"
+      ? h("a", { class: "btn", href: `/#/board/${game.date}/${game.ruleset}`, text: t("see_board") }) : null);
+  const panel = h("section", { class: "end", "aria-labelledby": "end-title" },
+    h("h2", { id: "end-title", text: t("game_over") }),
+    h("p", { class: "final" }, h("span", { text: t("final_total") }),
+      h("strong", { class: "final-total", "data-testid": "final-total", text: total })),
+    rankBox, chartBox, parBox, actions, fallback);
+  if (game.mode === "ranked" && game.date) fillRank(game, total, rankBox, chartBox, parBox);
+  else if (game.date) fillPar(game, parBox);
+  return panel;
+}
+
+function rankText(me, players) {
+  return [
+    t("rank_line", { rank: fmtNumber(me.rank), players: fmtNumber(players) }),
+    me.percentile !== null && me.percentile !== undefined
+      ? t("percentile_line", { p: fmtNumber(me.percentile, 1) }) : null,
+  ].filter(Boolean).join(" · ");
+}
+
+async function fillPar(game, parBox) {
+  try {
+    const day = await api.getDay(game.date, game.ruleset);
+    parBox.replaceChildren(parBlock(day.par) || "");
+  } catch { /* par is optional */ }
+}
+
+// The rank arrives when the worker has written the result: poll the board for a while.
+async function fillRank(game, total, rankBox, chartBox, parBox) {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    if (!rankBox.isConnected && attempt > 0) return;
+    try {
+      const board = await api.getBoard(game.date, game.ruleset, 100);
+      if (board.me) {
+        rankBox.textContent = rankText(board.me, board.players);
+        rankBox.dataset.rank = board.me.rank;
+        chartBox.replaceChildren(histogram(board.histogram, total, board.players) || "");
+        if (board.par) parBox.replaceChildren(parBlock(board.par));
+        else fillPar(game, parBox);
+        return;
+      }
+    } catch (err) {
+      if (err.status && err.status !== 429 && err.status < 500) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(500 + attempt * 250, 3000)));
+  }
+}
+
+// ---------- the play screen ----------
+
+export class GameView {
+  constructor(root, gameId) {
+    this.root = root;
+    this.gameId = gameId;
+    this.game = null;
+    this.holds = [];
+    this.busy = false;
+    this.alive = true;
+    this.onKey = (event) => this.key(event);
+    // A button's own Space action fires on keyup: Space means "roll" on this screen.
+    this.onKeyUp = (event) => {
+      if (event.key === " " && this.handlesKeys(event)) event.preventDefault();
+    };
+  }
+
+  async mount() {
+    this.root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
+    document.addEventListener("keydown", this.onKey);
+    document.addEventListener("keyup", this.onKeyUp);
+    try {
+      this.apply(await api.getGame(this.gameId), { restoreHolds: true });
+    } catch (err) {
+      this.root.replaceChildren(h("div", { class: "panel" },
+        h("p", { text: err.status === 404 ? t("not_found") : errorText(err) }),
+        h("a", { class: "btn", href: "/#/", text: t("back_home") })));
+    }
+  }
+
+  unmount() {
+    this.alive = false;
+    document.removeEventListener("keydown", this.onKey);
+    document.removeEventListener("keyup", this.onKeyUp);
+  }
+
+  apply(game, { restoreHolds = false } = {}) {
+    if (!this.alive) return;
+    const previous = this.game;
+    this.game = game;
+    rememberGame(game);
+    const n = (game.dice || []).length;
+    const newTurn = !previous || previous.turn !== game.turn || game.over;
+    if (restoreHolds) {
+      const saved = loadHolds(game.id, game.turn, game.roll);
+      this.holds = saved && saved.length === n ? saved : Array(n).fill(false);
+    } else if (newTurn || this.holds.length !== n) {
+      this.holds = Array(n).fill(false);
+    }
+    this.render();
+  }
+
+  get canRoll() {
+    const g = this.game;
+    return !this.busy && g && !g.over && g.rolls_left > 0 && !this.holds.every(Boolean);
+  }
+
+  render() {
+    if (!this.alive) return;
+    const g = this.game;
+    const focusKey = document.activeElement && this.root.contains(document.activeElement)
+      ? document.activeElement.dataset.key || document.activeElement.dataset.box : null;
+    const head = h("div", { class: "game-head" },
+      h("h1", {}, rulesetName(g.ruleset),
+        h("span", { class: `badge ${g.mode}`, text: g.mode === "ranked" ? t("ranked_mode") : t("practice_mode") })),
+      h("p", { class: "muted" }, g.date ? fmtDate(g.date) : "", g.date ? " · " : "",
+        g.over ? t("game_over") : t("turn_of", { turn: g.turn, turns: g.turns })));
+    const section = h("section", {
+      class: "game", "data-game-id": g.id, "data-turn": g.turn, "data-roll": g.roll,
+      "data-over": g.over ? "1" : "0", "data-busy": this.busy ? "1" : "0",
+    }, head);
+    if (g.over) {
+      section.append(h("div", { class: "game-grid over" }, endScreen(g), renderCard(g)));
+    } else {
+      section.append(h("div", { class: "game-grid" }, this.playPanel(), this.cardPanel()));
+    }
+    this.root.replaceChildren(section);
+    if (focusKey) {
+      const target = this.root.querySelector(`[data-key="${focusKey}"], button[data-box="${focusKey}"]:not([disabled])`);
+      if (target) { target.tabIndex = 0; target.focus(); }
+    }
+  }
+
+  playPanel() {
+    const g = this.game;
+    const dice = (g.dice || []).map((face, i) => {
+      const kept = this.holds[i];
+      return h("button", {
+        type: "button", class: kept ? "die kept" : "die", "data-key": `die${i}`, "data-index": i,
+        "aria-pressed": kept ? "true" : "false", disabled: this.busy || g.rolls_left <= 0,
+        "aria-label": `${t("die_label", { i: i + 1, face })}, ${kept ? t("die_kept") : t("die_free")}`,
+        onclick: () => this.toggle(i),
+      }, dieFace(face), h("span", { class: "kept-label", text: kept ? t("kept") : `${i + 1}` }));
+    });
+    const left = g.rolls_left;
+    const leftText = left === 0 ? t("rolls_left_0") : left === 1 ? t("rolls_left_1") : t("rolls_left", { n: left });
+    const dots = Array.from({ length: Math.max(0, g.max_rolls - 1) }, (_, i) =>
+      h("span", { class: i < left ? "dot on" : "dot" }));
+    return h("div", { class: "play-panel" },
+      h("div", { class: "dice", role: "group", "aria-label": t("roll_hint") }, dice),
+      h("div", { class: "roll-row" },
+        h("button", {
+          type: "button", class: "btn primary roll", "data-key": "roll", "data-testid": "roll",
+          disabled: !this.canRoll, onclick: () => this.roll(),
+        }, t("roll")),
+        h("span", { class: "rolls-left", "data-testid": "rolls-left", "data-left": left },
+          h("span", { class: "dots", "aria-hidden": "true" }, dots), leftText)),
+      h("p", { class: "hint muted" },
+        left > 0 && this.holds.length && this.holds.every(Boolean) ? t("all_kept") : t("roll_hint")),
+      h("p", { class: "hint muted keys", text: t("keys_hint", { n: (g.dice || []).length }) }));
+  }
+
+  cardPanel() {
+    const card = renderCard(this.game, { interactive: true });
+    const buttons = [...card.querySelectorAll("button.box-btn:not([disabled])")];
+    if (buttons.length) buttons[0].tabIndex = 0;
+    for (const button of buttons) {
+      button.disabled = this.busy;
+      button.addEventListener("click", () => this.choose(button.dataset.box, Number(button.dataset.points)));
+      button.addEventListener("keydown", (event) => this.arrow(event, buttons));
+    }
+    return card;
+  }
+
+  arrow(event, buttons) {
+    const index = buttons.indexOf(event.currentTarget);
+    let next = null;
+    if (event.key === "ArrowDown" || event.key === "ArrowRight") next = buttons[(index + 1) % buttons.length];
+    if (event.key === "ArrowUp" || event.key === "ArrowLeft") next = buttons[(index - 1 + buttons.length) % buttons.length];
+    if (event.key === "Home") next = buttons[0];
+    if (event.key === "End") next = buttons[buttons.length - 1];
+    if (next) {
+      event.preventDefault();
+      event.stopPropagation();
+      for (const b of buttons) b.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+    }
+  }
+
+  handlesKeys(event) {
+    if (!this.game || this.game.over || event.ctrlKey || event.metaKey || event.altKey) return false;
+    if (document.querySelector("dialog[open]")) return false;
+    const tag = event.target && event.target.tagName;
+    return !(tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT");
+  }
+
+  key(event) {
+    if (!this.handlesKeys(event)) return;
+    const n = (this.game.dice || []).length;
+    if (/^[1-6]$/.test(event.key) && Number(event.key) <= n) {
+      event.preventDefault();
+      this.toggle(Number(event.key) - 1);
+    } else if (event.key === " " || event.key === "r" || event.key === "R") {
+      event.preventDefault();
+      this.roll();
+    } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && !event.target.closest?.(".card")) {
+      const buttons = [...this.root.querySelectorAll(".card button.box-btn:not([disabled])")];
+      if (buttons.length) {
+        event.preventDefault();
+        const target = event.key === "ArrowDown" ? buttons[0] : buttons[buttons.length - 1];
+        for (const b of buttons) b.tabIndex = -1;
+        target.tabIndex = 0;
+        target.focus();
+      }
+    }
+  }
+
+  toggle(index) {
+    const g = this.game;
+    if (this.busy || g.over || g.rolls_left <= 0 || index >= this.holds.length) return;
+    this.holds[index] = !this.holds[index];
+    saveHolds(g.id, g.turn, g.roll, this.holds);
+    const face = g.dice[index];
+    announce(`${t("die_label", { i: index + 1, face })}, ${this.holds[index] ? t("die_kept") : t("die_free")}`);
+    this.render();
+  }
+
+  async roll() {
+    if (!this.canRoll) return;
+    const hold = this.holds.map((k) => (k ? "1" : "0")).join("");
+    await this.commit(() => api.rollDice(this.game.id, hold), (next) => {
+      const left = next.rolls_left;
+      const leftText = left === 0 ? t("rolls_left_0") : left === 1 ? t("rolls_left_1") : t("rolls_left", { n: left });
+      announce(`${t("rolled", { dice: next.dice.join(" ") })} ${leftText}`);
+    });
+  }
+
+  async choose(box, points) {
+    if (this.busy || this.game.over) return;
+    if (points === 0) {
+      const ok = await confirmDialog(t("scratch_q", { box: boxName(box) }), t("scratch_yes"));
+      if (!ok) {
+        this.root.querySelector(`button[data-box="${box}"]`)?.focus();
+        return;
+      }
+    }
+    await this.commit(() => api.scoreBox(this.game.id, box), () => {
+      announce(t("scored", { box: boxName(box), points }));
+    });
+  }
+
+  // Send one move. If the answer is lost, ask the server where the game is before
+  // sending again, so a move is never applied twice and never lost.
+  async commit(send, after) {
+    const before = { turn: this.game.turn, roll: this.game.roll, over: this.game.over };
+    this.busy = true;
+    this.render();
+    try {
+      const next = await send();
+      hideBanner();
+      this.busy = false;
+      this.apply(next);
+      after(next);
+    } catch (err) {
+      this.busy = false;
+      this.render();
+      this.failed(err, send, after, before);
+    }
+  }
+
+  failed(err, send, after, before) {
+    const retry = async () => {
+      this.busy = true;
+      this.render();
+      let fresh;
+      try {
+        fresh = await api.getGame(this.game.id);
+      } catch (again) {
+        this.busy = false;
+        this.render();
+        this.failed(again, send, after, before);
+        return;
+      }
+      this.busy = false;
+      if (fresh.turn !== before.turn || fresh.roll !== before.roll || fresh.over !== before.over) {
+        hideBanner();
+        this.apply(fresh);
+        after(fresh);
+      } else {
+        this.apply(fresh, { restoreHolds: true });
+        await this.commit(send, after);
+      }
+    };
+    if (err.status === 0 || err.status >= 500 || err.status === 429) {
+      showBanner(errorText(err), "error", [{ label: t("retry"), run: retry }]);
+      if (err.status === 429 && err.retryAfter) {
+        setTimeout(() => { if (document.getElementById("banner").hidden === false) retry(); }, err.retryAfter * 1000);
+      }
+      return;
+    }
+    if (err.code === "day_not_open") {
+      showBanner(errorText(err), "warn", [
+        { label: t("nav_practice"), run: () => { location.hash = "#/practice"; } },
+      ]);
+      return;
+    }
+    // The server refused the move (state moved on elsewhere, e.g. another tab): show
+    // its message and the game as the server has it.
+    showBanner(errorText(err), "error");
+    api.getGame(this.game.id).then((fresh) => this.apply(fresh)).catch(() => {});
+  }
+}
+
+// Start (or resume) a game and open it; used by the home, practice and result pages.
+export async function startAndOpen(body) {
+  try {
+    await api.ensurePlayer();
+    const game = await api.startGame(body);
+    rememberGame(game);
+    const target = `/#/play/${game.id}`;
+    if (location.pathname !== "/") location.href = target;
+    else location.hash = `#/play/${game.id}`;
+  } catch (err) {
+    showBanner(errorText(err), err.code === "already_ranked" ? "warn" : "error");
+  }
+}

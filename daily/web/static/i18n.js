@@ -1,0 +1,277 @@
+// Interface strings in English and Italian, box and ruleset names, number formats.
+// t("key", {n: 3}) fills {n}; an unknown key falls back to English, then to the key.
+
+const STRINGS = {
+  en: {
+    skip: "Skip to content",
+    nav_home: "Today", nav_boards: "Leaderboards", nav_practice: "Practice",
+    nav_profile: "Profile", nav_rules: "Rules",
+    lang_button: "IT", lang_label: "Passa all'italiano",
+    loading: "Loading…",
+    home_title: "Today's dice",
+    home_intro: "Everyone gets the same dice today. Your first game of each set counts.",
+    next_day: "New dice in {time}",
+    play: "Play", resume: "Resume", played: "Played: {total}", see_result: "See result",
+    see_board: "Leaderboard",
+    status_open: "Open", status_revealed: "Revealed", status_upcoming: "Upcoming",
+    rules_link: "How to play",
+    day_of: "{date}",
+    turn_of: "Turn {turn} of {turns}",
+    rolls_left: "{n} rolls left", rolls_left_1: "1 roll left", rolls_left_0: "No rolls left",
+    roll: "Roll", roll_hint: "Tap dice to keep them, then roll again or choose a box.",
+    all_kept: "All dice are kept: release one to roll.",
+    die_label: "Die {i}: {face}", die_kept: "kept", die_free: "will be rerolled",
+    kept: "Kept",
+    keys_hint: "Keys: 1–{n} keep a die · Space or R roll · ↑↓ and Enter choose a box",
+    card: "Score card", box: "Box", points: "Points",
+    upper_progress: "Upper section: {total} / {threshold}",
+    to_go: "{n} to go", bonus_won: "bonus won",
+    upper_bonus: "Upper bonus", extra_bonus: "Extra bonus ({n}×)",
+    total: "Total",
+    preview: "{box}: {points} points if chosen",
+    filled: "{box}: {points} points, filled",
+    disabled_box: "{box}: not allowed now, {reason}",
+    scratch_q: "Score 0 in {box}? The box will be used up.",
+    scratch_yes: "Score 0", cancel: "Cancel",
+    reason_joker: "the joker rule says where this roll must go",
+    reason_upper_open: "joker rule: five alike must go in {box} while it is open",
+    reason_lower_first: "joker rule: with that upper box filled, five alike go in an open lower box",
+    reason_forced_order: "forced order: fill the boxes top to bottom",
+    scored: "{box}: {points} points.",
+    rolled: "Rolled {dice}.",
+    game_over: "Game over",
+    final_total: "Final score",
+    rank_line: "Rank {rank} of {players}", rank_only: "Rank {rank}",
+    percentile_line: "Better than {p}% of today's players",
+    rank_pending: "Ranking your game…",
+    copy_result: "Copy result", copied: "Result copied to the clipboard.",
+    copy_failed: "Could not copy: select the text below and copy it.",
+    share: "Share", result_link: "Result link",
+    par: "Par (bots on the same dice)", par_easy: "easy", par_medium: "medium", par_hard: "hard",
+    distribution: "Score distribution", your_score: "You: {score}",
+    chart_label: "Histogram of {players} scores; your score {score} is marked.",
+    players_n: "{n} players",
+    practice_mode: "Practice", ranked_mode: "Ranked",
+    board_title: "Leaderboard", top: "Top {n}", around_you: "Around you",
+    rank: "Rank", player: "Player", score: "Score", you: "you",
+    frozen: "Final", live: "Live",
+    prev_day: "Previous day", next_day_btn: "Next day", date: "Date", ruleset: "Game",
+    no_players: "Nobody has finished this set yet.",
+    practice_title: "Practice",
+    practice_intro: "Practice games are never ranked. Replay a revealed day or try random dice.",
+    random_dice: "Random dice", revealed_days: "Revealed days", no_revealed: "No revealed days yet.",
+    play_practice: "Practice this day",
+    profile_title: "Profile", name: "Display name", save: "Save", saved: "Saved.",
+    stats: "Stats", games: "Games", average: "Average", best: "Best",
+    streak: "Current streak", longest: "Longest streak", history: "History",
+    no_history: "No games yet.",
+    token_title: "Your player token",
+    token_help: "This secret token is your identity here. Copy it or scan the code with another device to continue there. Keep it private.",
+    show_token: "Show token", copy_token: "Copy token", token_copied: "Token copied.",
+    use_token: "Use a token from another device", use: "Use this token",
+    token_invalid: "That token is not recognised.", token_used: "Token saved: welcome back.",
+    no_player: "You have no player yet: it is created when you first play.",
+    result_title: "Result", by: "by {name}",
+    hidden_until_reveal: "The dice stay hidden until the day is revealed.",
+    turn_n: "Turn {n}", play_same: "Play this set", practice_same: "Practice this set",
+    not_found: "Nothing found here.",
+    err_network: "Connection lost. Your moves up to the last confirmed one are safe on the server.",
+    err_rate: "Too many requests: wait {s} seconds and try again.",
+    err_day_closed: "This day closed while you were playing. Your moves are saved, but this game can no longer be ranked.",
+    err_already_ranked: "You already played this set today. You can still practise it once the day is revealed.",
+    err_unauthorized: "Your player token was not accepted.",
+    err_generic: "Something went wrong: {message}",
+    retry: "Retry", dismiss: "Dismiss", back_home: "Back to today",
+    rules_title: "How to play",
+    rules_text: [
+      "Each turn you roll the dice up to three times. Between rolls keep any dice (tap them) and reroll the rest.",
+      "After your rolls, choose one open box of the card. Each box is used once; a box whose requirement the dice miss scores 0.",
+      "The grey numbers are the points each box would score now. Fill the upper boxes well to earn the bonus.",
+      "Every player gets the same dice each day; only your first game of each daily set counts for the leaderboard.",
+    ],
+  },
+  it: {
+    skip: "Vai al contenuto",
+    nav_home: "Oggi", nav_boards: "Classifiche", nav_practice: "Allenati",
+    nav_profile: "Profilo", nav_rules: "Regole",
+    lang_button: "EN", lang_label: "Switch to English",
+    loading: "Caricamento…",
+    home_title: "I dadi di oggi",
+    home_intro: "Oggi tutti hanno gli stessi dadi. Conta la tua prima partita di ogni serie.",
+    next_day: "Nuovi dadi tra {time}",
+    play: "Gioca", resume: "Riprendi", played: "Giocata: {total}", see_result: "Vedi risultato",
+    see_board: "Classifica",
+    status_open: "Aperta", status_revealed: "Rivelata", status_upcoming: "In arrivo",
+    rules_link: "Come si gioca",
+    day_of: "{date}",
+    turn_of: "Turno {turn} di {turns}",
+    rolls_left: "{n} lanci rimasti", rolls_left_1: "1 lancio rimasto", rolls_left_0: "Nessun lancio rimasto",
+    roll: "Lancia", roll_hint: "Tocca i dadi da tenere, poi rilancia o scegli una casella.",
+    all_kept: "Tutti i dadi sono tenuti: liberane uno per lanciare.",
+    die_label: "Dado {i}: {face}", die_kept: "tenuto", die_free: "da rilanciare",
+    kept: "Tenuto",
+    keys_hint: "Tasti: 1–{n} tieni un dado · Spazio o R lancia · ↑↓ e Invio scegli una casella",
+    card: "Segnapunti", box: "Casella", points: "Punti",
+    upper_progress: "Sezione superiore: {total} / {threshold}",
+    to_go: "ne mancano {n}", bonus_won: "bonus ottenuto",
+    upper_bonus: "Bonus superiore", extra_bonus: "Bonus extra ({n}×)",
+    total: "Totale",
+    preview: "{box}: {points} punti se scelta",
+    filled: "{box}: {points} punti, già segnata",
+    disabled_box: "{box}: non consentita ora, {reason}",
+    scratch_q: "Segnare 0 in {box}? La casella sarà usata.",
+    scratch_yes: "Segna 0", cancel: "Annulla",
+    reason_joker: "la regola del jolly decide dove va questo lancio",
+    reason_upper_open: "regola del jolly: cinque uguali vanno in {box} finché è libera",
+    reason_lower_first: "regola del jolly: con quella casella superiore già usata, cinque uguali vanno in una casella inferiore libera",
+    reason_forced_order: "ordine obbligato: riempi le caselle dall'alto in basso",
+    scored: "{box}: {points} punti.",
+    rolled: "Usciti {dice}.",
+    game_over: "Partita finita",
+    final_total: "Punteggio finale",
+    rank_line: "Posizione {rank} su {players}", rank_only: "Posizione {rank}",
+    percentile_line: "Meglio del {p}% dei giocatori di oggi",
+    rank_pending: "Calcolo della posizione…",
+    copy_result: "Copia risultato", copied: "Risultato copiato negli appunti.",
+    copy_failed: "Copia non riuscita: seleziona il testo qui sotto e copialo.",
+    share: "Condividi", result_link: "Link al risultato",
+    par: "Par (i bot con gli stessi dadi)", par_easy: "facile", par_medium: "medio", par_hard: "difficile",
+    distribution: "Distribuzione dei punteggi", your_score: "Tu: {score}",
+    chart_label: "Istogramma di {players} punteggi; il tuo punteggio {score} è evidenziato.",
+    players_n: "{n} giocatori",
+    practice_mode: "Allenamento", ranked_mode: "Classificata",
+    board_title: "Classifica", top: "Primi {n}", around_you: "Intorno a te",
+    rank: "Pos.", player: "Giocatore", score: "Punti", you: "tu",
+    frozen: "Definitiva", live: "In corso",
+    prev_day: "Giorno prima", next_day_btn: "Giorno dopo", date: "Data", ruleset: "Gioco",
+    no_players: "Nessuno ha ancora finito questa serie.",
+    practice_title: "Allenamento",
+    practice_intro: "Le partite di allenamento non vanno in classifica. Rigioca un giorno rivelato o prova dadi casuali.",
+    random_dice: "Dadi casuali", revealed_days: "Giorni rivelati", no_revealed: "Ancora nessun giorno rivelato.",
+    play_practice: "Allenati su questo giorno",
+    profile_title: "Profilo", name: "Nome visualizzato", save: "Salva", saved: "Salvato.",
+    stats: "Statistiche", games: "Partite", average: "Media", best: "Record",
+    streak: "Serie attuale", longest: "Serie più lunga", history: "Storico",
+    no_history: "Ancora nessuna partita.",
+    token_title: "Il tuo codice giocatore",
+    token_help: "Questo codice segreto è la tua identità qui. Copialo o inquadra il QR con un altro dispositivo per continuare lì. Non condividerlo.",
+    show_token: "Mostra codice", copy_token: "Copia codice", token_copied: "Codice copiato.",
+    use_token: "Usa un codice da un altro dispositivo", use: "Usa questo codice",
+    token_invalid: "Codice non riconosciuto.", token_used: "Codice salvato: bentornato.",
+    no_player: "Non hai ancora un giocatore: viene creato alla prima partita.",
+    result_title: "Risultato", by: "di {name}",
+    hidden_until_reveal: "I dadi restano nascosti finché il giorno non è rivelato.",
+    turn_n: "Turno {n}", play_same: "Gioca questa serie", practice_same: "Allenati su questa serie",
+    not_found: "Qui non c'è niente.",
+    err_network: "Connessione persa. Le tue mosse fino all'ultima confermata sono salve sul server.",
+    err_rate: "Troppe richieste: aspetta {s} secondi e riprova.",
+    err_day_closed: "Il giorno si è chiuso mentre giocavi. Le tue mosse sono salve, ma questa partita non può più andare in classifica.",
+    err_already_ranked: "Hai già giocato questa serie oggi. Potrai allenarti quando il giorno sarà rivelato.",
+    err_unauthorized: "Il tuo codice giocatore non è stato accettato.",
+    err_generic: "Qualcosa non ha funzionato: {message}",
+    retry: "Riprova", dismiss: "Chiudi", back_home: "Torna a oggi",
+    rules_title: "Come si gioca",
+    rules_text: [
+      "A ogni turno lanci i dadi fino a tre volte. Tra un lancio e l'altro tieni i dadi che vuoi (toccali) e rilancia gli altri.",
+      "Dopo i lanci scegli una casella libera del segnapunti. Ogni casella si usa una volta; se i dadi non soddisfano la casella, vale 0.",
+      "I numeri grigi sono i punti che ogni casella darebbe adesso. Riempi bene la sezione superiore per ottenere il bonus.",
+      "Ogni giorno tutti hanno gli stessi dadi; in classifica conta solo la tua prima partita di ogni serie.",
+    ],
+  },
+};
+
+const BOXES = {
+  en: {
+    ones: "Ones", twos: "Twos", threes: "Threes", fours: "Fours", fives: "Fives", sixes: "Sixes",
+    one_pair: "One pair", two_pairs: "Two pairs", three_pairs: "Three pairs",
+    three_of_a_kind: "Three of a kind", four_of_a_kind: "Four of a kind",
+    five_of_a_kind: "Five of a kind", full_house: "Full house", villa: "Villa", tower: "Tower",
+    small_straight: "Small straight", large_straight: "Large straight",
+    full_straight: "Full straight", chance: "Chance", choice: "Choice",
+    yahtzee: "Yahtzee", yatzy: "Yatzy", maxi_yatzy: "Maxi Yatzy", yacht: "Yacht",
+  },
+  it: {
+    ones: "Uno", twos: "Due", threes: "Tre", fours: "Quattro", fives: "Cinque", sixes: "Sei",
+    one_pair: "Coppia", two_pairs: "Doppia coppia", three_pairs: "Tre coppie",
+    three_of_a_kind: "Tris", four_of_a_kind: "Poker",
+    five_of_a_kind: "Cinque uguali", full_house: "Full", villa: "Doppio tris", tower: "Torre",
+    small_straight: "Scala piccola", large_straight: "Scala grande",
+    full_straight: "Scala completa", chance: "Chance", choice: "Scelta",
+    yahtzee: "Yahtzee", yatzy: "Yatzy", maxi_yatzy: "Maxi Yatzy", yacht: "Yacht",
+  },
+};
+
+const RULESETS = {
+  en: { yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht" },
+  it: { yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht" },
+};
+
+export const LANGS = ["en", "it"];
+let current = "en";
+
+export function detectLang(saved, navigatorLangs) {
+  if (LANGS.includes(saved)) return saved;
+  for (const tag of navigatorLangs || []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+
+export function setLang(lang) {
+  current = LANGS.includes(lang) ? lang : "en";
+  document.documentElement.lang = current;
+}
+
+export function lang() {
+  return current;
+}
+
+export function t(key, vars) {
+  let text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  if (vars && typeof text === "string") {
+    text = text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  }
+  return text;
+}
+
+export function boxName(id) {
+  return BOXES[current][id] ?? BOXES.en[id] ?? id.replace(/_/g, " ");
+}
+
+export function rulesetName(id) {
+  return RULESETS[current][id] ?? id;
+}
+
+export function fmtDate(iso) {
+  if (!iso) return "";
+  const [y, m, d] = iso.split("-").map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.toLocaleDateString(current === "it" ? "it-IT" : "en-GB", {
+    weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC",
+  });
+}
+
+export function fmtNumber(n, digits = 0) {
+  if (n === null || n === undefined || Number.isNaN(Number(n))) return "–";
+  return Number(n).toLocaleString(current === "it" ? "it-IT" : "en-GB", {
+    maximumFractionDigits: digits, minimumFractionDigits: 0,
+  });
+}
+
+// Why a box is not allowed now, as the server says it (English text from the core);
+// the known sentences are rephrased in the interface language, others are shown as sent.
+const REASONS = [
+  [/must go in the (\w+) box while it is open/, "reason_upper_open"],
+  [/must go in an open lower box/, "reason_lower_first"],
+  [/forced order/, "reason_forced_order"],
+];
+
+export function reasonText(reason) {
+  if (!reason) return "";
+  for (const [pattern, key] of REASONS) {
+    const match = String(reason).match(pattern);
+    if (match) return t(key, { box: match[1] ? boxName(match[1]) : "" });
+  }
+  return String(reason);
+}

@@ -1,0 +1,387 @@
+// The other screens: today, leaderboards, practice, profile, a shared result and the rules.
+import * as api from "./api.js";
+import { startAndOpen, renderCard } from "./game.js";
+import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
+import { getToken, rememberedGame, setToken } from "./store.js";
+import {
+  copyText, countdownText, errorText, h, histogram, localDate, miniDice, shiftDate, toast,
+} from "./ui.js";
+
+const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht"];
+
+function failure(root, err) {
+  root.replaceChildren(h("div", { class: "panel" },
+    h("p", { role: "alert", text: err.status === 404 ? t("not_found") : errorText(err) }),
+    h("a", { class: "btn", href: "/#/", text: t("back_home") })));
+}
+
+// The date this browser plays: its local date when that is open, else the nearest open one.
+export function playDate(today) {
+  const mine = localDate();
+  const open = today.open_dates || [];
+  if (open.includes(mine)) return mine;
+  const sorted = [...open].sort();
+  return mine < sorted[0] ? sorted[0] : sorted[sorted.length - 1];
+}
+
+// ---------- home ----------
+
+export async function homePage(root) {
+  root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
+  let today;
+  try {
+    today = await api.getToday();
+  } catch (err) {
+    if (err.code === "unauthorized" && getToken()) {
+      today = await api.api("GET", "/today", undefined, { token: null }).catch(() => null);
+    }
+    if (!today) { failure(root, err); return () => {}; }
+  }
+  const date = playDate(today);
+  const clock = h("p", { class: "countdown", "data-testid": "countdown" });
+  const tick = () => {
+    const now = new Date();
+    const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+    clock.textContent = t("next_day", { time: countdownText(midnight - now) });
+  };
+  tick();
+  const timer = setInterval(tick, 1000);
+  const cards = (today.rulesets || []).map((ruleset) => {
+    const set = (today.sets || []).find((s) => s.date === date && s.ruleset === ruleset) || {};
+    const played = set.played;
+    let action;
+    if (played && played.over) {
+      action = h("div", { class: "row wrap" },
+        h("p", { class: "played", text: `✓ ${t("played", { total: played.total })}` }),
+        played.code ? h("a", { class: "btn", href: `/r/${played.code}`, text: t("see_result") }) : null);
+    } else {
+      const resume = (played && played.game_id) || rememberedGame(date, ruleset);
+      action = h("button", {
+        type: "button", class: "btn primary big", "data-testid": `play-${ruleset}`,
+        text: played ? t("resume") : t("play"),
+        onclick: () => startAndOpen({ ruleset, date, mode: "ranked" }),
+        "data-resume": resume ? "1" : null,
+      });
+    }
+    return h("article", { class: "set-card", "data-ruleset": ruleset },
+      h("h2", {}, rulesetName(ruleset)),
+      h("p", { class: "muted", text: fmtDate(date) }),
+      action,
+      h("a", { class: "link", href: `/#/board/${date}/${ruleset}`, text: t("see_board") }));
+  });
+  root.replaceChildren(h("section", { class: "home" },
+    h("h1", { text: t("home_title") }),
+    h("p", { class: "intro", text: t("home_intro") }),
+    h("div", { class: "sets" }, cards),
+    clock,
+    h("p", {}, h("a", { class: "link", href: "/#/rules", text: t("rules_link") }))));
+  return () => clearInterval(timer);
+}
+
+// ---------- leaderboards ----------
+
+function boardTable(rows, meRank, caption) {
+  return h("table", { class: "board" },
+    h("caption", { text: caption }),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col", text: t("rank") }), h("th", { scope: "col", text: t("player") }),
+      h("th", { scope: "col", class: "num", text: t("score") }))),
+    h("tbody", {}, rows.map((row) => {
+      const mine = meRank !== null && row.rank === meRank;
+      return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null },
+        h("td", { text: row.rank }),
+        h("td", {}, (row.player && row.player.name) || "–", mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
+        h("td", { class: "num", text: row.score }));
+    })));
+}
+
+export async function boardPage(root, date, ruleset) {
+  root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
+  let today = null;
+  try { today = await api.getToday(); } catch { /* the board still works */ }
+  const rulesets = (today && today.rulesets) || ["yahtzee", "maxi-yatzy"];
+  const day = date || (today ? playDate(today) : localDate());
+  const rs = ruleset || rulesets[0];
+  const go = (d, r) => { location.hash = `#/board/${d}/${r}`; };
+  const picker = h("input", {
+    type: "date", value: day, "aria-label": t("date"), max: today ? [...today.open_dates].sort().pop() : null,
+    onchange: (e) => e.target.value && go(e.target.value, rs),
+  });
+  const controls = h("div", { class: "board-controls" },
+    h("div", { class: "tabs", role: "group", "aria-label": t("ruleset") },
+      rulesets.map((r) => h("a", {
+        class: r === rs ? "tab active" : "tab", href: `/#/board/${day}/${r}`,
+        "aria-current": r === rs ? "page" : null, text: rulesetName(r),
+      }))),
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "btn small", "aria-label": t("prev_day"), text: "◀", onclick: () => go(shiftDate(day, -1), rs) }),
+      picker,
+      h("button", { type: "button", class: "btn small", "aria-label": t("next_day_btn"), text: "▶", onclick: () => go(shiftDate(day, 1), rs) })));
+  const body = h("div", { class: "board-body" }, h("p", { class: "loading", text: t("loading") }));
+  root.replaceChildren(h("section", { class: "boards" },
+    h("h1", {}, `${t("board_title")} · ${rulesetName(rs)}`),
+    h("p", { class: "muted", text: fmtDate(day) }), controls, body));
+  try {
+    const board = await api.getBoard(day, rs, 100);
+    const meRank = board.me ? board.me.rank : null;
+    const parts = [
+      h("p", { class: "board-meta" },
+        h("span", { class: "badge", text: board.frozen ? t("frozen") : t("live") }), " ",
+        t("players_n", { n: fmtNumber(board.players) })),
+    ];
+    if (!board.top || !board.top.length) parts.push(h("p", { text: t("no_players") }));
+    if (board.me) {
+      parts.push(h("p", { class: "rank", text: t("rank_line", { rank: board.me.rank, players: fmtNumber(board.players) }) +
+        (board.me.percentile != null ? ` · ${t("percentile_line", { p: fmtNumber(board.me.percentile, 1) })}` : "") }));
+    }
+    const chart = histogram(board.histogram, board.me ? board.me.score : null, board.players);
+    if (chart) parts.push(chart);
+    if (board.par) {
+      parts.push(h("p", { class: "par" }, h("strong", { text: `${t("par")}: ` }),
+        ["easy", "medium", "hard"].filter((k) => board.par[k] !== undefined).map((k) => `${t("par_" + k)} ${board.par[k]}`).join(" · ")));
+    }
+    if (board.around && board.around.length && board.me && board.me.rank > (board.top || []).length) {
+      parts.push(boardTable(board.around, meRank, t("around_you")));
+    }
+    if (board.top && board.top.length) parts.push(boardTable(board.top, meRank, t("top", { n: board.top.length })));
+    body.replaceChildren(...parts);
+  } catch (err) {
+    body.replaceChildren(h("p", { role: "alert", text: err.status === 404 ? t("no_players") : errorText(err) }));
+  }
+  return () => {};
+}
+
+// ---------- practice ----------
+
+export async function practicePage(root) {
+  const select = h("select", { id: "practice-ruleset", "aria-label": t("ruleset") },
+    PRACTICE_RULESETS.map((r) => h("option", { value: r, text: rulesetName(r) })));
+  const days = h("div", { class: "days" }, h("p", { class: "loading", text: t("loading") }));
+  root.replaceChildren(h("section", { class: "practice" },
+    h("h1", { text: t("practice_title") }),
+    h("p", { class: "intro", text: t("practice_intro") }),
+    h("div", { class: "panel" },
+      h("label", { for: "practice-ruleset", text: t("ruleset") }),
+      h("div", { class: "row wrap" }, select,
+        h("button", {
+          type: "button", class: "btn primary", "data-testid": "practice-random", text: t("random_dice"),
+          onclick: () => startAndOpen({ ruleset: select.value, mode: "practice" }),
+        }))),
+    h("h2", { text: t("revealed_days") }), days));
+  try {
+    const today = await api.getToday();
+    const to = [...today.open_dates].sort()[0];
+    const lists = await Promise.all((today.rulesets || []).map((r) =>
+      api.getDays(shiftDate(to, -14), to, r).then((res) => res.days || []).catch(() => [])));
+    const revealed = lists.flat().filter((d) => d.status === "revealed")
+      .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.ruleset.localeCompare(b.ruleset)));
+    days.replaceChildren(revealed.length
+      ? h("ul", { class: "day-list" }, revealed.map((d) => h("li", {},
+        h("span", {}, h("strong", { text: rulesetName(d.ruleset) }), ` · ${fmtDate(d.date)}`),
+        h("span", { class: "row" },
+          h("a", { class: "btn small ghost", href: `/#/board/${d.date}/${d.ruleset}`, text: t("see_board") }),
+          h("button", {
+            type: "button", class: "btn small", text: t("play_practice"),
+            onclick: () => startAndOpen({ ruleset: d.ruleset, mode: "practice", date: d.date }),
+          })))))
+      : h("p", { text: t("no_revealed") }));
+  } catch (err) {
+    days.replaceChildren(h("p", { role: "alert", text: errorText(err) }));
+  }
+  return () => {};
+}
+
+// ---------- profile ----------
+
+function tokenSection(token) {
+  const field = h("input", { type: "text", readonly: true, value: token, class: "token", id: "token-text", "aria-label": t("token_title") });
+  const qr = h("div", { class: "qr", "data-testid": "qr" });
+  const hidden = h("div", { class: "token-box", hidden: true },
+    h("div", { class: "row" }, field,
+      h("button", {
+        type: "button", class: "btn small", text: t("copy_token"),
+        onclick: async () => {
+          if (await copyText(token)) toast(t("token_copied"));
+          else { field.select(); toast(t("copy_failed")); }
+        },
+      })),
+    qr);
+  const show = h("button", {
+    type: "button", class: "btn", "data-testid": "show-token", text: t("show_token"),
+    onclick: async () => {
+      hidden.hidden = false;
+      show.hidden = true;
+      try {
+        qr.innerHTML = await api.qrSvg(`${location.origin}/#/import/${encodeURIComponent(token)}`);
+        const svgNode = qr.querySelector("svg");
+        if (svgNode) { svgNode.setAttribute("role", "img"); svgNode.setAttribute("aria-label", "QR"); }
+      } catch { qr.textContent = ""; }
+    },
+  });
+  return [h("p", { class: "muted", text: t("token_help") }), show, hidden];
+}
+
+function importForm() {
+  const input = h("input", { type: "text", id: "import-token", autocomplete: "off", spellcheck: "false" });
+  const note = h("p", { class: "muted", role: "status" });
+  return h("form", {
+    class: "panel",
+    onsubmit: async (event) => {
+      event.preventDefault();
+      const token = input.value.trim();
+      if (!token) return;
+      note.textContent = await useToken(token) ? t("token_used") : t("token_invalid");
+      if (note.textContent === t("token_used")) setTimeout(() => { location.hash = "#/profile"; window.dispatchEvent(new HashChangeEvent("hashchange")); }, 600);
+    },
+  },
+  h("label", { for: "import-token", text: t("use_token") }),
+  h("div", { class: "row" }, input, h("button", { type: "submit", class: "btn", text: t("use") })),
+  note);
+}
+
+export async function useToken(token) {
+  try {
+    await api.getMe(token);
+  } catch {
+    return false;
+  }
+  setToken(token);
+  return true;
+}
+
+export async function profilePage(root) {
+  const token = getToken();
+  if (!token) {
+    root.replaceChildren(h("section", { class: "profile" },
+      h("h1", { text: t("profile_title") }), h("p", { text: t("no_player") }), importForm()));
+    return () => {};
+  }
+  root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
+  let me;
+  try {
+    me = await api.getMe();
+  } catch (err) {
+    root.replaceChildren(h("section", { class: "profile" },
+      h("h1", { text: t("profile_title") }), h("p", { role: "alert", text: errorText(err) }), importForm()));
+    return () => {};
+  }
+  const stats = me.stats || {};
+  const nameInput = h("input", { type: "text", id: "name", maxlength: 24, value: me.name || "", autocomplete: "nickname" });
+  const nameNote = h("span", { class: "muted", role: "status" });
+  const statItem = (label, value) => h("div", { class: "stat" }, h("dt", { text: label }), h("dd", { text: value }));
+  root.replaceChildren(h("section", { class: "profile" },
+    h("h1", { text: t("profile_title") }),
+    h("form", {
+      class: "panel",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          await api.renamePlayer(nameInput.value.trim());
+          nameNote.textContent = t("saved");
+        } catch (err) {
+          nameNote.textContent = errorText(err);
+        }
+      },
+    },
+    h("label", { for: "name", text: t("name") }),
+    h("div", { class: "row" }, nameInput, h("button", { type: "submit", class: "btn", text: t("save") })),
+    nameNote),
+    h("h2", { text: t("stats") }),
+    h("dl", { class: "stats" },
+      statItem(t("games"), fmtNumber(stats.games)), statItem(t("average"), fmtNumber(stats.average, 1)),
+      statItem(t("best"), fmtNumber(stats.best)), statItem(t("streak"), fmtNumber(stats.current_streak)),
+      statItem(t("longest"), fmtNumber(stats.longest_streak))),
+    h("h2", { text: t("history") }),
+    (me.history && me.history.length)
+      ? h("ul", { class: "day-list" }, me.history.map((g) => h("li", {},
+        h("span", {}, h("strong", { text: rulesetName(g.ruleset) }), ` · ${fmtDate(g.date)}`),
+        h("span", { class: "row" }, h("strong", { text: g.total }),
+          g.code ? h("a", { class: "btn small ghost", href: `/r/${g.code}`, text: t("see_result") }) : null))))
+      : h("p", { class: "muted", text: t("no_history") }),
+    h("h2", { text: t("token_title") }),
+    tokenSection(token),
+    importForm()));
+  return () => {};
+}
+
+export async function importPage(root, token) {
+  const ok = await useToken(token);
+  history.replaceState(null, "", "/#/profile");
+  toast(ok ? t("token_used") : t("token_invalid"));
+  return profilePage(root);
+}
+
+// ---------- a shared result ----------
+
+function historyBlock(turns) {
+  return h("ol", { class: "turns" }, turns.map((turn) => h("li", { class: "turn" },
+    h("div", { class: "turn-head" },
+      h("strong", { text: t("turn_n", { n: turn.turn }) }),
+      h("span", {}, `${boxName(turn.box)}: `, h("strong", { text: turn.points }),
+        turn.bonus ? ` (+${turn.bonus})` : "")),
+    h("div", { class: "rolls" }, (turn.rolls || []).map((dice, i) =>
+      miniDice(dice, (turn.holds || [])[i]))))));
+}
+
+export async function resultPage(root, code) {
+  root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
+  let result;
+  try {
+    result = await api.getResult(code);
+  } catch (err) {
+    failure(root, err);
+    return () => {};
+  }
+  const playBox = h("div", { class: "row wrap" });
+  const parts = [
+    h("h1", {}, `${t("result_title")} · ${rulesetName(result.ruleset)}`),
+    h("p", { class: "muted" }, [result.date ? fmtDate(result.date) : t("practice_mode"),
+      result.player && result.player.name ? t("by", { name: result.player.name }) : null].filter(Boolean).join(" · ")),
+    h("p", { class: "final" }, h("span", { text: t("final_total") }),
+      h("strong", { class: "final-total", "data-testid": "result-total", text: result.total })),
+    result.rank ? h("p", { class: "rank", text: (result.players ? t("rank_line", { rank: result.rank, players: fmtNumber(result.players) }) : t("rank_only", { rank: result.rank })) +
+      (result.percentile != null ? ` · ${t("percentile_line", { p: fmtNumber(result.percentile, 1) })}` : "") }) : null,
+    playBox,
+  ];
+  const grid = h("div", { class: "game-grid over" },
+    renderCard({ card: result.card, upper: result.upper, extra_bonus: result.extra_bonus, total: result.total, over: true }));
+  if (result.history && result.history.length) grid.prepend(h("section", { class: "panel" }, historyBlock(result.history)));
+  else grid.prepend(h("p", { class: "panel muted", text: t("hidden_until_reveal") }));
+  root.replaceChildren(h("section", { class: "result" }, parts, grid));
+  offerPlay(result, playBox);
+  return () => {};
+}
+
+async function offerPlay(result, box) {
+  if (!result.date) {
+    box.append(h("a", { class: "btn", href: "/#/practice", text: t("nav_practice") }));
+    return;
+  }
+  let today = null;
+  try { today = await api.getToday(); } catch { /* offer practice only */ }
+  const set = today && (today.sets || []).find((s) => s.date === result.date && s.ruleset === result.ruleset);
+  const open = today && today.open_dates.includes(result.date) && set && set.status === "open";
+  if (open && !(set.played && set.played.over)) {
+    box.append(h("button", {
+      type: "button", class: "btn primary", "data-testid": "play-same", text: t("play_same"),
+      onclick: () => startAndOpen({ ruleset: result.ruleset, date: result.date, mode: "ranked" }),
+    }));
+  } else if (result.revealed || (set && set.status === "revealed")) {
+    box.append(h("button", {
+      type: "button", class: "btn primary", "data-testid": "practice-same", text: t("practice_same"),
+      onclick: () => startAndOpen({ ruleset: result.ruleset, date: result.date, mode: "practice" }),
+    }));
+  }
+  box.append(h("a", { class: "btn", href: `/#/board/${result.date}/${result.ruleset}`, text: t("see_board") }));
+}
+
+// ---------- rules ----------
+
+export async function rulesPage(root) {
+  root.replaceChildren(h("section", { class: "rules" },
+    h("h1", { text: t("rules_title") }),
+    h("ol", {}, t("rules_text").map((line) => h("li", { text: line }))),
+    h("p", { class: "muted", lang: lang() },
+      ["yahtzee", "yatzy", "maxi-yatzy", "yacht"].map(rulesetName).join(" · "))));
+  return () => {};
+}

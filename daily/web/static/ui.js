@@ -1,0 +1,185 @@
+// Small DOM helpers shared by every view: element builder, banner, toast, confirm,
+// clipboard, dice faces and the histogram chart.
+import { fmtNumber, t } from "./i18n.js";
+
+export function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (value === true) node.setAttribute(name, "");
+    else node.setAttribute(name, String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function svg(tag, attrs, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value !== null && value !== undefined) node.setAttribute(name, String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child !== null && child !== undefined && child !== false) {
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+  }
+  return node;
+}
+
+export function announce(text) {
+  const live = document.getElementById("live");
+  live.textContent = "";
+  // A fresh text node after a tick makes screen readers repeat identical messages.
+  setTimeout(() => { live.textContent = text; }, 30);
+}
+
+let toastTimer = null;
+export function toast(text) {
+  const box = document.getElementById("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 3500);
+}
+
+// A persistent message at the top with optional actions: [{label, run}].
+export function showBanner(text, kind = "error", actions = []) {
+  const banner = document.getElementById("banner");
+  banner.replaceChildren(
+    h("p", { text }),
+    h("div", { class: "row" },
+      actions.map((action) => h("button", {
+        type: "button", class: "btn small", text: action.label,
+        onclick: () => { hideBanner(); action.run(); },
+      })),
+      h("button", { type: "button", class: "btn small ghost", text: t("dismiss"), onclick: hideBanner }),
+    ),
+  );
+  banner.className = `banner ${kind}`;
+  banner.hidden = false;
+}
+
+export function hideBanner() {
+  const banner = document.getElementById("banner");
+  banner.hidden = true;
+  banner.replaceChildren();
+}
+
+// The human message for an ApiError (or anything thrown).
+export function errorText(err) {
+  if (!err) return "";
+  if (err.status === 0) return t("err_network");
+  if (err.code === "rate_limited" || err.status === 429) {
+    return t("err_rate", { s: err.retryAfter || 30 });
+  }
+  if (err.code === "day_not_open") return t("err_day_closed");
+  if (err.code === "already_ranked") return t("err_already_ranked");
+  if (err.code === "unauthorized") return t("err_unauthorized");
+  return t("err_generic", { message: err.message || String(err) });
+}
+
+export function confirmDialog(text, yes) {
+  const dialog = document.getElementById("confirm");
+  document.getElementById("confirm-text").textContent = text;
+  document.getElementById("confirm-yes").textContent = yes;
+  document.getElementById("confirm-no").textContent = t("cancel");
+  return new Promise((resolve) => {
+    dialog.returnValue = "";
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+    dialog.showModal();
+    document.getElementById("confirm-no").focus();
+  });
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const PIPS = {
+  1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8],
+};
+
+// The face of a die as nine cells with pips; the number is also in the accessible name.
+export function dieFace(face, extraClass = "") {
+  const on = new Set(PIPS[face] || []);
+  const cells = [];
+  for (let i = 0; i < 9; i += 1) cells.push(h("span", { class: on.has(i) ? "pip on" : "pip" }));
+  return h("span", { class: `face ${extraClass}`.trim(), "data-face": face, "aria-hidden": "true" }, cells);
+}
+
+export function miniDice(dice, holds) {
+  return h("span", { class: "mini-dice", role: "img", "aria-label": dice.join(" ") },
+    dice.map((face, i) => dieFace(face, holds && holds[i] === "1" ? "mini kept" : "mini")));
+}
+
+// A histogram as an SVG bar chart; the player's bin is filled, striped and labelled.
+export function histogram(hist, score, players) {
+  const bins = (hist && hist.bins) || [];
+  if (!bins.length) return null;
+  const width = 320;
+  const height = 130;
+  const top = 30;
+  const max = Math.max(...bins.map((b) => b.count), 1);
+  const slot = width / bins.length;
+  const barW = Math.min(slot - 2, 40);
+  const mine = bins.findIndex((b) => score !== null && score !== undefined && score >= b.from && score <= b.to);
+  const bars = bins.map((bin, i) => {
+    const barH = Math.max(1, Math.round((bin.count / max) * (height - top - 14)));
+    return svg("rect", {
+      x: (i * slot + (slot - barW) / 2).toFixed(1), y: height - 14 - barH, width: Math.max(1, barW).toFixed(1),
+      height: barH, class: i === mine ? "bar mine" : "bar",
+    }, svg("title", {}, `${bin.from}–${bin.to}: ${bin.count}`));
+  });
+  const marks = [];
+  if (mine >= 0) {
+    const x = mine * slot + slot / 2;
+    marks.push(
+      svg("path", { d: `M${x - 5} ${top - 10} L${x + 5} ${top - 10} L${x} ${top - 2} Z`, class: "marker" }),
+      svg("text", { x: Math.min(Math.max(x, 34), width - 34), y: 12, "text-anchor": "middle", class: "marker-label" },
+        t("your_score", { score })),
+    );
+  }
+  const first = bins[0].from;
+  const last = bins[bins.length - 1].to;
+  return h("figure", { class: "chart" },
+    svg("svg", {
+      viewBox: `0 0 ${width} ${height}`, role: "img",
+      "aria-label": t("chart_label", { players: fmtNumber(players ?? bins.reduce((s, b) => s + b.count, 0)), score: score ?? "–" }),
+    },
+    bars, marks,
+    svg("text", { x: 0, y: height - 2, class: "axis" }, first),
+    svg("text", { x: width, y: height - 2, class: "axis", "text-anchor": "end" }, last)),
+    h("figcaption", { text: t("distribution") }));
+}
+
+export function countdownText(ms) {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const hh = String(Math.floor(total / 3600)).padStart(2, "0");
+  const mm = String(Math.floor((total % 3600) / 60)).padStart(2, "0");
+  const ss = String(total % 60).padStart(2, "0");
+  return `${hh}:${mm}:${ss}`;
+}
+
+export function localDate(now = new Date()) {
+  const y = now.getFullYear();
+  const m = String(now.getMonth() + 1).padStart(2, "0");
+  const d = String(now.getDate()).padStart(2, "0");
+  return `${y}-${m}-${d}`;
+}
+
+export function shiftDate(iso, days) {
+  const [y, m, d] = iso.split("-").map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d + days));
+  return date.toISOString().slice(0, 10);
+}

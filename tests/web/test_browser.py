@@ -1,0 +1,302 @@
+"""End-to-end tests of the web client in real headless Chromium against the real app.
+
+Each test plays through the page like a person would (clicks, keys), then checks what
+the page shows against the game core (replay of the move log with the day seed) and
+against the API.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from daily.dice import day_seed
+from daily.movelog import MoveLog
+from daily.replay import replay
+
+from .player import play_game, play_turn, state
+from .server import LiveServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.redis, pytest.mark.slow]
+
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+
+
+def new_page(
+    browser: Browser, server: LiveServer, *, viewport: dict | None = None, locale: str = "en-GB",
+    clipboard: bool = False, **kwargs: Any,
+) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(
+        base_url=server.url, viewport=viewport or LAPTOP, locale=locale, **kwargs
+    )
+    if clipboard:
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return context, page
+
+
+def api_get(server: LiveServer, path: str, token: str) -> dict[str, Any]:
+    request = urllib.request.Request(
+        server.url + "/api/v1" + path, headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def token_of(page: Page) -> str:
+    return json.loads(page.evaluate("localStorage.getItem('dd.token')"))
+
+
+def no_horizontal_scroll(page: Page) -> None:
+    widths = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], f"page scrolls sideways: {widths}"
+
+
+def check_total_against_core(server: LiveServer, page: Page, ruleset: str) -> dict[str, Any]:
+    """The final total on screen equals the core's replay of the server's move log."""
+    game_id = state(page)["id"]
+    game = api_get(server, f"/games/{game_id}", token_of(page))
+    assert game["over"] and game["ruleset"] == ruleset
+    seed = day_seed(server.master, ruleset, game["date"])
+    result = replay(MoveLog.from_json(game["log"]), seed=seed)
+    shown = int(page.get_by_test_id("final-total").inner_text())
+    assert result.complete
+    assert shown == result.total == game["total"]
+    assert int(page.get_by_test_id("total").inner_text()) == result.total
+    return game
+
+
+def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
+    chromium: Browser, live_server: LiveServer, run_results_worker: Any, artifacts: Path
+) -> None:
+    context, page = new_page(chromium, live_server, clipboard=True)
+    page.goto("/")
+    expect(page.get_by_test_id("play-yahtzee")).to_be_visible()
+    page.screenshot(path=artifacts / "laptop-home.png")
+    page.get_by_test_id("play-yahtzee").click()
+    page.wait_for_selector("section.game")
+    first = state(page)
+    assert (first["turn"], first["left"], len(first["dice"])) == (1, 2, 5)
+    # A kept die is marked in words, not only by colour, and stays in place.
+    page.locator(".die[data-index='1']").click()
+    expect(page.locator(".die[data-index='1']")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".die[data-index='1'] .kept-label")).to_have_text("Kept")
+    page.screenshot(path=artifacts / "laptop-game.png", full_page=True)
+    page.locator(".die[data-index='1']").click()
+
+    boxes = play_game(page)
+    assert len(boxes) == 13
+    game = check_total_against_core(live_server, page, "yahtzee")
+    assert game["result"]["code"]
+
+    # Copy result: the share text lands on the clipboard.
+    page.get_by_test_id("copy-result").click()
+    expect(page.locator("#toast")).to_have_text("Result copied to the clipboard.")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == game["result"]["share_text"]
+    assert str(game["total"]) in copied
+
+    # The worker writes the result to the board; the end screen then shows the rank.
+    run_results_worker()
+    expect(page.get_by_test_id("rank")).to_contain_text("Rank 1 of 1", timeout=15_000)
+    expect(page.locator(".chart .bar.mine")).to_have_count(1)
+    page.screenshot(path=artifacts / "laptop-end.png", full_page=True)
+
+    # A friend opens the result link in another browser context (no token).
+    link = page.get_by_test_id("result-link").get_attribute("href")
+    assert link and link.startswith("/r/")
+    friend_context, friend = new_page(chromium, live_server)
+    friend.goto(link)
+    expect(friend.get_by_test_id("result-total")).to_have_text(str(game["total"]))
+    expect(friend.locator(".result")).to_contain_text("dice stay hidden")
+    expect(friend.locator(".turns")).to_have_count(0)
+    expect(friend.get_by_test_id("play-same")).to_be_visible()
+    friend.screenshot(path=artifacts / "laptop-result.png", full_page=True)
+
+    # The leaderboard lists the player, and marks the row as theirs.
+    page.goto(f"/#/board/{game['date']}/yahtzee")
+    row = page.locator("table.board tr.me")
+    expect(row).to_contain_text(str(game["total"]))
+    expect(row).to_contain_text("(you)")
+    expect(page.locator(".board-meta")).to_contain_text("1 players")
+    page.screenshot(path=artifacts / "laptop-leaderboard.png", full_page=True)
+
+    # The home page now says the set was played.
+    page.goto("/#/")
+    expect(page.locator(".set-card[data-ruleset='yahtzee'] .played")).to_contain_text(
+        str(game["total"])
+    )
+    assert not page.errors and not friend.errors  # type: ignore[attr-defined]
+    friend_context.close()
+    context.close()
+
+
+def test_maxi_yatzy_on_a_phone_keyboard_only_with_reload_and_language_switch(
+    chromium: Browser, live_server: LiveServer, artifacts: Path
+) -> None:
+    context, page = new_page(chromium, live_server, viewport=PHONE, locale="it-IT", has_touch=True)
+    page.goto("/")
+    # The browser speaks Italian: so does the page.
+    expect(page.get_by_test_id("play-maxi-yatzy")).to_have_text("Gioca")
+    no_horizontal_scroll(page)
+    page.screenshot(path=artifacts / "phone-home-it.png", full_page=True)
+    page.get_by_test_id("play-maxi-yatzy").click()
+    page.wait_for_selector("section.game")
+    assert len(state(page)["dice"]) == 6
+    expect(page.locator(".card")).to_contain_text("Tris")
+    expect(page.locator(".card")).to_contain_text("Scala completa")
+    no_horizontal_scroll(page)
+    page.screenshot(path=artifacts / "phone-game-it.png")
+
+    # Touch targets are at least 44 px.
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll('section.game button, #nav a, #lang')]
+             .filter(b => b.offsetParent !== null)
+             .map(b => { const r = b.getBoundingClientRect();
+                         return [b.dataset.box || b.textContent.trim(), r.width, r.height]; })"""
+    )
+    small = [s for s in sizes if s[1] < 44 or s[2] < 44]
+    assert not small, small
+
+    # Keyboard only: a few turns, then a reload resumes exactly where the game was.
+    play_game(page, keyboard=True, turns=3)
+    page.keyboard.press("1")  # a kept die survives the reload too
+    before = state(page)
+    assert before["turn"] == 4 and before["kept"][0]
+    page.reload()
+    after = state(page)
+    assert {k: after[k] for k in ("id", "turn", "roll", "dice", "kept")} == {
+        k: before[k] for k in ("id", "turn", "roll", "dice", "kept")
+    }
+
+    # Switch to English and back.
+    page.locator("#lang").click()
+    expect(page.locator(".card")).to_contain_text("Three of a kind")
+    expect(page.get_by_test_id("roll")).to_have_text("Roll")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.locator("#lang").click()
+    expect(page.get_by_test_id("roll")).to_have_text("Lancia")
+
+    play_game(page, keyboard=True)
+    check_total_against_core(live_server, page, "maxi-yatzy")
+    no_horizontal_scroll(page)
+    page.screenshot(path=artifacts / "phone-end-it.png", full_page=True)
+    page.goto("/#/board")
+    expect(page.locator(".boards")).to_be_visible()
+    no_horizontal_scroll(page)
+    page.goto("/#/profile")
+    expect(page.get_by_test_id("show-token")).to_be_visible()
+    no_horizontal_scroll(page)
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
+def test_token_moves_the_game_to_another_device(
+    chromium: Browser, live_server: LiveServer, artifacts: Path
+) -> None:
+    context, page = new_page(chromium, live_server, clipboard=True)
+    page.goto("/")
+    page.get_by_test_id("play-yahtzee").click()
+    page.wait_for_selector("section.game")
+    play_turn(page)
+    where = state(page)
+    token = token_of(page)
+
+    page.goto("/#/profile")
+    page.locator("#name").fill("Ada")
+    page.locator("#name").press("Enter")
+    expect(page.locator(".profile form [role=status]").first).to_have_text("Saved.")
+    page.get_by_test_id("show-token").click()
+    expect(page.locator("#token-text")).to_have_value(token)
+    expect(page.locator("[data-testid=qr] svg")).to_be_visible()
+    page.screenshot(path=artifacts / "laptop-profile.png", full_page=True)
+
+    # The other device scans the QR link (or pastes the token) and resumes the game.
+    other_context, other = new_page(chromium, live_server, viewport=PHONE)
+    other.goto(f"/#/import/{token}")
+    expect(other.locator("#name")).to_have_value("Ada")
+    other.goto("/#/")
+    resume = other.get_by_test_id("play-yahtzee")
+    expect(resume).to_have_text("Resume")
+    resume.click()
+    moved = state(other)
+    assert {k: moved[k] for k in ("id", "turn", "roll", "dice")} == {
+        k: where[k] for k in ("id", "turn", "roll", "dice")
+    }
+    # A wrong token is refused and does not replace the good one.
+    other.goto("/#/profile")
+    other.locator("#import-token").fill("not-a-token")
+    other.locator("#import-token").press("Enter")
+    expect(other.get_by_text("That token is not recognised.")).to_be_visible()
+    assert token_of(other) == token
+    other_context.close()
+    context.close()
+
+
+def test_lost_answers_never_lose_or_repeat_a_move(
+    chromium: Browser, live_server: LiveServer, artifacts: Path
+) -> None:
+    context, page = new_page(chromium, live_server)
+    page.goto("/")
+    page.get_by_test_id("play-yahtzee").click()
+    s = state(page)
+
+    # 1. The network is down: the roll never reaches the server; Retry sends it.
+    page.route("**/roll", lambda route: route.abort("internetdisconnected"))
+    page.locator(".die[data-index='0']").click()
+    page.get_by_test_id("roll").click()
+    expect(page.locator("#banner")).to_contain_text("Connection lost")
+    page.screenshot(path=artifacts / "laptop-network-error.png")
+    assert state(page)["roll"] == s["roll"]
+    page.unroute("**/roll")
+    page.locator("#banner").get_by_role("button", name="Retry").click()
+    page.wait_for_function(
+        f"document.querySelector('section.game').dataset.roll == {s['roll'] + 1}"
+    )
+    after_roll = state(page)
+    assert after_roll["kept"][0] and after_roll["dice"][0] == s["dice"][0]
+
+    # 2. The server takes the move but the answer is lost: Retry must not score twice.
+    def lose_answer(route: Any) -> None:
+        route.fetch()  # the server applies the move...
+        route.abort("connectionreset")  # ...and the page never hears about it
+
+    page.route("**/score", lose_answer)
+    best = max(after_roll["choices"], key=lambda c: c["points"])
+    page.locator(f"button.box-btn[data-box='{best['box']}']").click()
+    if best["points"] == 0:
+        page.locator("#confirm-yes").click()
+    expect(page.locator("#banner")).to_contain_text("Connection lost")
+    page.unroute("**/score")
+    page.locator("#banner").get_by_role("button", name="Retry").click()
+    page.wait_for_function("document.querySelector('section.game').dataset.turn == 2")
+    expect(page.locator(f".card li.filled[data-box='{best['box']}']")).to_have_count(1)
+    expect(page.locator("#banner")).to_be_hidden()
+    game = api_get(live_server, f"/games/{after_roll['id']}", token_of(page))
+    assert game["turn"] == 2 and len(game["history"]) == 1
+
+    # 3. Rate limited: a clear message with the wait.
+    page.route(
+        "**/roll",
+        lambda route: route.fulfill(
+            status=429, headers={"Retry-After": "7", "Content-Type": "application/json"},
+            body=json.dumps({"error": {"status": 429, "code": "rate_limited",
+                                       "message": "too many requests"}}),
+        ),
+    )
+    page.locator(".die[data-index='0']").click()
+    page.get_by_test_id("roll").click()
+    expect(page.locator("#banner")).to_contain_text("wait 7 seconds")
+    page.unroute("**/roll")
+    context.close()
