@@ -36,6 +36,8 @@ from daily.dice import (
     slot_dice,
 )
 from daily.errors import DailyError
+from daily.movelog import LOG_FORMAT, MoveLog, Turn
+from daily.replay import replay
 from daily.rules import get_ruleset
 
 DESCRIPTOR_VERSION = "day/1"
@@ -272,9 +274,6 @@ def verify_game(descriptor: Descriptor, seed: bytes, game: Any) -> GameCheck:
     ``game`` is a ``daily-log/1`` move log, a game state or result (``history`` with
     ``rolls``, ``holds`` and ``box``) or a ``daily-result/1`` (``turns``).
     """
-    from daily.movelog import LOG_FORMAT, MoveLog, Turn
-    from daily.replay import replay
-
     if not isinstance(game, Mapping):
         raise VerificationInputError("a game is a JSON object", field="game")
     for name, expected in (("ruleset", descriptor.ruleset), ("date", descriptor.date)):
@@ -298,7 +297,10 @@ def verify_game(descriptor: Descriptor, seed: bytes, game: Any) -> GameCheck:
         for i, raw in enumerate(raw_turns):
             if not isinstance(raw, Mapping) or not isinstance(raw.get("holds"), list):
                 raise VerificationInputError("a turn has a 'holds' list", field="game", turn=i)
-            turns.append(Turn(tuple(raw["holds"]), raw.get("box")))
+            box = raw.get("box")
+            if box is None and i < len(raw_turns) - 1:
+                raise VerificationInputError("only the last turn may lack a box", turn=i)
+            turns.append(Turn(tuple(raw["holds"]), box))
         log = MoveLog(rules.name, tuple(turns), tuple(rules.non_default_options().items()), seed)
     try:
         result = replay(log, seed)

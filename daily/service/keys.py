@@ -265,7 +265,17 @@ def _read_public_list(path: Path) -> list[PublicKeyInfo]:
         raise KeyringError(f"{path} is not a valid public key list: {exc}") from None
 
 
+def _warn_if_exposed(path: Path) -> None:
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        return
+    if mode & 0o077:
+        log.warning("%s is readable by others (mode %o); run chmod 600 on it", path, mode)
+
+
 def _load_signing_key(path: Path, what: str) -> Ed25519PrivateKey:
+    _warn_if_exposed(path)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -317,6 +327,7 @@ def _load_master(config: Config) -> bytes:
 
 
 def _read_master_file(path: Path) -> bytes:
+    _warn_if_exposed(path)
     try:
         text = path.read_text(encoding="ascii")
     except FileNotFoundError:

@@ -194,3 +194,13 @@ def test_repr_pickle_and_logs_never_show_secrets(
     assert ring.key_id in caplog.text  # the logs do say which key is active
     with pytest.raises(TypeError, match="not picklable"):
         pickle.dumps(ring)
+
+
+def test_secret_files_readable_by_others_are_warned_about(
+    data_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (data_dir / "keys" / "master.secret").chmod(0o644)
+    with caplog.at_level(logging.WARNING, logger="daily.service.keys"):
+        Keyring.from_dir(data_dir / "keys")
+    assert "master.secret is readable by others (mode 644)" in caplog.text
+    assert "signing.key" not in caplog.text
