@@ -57,10 +57,15 @@ def token_of(page: Page) -> str:
 
 
 def no_horizontal_scroll(page: Page) -> None:
+    """Nothing sticks out to the right: the page never scrolls sideways."""
     widths = page.evaluate(
-        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        """() => [document.documentElement.scrollWidth, document.documentElement.clientWidth,
+                  Math.max(...[...document.querySelectorAll('body *')]
+                    .map(e => e.getBoundingClientRect().right))]"""
     )
-    assert widths[0] <= widths[1], f"page scrolls sideways: {widths}"
+    assert widths[0] <= widths[1] and widths[2] <= widths[1] + 0.5, (
+        f"page scrolls sideways: {widths}"
+    )
 
 
 def check_total_against_core(server: LiveServer, page: Page, ruleset: str) -> dict[str, Any]:
@@ -299,4 +304,61 @@ def test_lost_answers_never_lose_or_repeat_a_move(
     page.get_by_test_id("roll").click()
     expect(page.locator("#banner")).to_contain_text("wait 7 seconds")
     page.unroute("**/roll")
+    context.close()
+
+
+def test_practice_a_revealed_day_then_its_result_shows_every_roll(
+    chromium: Browser, live_server: LiveServer, artifacts: Path
+) -> None:
+    context, page = new_page(chromium, live_server)
+    page.goto("/#/practice")
+    first_day = page.locator(".day-list li").first
+    expect(first_day).to_contain_text("Yahtzee")
+    first_day.get_by_role("button").click()
+    page.wait_for_selector("section.game")
+    expect(page.locator(".game-head .badge")).to_have_text("Practice")
+    play_game(page)
+    game = check_total_against_core(live_server, page, "yahtzee")
+    assert game["mode"] == "practice" and game["date"] < game["result"]["finished_at"][:10]
+
+    # The day is revealed, so the result link shows the verified game roll by roll.
+    link = page.get_by_test_id("result-link").get_attribute("href")
+    friend_context, friend = new_page(chromium, live_server, viewport=PHONE)
+    friend.goto(link)
+    expect(friend.locator(".turns > li")).to_have_count(13)
+    first_turn = game["history"][0]
+    shown = friend.locator(".turns > li").first.locator(".mini-dice").first
+    expect(shown).to_have_attribute("aria-label", " ".join(map(str, first_turn["rolls"][0])))
+    expect(friend.get_by_test_id("practice-same")).to_be_visible()
+    no_horizontal_scroll(friend)
+    friend.screenshot(path=artifacts / "phone-result-revealed.png")
+    friend_context.close()
+    context.close()
+
+
+def test_a_day_closing_mid_game_is_explained_and_the_game_kept(
+    chromium: Browser, live_server: LiveServer
+) -> None:
+    import datetime as dt
+
+    from daily import calendar
+    from daily.service.clock import FixedClock
+
+    context, page = new_page(chromium, live_server)
+    page.goto("/")
+    page.get_by_test_id("play-yahtzee").click()
+    play_turn(page)
+    before = state(page)
+    day = dt.date.fromisoformat(
+        api_get(live_server, f"/games/{before['id']}", token_of(page))["date"]
+    )
+    live_server.app.config["CLOCK"] = FixedClock(calendar.closes_at(day) + dt.timedelta(hours=1))
+    page.locator(".die[data-index='0']").click()
+    page.get_by_test_id("roll").click()
+    expect(page.locator("#banner")).to_contain_text("This day closed while you were playing")
+    page.reload()
+    after = state(page)
+    assert (after["turn"], after["roll"], after["dice"]) == (
+        before["turn"], before["roll"], before["dice"]
+    )
     context.close()

@@ -4,7 +4,7 @@
 const STRINGS = {
   en: {
     skip: "Skip to content",
-    nav_home: "Today", nav_boards: "Leaderboards", nav_practice: "Practice",
+    nav_home: "Today", nav_boards: "Rankings", nav_practice: "Practice",
     nav_profile: "Profile", nav_rules: "Rules",
     lang_button: "IT", lang_label: "Passa all'italiano",
     loading: "Loading…",

@@ -174,7 +174,8 @@ export async function practicePage(root) {
     const lists = await Promise.all((today.rulesets || []).map((r) =>
       api.getDays(shiftDate(to, -14), to, r).then((res) => res.days || []).catch(() => [])));
     const revealed = lists.flat().filter((d) => d.status === "revealed")
-      .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.ruleset.localeCompare(b.ruleset)));
+      .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1
+        : today.rulesets.indexOf(a.ruleset) - today.rulesets.indexOf(b.ruleset)));
     days.replaceChildren(revealed.length
       ? h("ul", { class: "day-list" }, revealed.map((d) => h("li", {},
         h("span", {}, h("strong", { text: rulesetName(d.ruleset) }), ` · ${fmtDate(d.date)}`),
