@@ -150,12 +150,14 @@ class DayDescriptors:
 
     def signed(self, ruleset: str, day: dt.date) -> dict[str, Any]:
         """The signed descriptor as first published (signing and storing it if new)."""
-        key = self._key(ruleset, day)
-        raw = self.conn.get(key)
+        return self._signed_from(self.conn.get(self._key(ruleset, day)), ruleset, day)
+
+    def _signed_from(self, raw: bytes | None, ruleset: str, day: dt.date) -> dict[str, Any]:
         if raw is None:
+            key = self._key(ruleset, day)
             fresh = sign_descriptor(self.keyring, ruleset, day)
             self.conn.set(key, json.dumps(fresh), nx=True)
-            raw = self.conn.get(key)
+            raw = self.conn.get(key)  # the first writer's, if another process won
             if raw is None:  # pragma: no cover - only if the key was deleted meanwhile
                 return fresh
         stored: dict[str, Any] = json.loads(raw)
@@ -188,24 +190,38 @@ class DayDescriptors:
                 stored.get("key_id"),
             )
 
-    def par(self, ruleset: str, day: dt.date) -> Any:
-        """The day's par if computed (JSON at ``<prefix>par:<date>:<ruleset>``)."""
-        raw = self.conn.get(redis_key(self.config, "par", day.isoformat(), ruleset))
-        return None if raw is None else json.loads(raw)
+    def _par_key(self, ruleset: str, day: dt.date) -> str:
+        return redis_key(self.config, "par", day.isoformat(), ruleset)
+
+    def served_many(
+        self, sets: list[tuple[str, dt.date]], now: dt.datetime
+    ) -> list[dict[str, Any]]:
+        """Descriptors as served at ``now`` (one Redis round trip when all are stored).
+
+        The seed is added only for a revealed day; ``par`` (JSON stored at
+        ``<prefix>par:<date>:<ruleset>`` by the par job) once computed.
+        """
+        if not sets:
+            return []
+        keys = [k for name, day in sets for k in (self._key(name, day), self._par_key(name, day))]
+        raws = self.conn.mget(keys)
+        out = []
+        for i, (name, day) in enumerate(sets):
+            served = dict(self._signed_from(raws[2 * i], name, day))
+            status = calendar.status(day, now)
+            served["status"] = status
+            served["opens_at"] = iso(calendar.opens_at(day))
+            served["closes_at"] = iso(calendar.closes_at(day))
+            if raws[2 * i + 1] is not None:
+                served["par"] = json.loads(raws[2 * i + 1])
+            if status == "revealed":
+                served["seed"] = self.keyring.day_seed(name, day).hex()
+            out.append(served)
+        return out
 
     def served(self, ruleset: str, day: dt.date, now: dt.datetime) -> dict[str, Any]:
         """The descriptor as served at ``now``: the seed only once the day is revealed."""
-        out = dict(self.signed(ruleset, day))
-        status = calendar.status(day, now)
-        out["status"] = status
-        out["opens_at"] = iso(calendar.opens_at(day))
-        out["closes_at"] = iso(calendar.closes_at(day))
-        par = self.par(ruleset, day)
-        if par is not None:
-            out["par"] = par
-        if status == "revealed":
-            out["seed"] = self.keyring.day_seed(ruleset, day).hex()
-        return out
+        return self.served_many([(ruleset, day)], now)[0]
 
     def publish_due(self, now: dt.datetime) -> list[tuple[str, str]]:
         """Sign and store every descriptor public at ``now`` up to the horizon.
@@ -251,13 +267,13 @@ class DayDescriptors:
             if rulesets is None
             else [self.daily_ruleset(r) for r in rulesets]
         )
-        out = []
+        sets = []
         day = max(first, self.first_day)
         stop = min(last, last_published(now))
         while day <= stop:
-            out.extend(self.served(name, day, now) for name in names)
+            sets.extend((name, day) for name in names)
             day += dt.timedelta(days=1)
-        return out
+        return self.served_many(sets, now)
 
 
 def _date(value: Any, field: str) -> dt.date:

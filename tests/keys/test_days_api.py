@@ -237,3 +237,13 @@ def test_tampered_served_descriptor_fails_verification(client: FlaskClient) -> N
     assert verify_day(body, keys).complete
     with pytest.raises(VerificationFailed):
         verify_day({**body, "commitment": "0" * 64}, keys)
+
+
+def test_par_is_served_once_computed(client: FlaskClient, redis_client: Any) -> None:
+    assert "par" not in _get(client, "/api/v1/days/2026-11-29/yahtzee")
+    par = {"easy": 231, "medium": 245, "hard": 262}
+    redis_client.set(PREFIX + "par:2026-11-29:yahtzee", json.dumps(par))
+    body = _get(client, "/api/v1/days/2026-11-29/yahtzee")
+    assert body["par"] == par and "seed" not in body
+    listed = _get(client, "/api/v1/days?from=2026-11-29&to=2026-11-29")["days"]
+    assert [d.get("par") for d in listed] == [par, None]
