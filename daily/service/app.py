@@ -6,7 +6,8 @@ Redis), the body size limit, JSON errors, Prometheus metrics at ``/metrics``, ev
 blueprint ``bp`` found in the package :mod:`daily.service.api` (mounted under
 ``/api/v1``) and the web client ``daily.web:bp``.
 
-``test_config`` may hold Flask settings and ``NOW`` (a fixed aware datetime) or
+``DAILY_RATE_LIMIT=off`` switches the limits off (when nginx or a gateway enforces
+them). ``test_config`` may hold Flask settings and ``NOW`` (a fixed aware datetime) or
 ``CLOCK`` (a function returning one): every "now" of the service comes from
 ``app.config["CLOCK"]``.
 """
@@ -90,7 +91,9 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body
     app.config["CLOCK"] = system_clock
-    app.config["RATELIMIT_HEADERS_ENABLED"] = True
+    # X-RateLimit-* headers would cost two more Redis round trips per request; a 429
+    # carries Retry-After (see daily.service.errors).
+    app.config["RATELIMIT_HEADERS_ENABLED"] = False
     if test_config:
         app.config.update(test_config)
     now = app.config.get("NOW")
@@ -119,6 +122,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         key_prefix=config.key_prefix + "rl",
         strategy="fixed-window",
         swallow_errors=True,
+        enabled=config.rate_limit.strip().lower() != "off",
     )
     metrics = Metrics()
     services = Services(

@@ -75,6 +75,22 @@ return false
 """
 
 
+# KEYS: game   ARGV: expected JSON, new JSON, ttl seconds (0 = keep forever)
+_SWAP = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if tonumber(ARGV[3]) > 0 then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+else
+  redis.call('SET', KEYS[1], ARGV[2])
+end
+return 1
+"""
+
+
+def _changed() -> ApiError:
+    return ApiError(409, "conflict", "the game changed meanwhile; reload it", field="id")
+
+
 def new_game_id() -> str:
     """A fresh random game id (``g_`` and 20 base32 characters, 100 bits)."""
     return "g_" + "".join(secrets.choice(_ID_ALPHABET) for _ in range(20))
@@ -130,6 +146,7 @@ class GameService:
         self.queue = results_queue
         self.names = names
         self._start = conn.register_script(_START_RANKED)
+        self._swap = conn.register_script(_SWAP)
 
     # ----- keys -----------------------------------------------------------------
 
@@ -313,36 +330,35 @@ class GameService:
     def _move(
         self, player: Player, game_id: str, move: Callable[[Game], object]
     ) -> dict[str, Any]:
+        """Apply one decision: read, replay, move, then compare-and-set the record."""
         key = self._game_key(game_id)
+        record = self._owned(player, game_id)
+        before = record.dumps()
+        if record.finished_at is not None:
+            raise ApiError(409, "conflict", "the game is over", field="id")
+        self._check_playable(record)
+        rules = get_ruleset(record.ruleset, record.options)
+        result = self._replay(record, rules)
+        game = result.game
+        move(game)
+        log = MoveLog.of_game(game, seed=result.log.seed, day=result.log.day)
+        record.log = log.to_text()
+        if not game.over:
+            ttl = PRACTICE_TTL if record.mode == "practice" else 0
+            if not self._swap(keys=[key], args=[before, record.dumps(), ttl]):
+                raise _changed()
+            return self._state(record, _Position(game, log))
+        final = replay(log, slots=self._slots(record, rules))
         with self.conn.pipeline() as pipe:
             try:
                 pipe.watch(key)
-                record = self._owned(player, game_id)
-                if record.finished_at is not None:
-                    raise ApiError(409, "conflict", "the game is over", field="id")
-                self._check_playable(record)
-                rules = get_ruleset(record.ruleset, record.options)
-                result = self._replay(record, rules)
-                game = result.game
-                move(game)
-                log = MoveLog.of_game(game, seed=result.log.seed, day=result.log.day)
-                record.log = log.to_text()
-                if game.over:
-                    result = replay(log, slots=self._slots(record, rules))
-                    self._finish(pipe, record, result)
-                else:
-                    pipe.multi()
-                    self._store(pipe, record)
+                if pipe.get(key) != before.encode():
+                    raise _changed()
+                self._finish(pipe, record, final)
                 pipe.execute()
             except redis.WatchError:
-                raise ApiError(
-                    409, "conflict", "the game changed meanwhile; reload it", field="id"
-                ) from None
-        return self._state(record, result if game.over else _Position(game, log))
-
-    def _store(self, pipe: Any, record: GameRecord) -> None:
-        ttl = PRACTICE_TTL if record.mode == "practice" else None
-        pipe.set(self._game_key(record.id), record.dumps(), ex=ttl)
+                raise _changed() from None
+        return self._state(record, final)
 
     def _finish(self, pipe: Any, record: GameRecord, result: ReplayResult) -> None:
         """Store the verified result and (ranked) enqueue the leaderboard job."""
@@ -415,9 +431,7 @@ class GameService:
                 self._finish(pipe, record, result)
                 pipe.execute()
             except redis.WatchError:
-                raise ApiError(
-                    409, "conflict", "the game changed meanwhile; reload it", field="id"
-                ) from None
+                raise _changed() from None
         return self._state(record, result)
 
     # ----- results ------------------------------------------------------------------------

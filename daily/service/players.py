@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,9 @@ from daily.service.connections import redis_key
 from daily.service.errors import ApiError
 
 NAME_MAX = 24
+#: How long a verified token is trusted by one process without asking Redis again.
+AUTH_CACHE_SECONDS = 30.0
+AUTH_CACHE_SIZE = 10_000
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
 
@@ -90,6 +94,7 @@ class Players:
         self.conn = conn
         self.config = config
         self.clock = clock
+        self._auth_cache: dict[str, tuple[Player, float]] = {}
 
     def _key(self, player_id: str) -> str:
         return redis_key(self.config, "account", player_id)
@@ -115,21 +120,36 @@ class Players:
         return Player(player_id, name.decode(), (created or b"").decode())
 
     def authenticate(self, token: str) -> Player | None:
-        """The player a token belongs to, or ``None`` (constant-time comparison)."""
+        """The player a token belongs to, or ``None`` (constant-time comparison).
+
+        A successful check is remembered in this process for :data:`AUTH_CACHE_SECONDS`
+        (keyed by the hash of the whole token), which saves a Redis round trip on most
+        calls; failures are never cached.
+        """
         player_id, sep, secret = token.partition(".")
         if not sep or not player_id.startswith("p_") or len(player_id) > 40 or not secret:
             return None
+        token_hash = hash_secret(token)
+        now = time.monotonic()
+        cached = self._auth_cache.get(token_hash)
+        if cached is not None and cached[1] > now:
+            return cached[0]
         stored, name, created = self.conn.hmget(
             self._key(player_id), ["token_hash", "name", "created"]
         )
         expected = stored.decode() if stored else hash_secret("") + "x"
         if not hmac.compare_digest(hash_secret(secret), expected) or name is None:
             return None
-        return Player(player_id, name.decode(), (created or b"").decode())
+        player = Player(player_id, name.decode(), (created or b"").decode())
+        if len(self._auth_cache) >= AUTH_CACHE_SIZE:
+            self._auth_cache.clear()
+        self._auth_cache[token_hash] = (player, now + AUTH_CACHE_SECONDS)
+        return player
 
     def rename(self, player: Player, name: str) -> Player:
         """Give ``player`` a new display name."""
         self.conn.hset(self._key(player.id), "name", name)
+        self._auth_cache.clear()
         return Player(player.id, name, player.created)
 
     def names(self, player_ids: list[str]) -> dict[str, str]:

