@@ -247,3 +247,41 @@ def test_par_is_served_once_computed(client: FlaskClient, redis_client: Any) -> 
     assert body["par"] == par and "seed" not in body
     listed = _get(client, "/api/v1/days?from=2026-11-29&to=2026-11-29")["days"]
     assert [d.get("par") for d in listed] == [par, None]
+
+
+def test_no_response_carries_the_seed_of_an_open_day(
+    client: FlaskClient, config: Config, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    ring = Keyring.load(config)
+    secrets = [
+        ring.day_seed(r, d).hex()
+        for r in config.daily_rulesets
+        for d in ("2026-11-28", "2026-11-29", "2026-11-30", "2026-12-01", "2026-12-02")
+    ]
+    texts = []
+    player = client.post("/api/v1/players", json={"name": "Ada"})
+    texts.append(player.get_data(as_text=True))
+    auth = {"Authorization": f"Bearer {player.get_json()['token']}"}
+    game = client.post(
+        "/api/v1/games",
+        json={"ruleset": "yahtzee", "date": "2026-11-29", "mode": "ranked"},
+        headers=auth,
+    )
+    assert game.status_code in (200, 201), game.get_data(as_text=True)
+    texts.append(game.get_data(as_text=True))
+    for url in (
+        "/api/v1/today",
+        "/api/v1/days",
+        "/api/v1/keys",
+        "/api/v1/openapi.json",
+        f"/api/v1/games/{game.get_json()['id']}",
+        "/api/v1/players/me",
+        "/api/v1/days/2026-12-02/maxi-yatzy",
+        "/api/v1/days/2026-12-03/maxi-yatzy",
+    ):
+        texts.append(client.get(url, headers=auth).get_data(as_text=True))
+    texts.append(caplog.text)
+    for text in texts:
+        for secret in secrets:
+            assert secret not in text
