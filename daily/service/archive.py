@@ -33,6 +33,7 @@ import redis
 
 from daily.dice import parse_date
 from daily.errors import DailyError
+from daily.movelog import MoveLog
 from daily.rules import canonical_name
 from daily.service.leaderboard import Leaderboard, Result
 from daily.service.stats import record_game
@@ -109,7 +110,7 @@ def write_archive(
                     "total": entry.score,
                     "finished_at": entry.finished_at,
                     "code": entry.code,
-                    "log": json.loads(log) if log else None,
+                    "log": MoveLog.from_text(log).to_json() if log else None,
                 }
                 out.write(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n")
                 written += 1

@@ -62,6 +62,7 @@ import redis
 from daily import calendar
 from daily.dice import parse_date
 from daily.errors import DailyError, StateError
+from daily.movelog import MoveLog, parse_log
 from daily.rules import canonical_name
 
 #: Width in points of a histogram bin.
@@ -144,15 +145,36 @@ def _ident(obj: Mapping[str, Any], name: str) -> str:
     return value
 
 
+def _compact_log(log: object) -> str:
+    """The move log (daily-log/1 JSON object, JSON text or compact text) as compact text.
+
+    Boards keep logs in the compact form (about 60 bytes instead of about 900 of JSON).
+    """
+    if log is None:
+        return ""
+    if isinstance(log, str) and len(log.encode()) > MAX_LOG_BYTES:
+        raise ResultError(f"is larger than {MAX_LOG_BYTES} bytes", field="log")
+    try:
+        if isinstance(log, Mapping):
+            return MoveLog.from_json(log).to_text()
+        if isinstance(log, str):
+            return parse_log(log).to_text()
+    except DailyError as exc:
+        raise ResultError(f"not a daily-log/1 move log: {exc}", field="log") from None
+    raise ResultError("must be a daily-log/1 JSON object", field="log")
+
+
 @dataclass(frozen=True)
 class Result:
     """A verified ranked result, as the API enqueues it for the workers.
 
     >>> r = Result.from_json({"game_id": "g_1", "player_id": "p_1", "player_name": "Ada",
     ...     "date": "2026-11-29", "ruleset": "kniffel", "total": 251,
-    ...     "finished_at": 1764400000.5, "code": "DD-7K3M9Q", "log": {"turns": []}})
+    ...     "finished_at": 1764400000.5, "code": "DD-7K3M9Q",
+    ... "log": {"format": "daily-log/1", "ruleset": "yahtzee", "day": "2026-11-29",
+    ...         "turns": [{"holds": ["11000"], "category": "chance"}]}})
     >>> r.ruleset, r.total, r.log
-    ('yahtzee', 251, '{"turns":[]}')
+    ('yahtzee', 251, 'dl1~yahtzee~-~d2026-11-29~YM')
     >>> Result.from_json({"game_id": "g_1"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -167,7 +189,7 @@ class Result:
     total: int
     finished_at: float
     code: str
-    log: str  # compact JSON text of the daily-log/1 move log ("" if none was kept)
+    log: str  # the move log in its compact text form ("" if none was sent)
 
     @classmethod
     def from_json(cls, obj: object) -> Result:
@@ -196,17 +218,7 @@ class Result:
         if not math.isfinite(finished) or finished <= 0:
             raise ResultError("must be a positive finite number", field="finished_at")
         code = _text(obj, "code", MAX_CODE_LENGTH, empty_ok=True)
-        log = obj.get("log")
-        if log is None:
-            log_text = ""
-        elif isinstance(log, Mapping):
-            log_text = json.dumps(log, separators=(",", ":"), sort_keys=True)
-        elif isinstance(log, str):
-            log_text = log
-        else:
-            raise ResultError("must be a daily-log/1 JSON object", field="log")
-        if len(log_text.encode()) > MAX_LOG_BYTES:
-            raise ResultError(f"is larger than {MAX_LOG_BYTES} bytes", field="log")
+        log_text = _compact_log(obj.get("log"))
         return cls(game_id, player_id, name, date, ruleset, total, float(finished), code, log_text)
 
     def to_json(self) -> dict[str, Any]:
@@ -220,7 +232,7 @@ class Result:
             "total": self.total,
             "finished_at": self.finished_at,
             "code": self.code,
-            "log": json.loads(self.log) if self.log else None,
+            "log": MoveLog.from_text(self.log).to_json() if self.log else None,
         }
 
 

@@ -27,7 +27,9 @@ def result(n: int) -> dict:
     return {
         "game_id": f"g_{n:04d}", "player_id": f"p_{n:04d}", "player_name": f"P{n}",
         "date": "2026-11-29", "ruleset": "maxi-yatzy", "total": 200 + n,
-        "finished_at": OPENS + n, "code": f"DD-{n}", "log": {"format": "daily-log/1"},
+        "finished_at": OPENS + n, "code": f"DD-{n}",
+        "log": {"format": "daily-log/1", "ruleset": "maxi-yatzy", "day": "2026-11-29",
+                "turns": [{"holds": ["110000"], "category": "chance"}]},
     }
 
 

@@ -104,6 +104,8 @@ def test_view_has_the_api_shape(redis_client, make_result) -> None:
         ("game_id", "g 1", "game_id: must not contain spaces"),
         ("player_name", "A\x07", "player_name: must not contain control"),
         ("log", 5, "log: must be a daily-log/1 JSON object"),
+        ("log", {"format": "daily-log/1"}, "log: not a daily-log/1 move log"),
+        ("log", "dl1~poker", "log: not a daily-log/1 move log"),
     ],
 )
 def test_bad_results_name_the_field(make_result, field, value, message) -> None:

@@ -1,0 +1,29 @@
+"""Gunicorn settings of the Daily Dice web service (``gunicorn -c deploy/gunicorn.conf.py``).
+
+Every value can be overridden from the environment (``GUNICORN_*`` below), the app
+itself reads ``REDIS_URL`` and the other ``DAILY_*`` variables.
+"""
+
+import multiprocessing
+import os
+
+wsgi_app = "daily.service.app:create_app()"
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+# Requests are short and CPU-bound (replaying a move log): one process per core, a few
+# threads each to overlap the Redis round trips.
+workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count()))
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+timeout = 30
+graceful_timeout = 20
+keepalive = 5
+# Recycle workers now and then (jitter avoids restarting them all at once).
+max_requests = 20000
+max_requests_jitter = 2000
+# Behind nginx on the same host: trust its X-Forwarded-* headers.
+forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
+# Import the app once in the master, so workers fork with it loaded.
+preload_app = True
