@@ -81,7 +81,7 @@ export function renderCard(state, { interactive = false } = {}) {
 
 // ---------- the end screen (also used for a finished game opened again) ----------
 
-function parBlock(par) {
+export function parBlock(par) {
   if (!par) return null;
   return h("p", { class: "par" }, h("strong", { text: `${t("par")}: ` }),
     ["easy", "medium", "hard"].filter((k) => par[k] !== undefined)

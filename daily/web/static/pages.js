@@ -1,6 +1,6 @@
 // The other screens: today, leaderboards, practice, profile, a shared result and the rules.
 import * as api from "./api.js";
-import { startAndOpen, renderCard } from "./game.js";
+import { parBlock, renderCard, startAndOpen } from "./game.js";
 import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
 import { getToken, rememberedGame, setToken } from "./store.js";
 import {
@@ -137,8 +137,7 @@ export async function boardPage(root, date, ruleset) {
     const chart = histogram(board.histogram, board.me ? board.me.score : null, board.players);
     if (chart) parts.push(chart);
     if (board.par) {
-      parts.push(h("p", { class: "par" }, h("strong", { text: `${t("par")}: ` }),
-        ["easy", "medium", "hard"].filter((k) => board.par[k] !== undefined).map((k) => `${t("par_" + k)} ${board.par[k]}`).join(" · ")));
+      parts.push(parBlock(board.par));
     }
     if (board.around && board.around.length && board.me && board.me.rank > (board.top || []).length) {
       parts.push(boardTable(board.around, meRank, t("around_you")));

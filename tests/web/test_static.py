@@ -1,0 +1,108 @@
+"""The web blueprint's routes and the client's strings, without a browser.
+
+The strings live in ``static/i18n.js``; these tests read that file so a key used by the
+client but missing in one language, or a box of the core with no name, fails here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from daily.rules import get_ruleset
+from daily.web import QR_MAX_CHARS, bp
+
+STATIC = Path(__file__).resolve().parents[2] / "daily" / "web" / "static"
+I18N = (STATIC / "i18n.js").read_text(encoding="utf-8")
+
+
+def _block(source: str, const: str, lang: str) -> str:
+    """The text of ``const NAME = { lang: { ... } }`` for one language."""
+    start = source.index(f"const {const} = {{")
+    body = source[start:]
+    open_at = body.index(f"  {lang}: {{")
+    depth = 0
+    for index in range(open_at, len(body)):
+        if body[index] == "{":
+            depth += 1
+        elif body[index] == "}":
+            depth -= 1
+            if depth == 0:
+                return body[open_at:index]
+    raise AssertionError(f"unbalanced {const}.{lang}")
+
+
+def _keys(block: str) -> set[str]:
+    return set(re.findall(r'(?:^\s*|,\s|\{\s)([a-z_0-9]+): ["\[]', block, re.MULTILINE))
+
+
+@pytest.fixture
+def client():
+    app = Flask(__name__)
+    app.register_blueprint(bp)
+    return app.test_client()
+
+
+def test_both_languages_have_the_same_strings() -> None:
+    english, italian = _keys(_block(I18N, "STRINGS", "en")), _keys(_block(I18N, "STRINGS", "it"))
+    assert len(english) > 100
+    assert english - italian == set() and italian - english == set()
+
+
+def test_every_string_the_client_uses_exists() -> None:
+    english = _keys(_block(I18N, "STRINGS", "en"))
+    used = set()
+    for path in STATIC.glob("*.js"):
+        code = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.MULTILINE)
+        used |= set(re.findall(r'\bt\(\s*"([a-z_0-9]+)"\s*[,)]', code))
+    assert used, "no t(...) calls found"
+    assert used - english == set()
+
+
+@pytest.mark.parametrize("ruleset", ["yahtzee", "yatzy", "maxi-yatzy", "yacht"])
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_every_box_of_every_ruleset_has_a_name(ruleset: str, lang: str) -> None:
+    names = _keys(_block(I18N, "BOXES", lang))
+    assert set(get_ruleset(ruleset).box_ids) - names == set()
+
+
+def test_italian_box_names_are_the_usual_ones() -> None:
+    italian = _block(I18N, "BOXES", "it")
+    for box, name in [("three_of_a_kind", "Tris"), ("four_of_a_kind", "Poker"),
+                      ("full_house", "Full"), ("small_straight", "Scala piccola"),
+                      ("large_straight", "Scala grande")]:
+        assert re.search(rf'\b{box}: "{name}"', italian), box
+
+
+def test_the_app_and_result_pages_are_served(client) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and b'type="module"' in page.data
+    assert b'data-result-code=""' in page.data
+    result = client.get("/r/DD-7K3M9QXZ")
+    assert result.status_code == 200 and b'data-result-code="DD-7K3M9QXZ"' in result.data
+    assert client.get("/r/<script>").status_code == 404
+    for name in ("app.js", "game.js", "pages.js", "i18n.js", "api.js", "ui.js", "store.js",
+                 "style.css"):
+        assert client.get(f"/static/web/{name}").status_code == 200, name
+
+
+def test_qr_code_is_an_svg_of_the_posted_text(client) -> None:
+    answer = client.post("/qr.svg", json={"text": "http://127.0.0.1/#/import/abc"})
+    assert answer.status_code == 200 and answer.mimetype == "image/svg+xml"
+    assert answer.data.startswith(b"<svg") and answer.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [(None, 400), ([1], 400), ({}, 400), ({"text": ""}, 400), ({"text": 5}, 400),
+     ({"text": "x" * (QR_MAX_CHARS + 1)}, 400)],
+)
+def test_qr_code_refuses_bad_bodies_naming_the_field(client, body, status) -> None:
+    answer = client.post("/qr.svg", json=body) if body is not None else client.post(
+        "/qr.svg", data="not json", content_type="application/json"
+    )
+    assert answer.status_code == status
+    assert answer.get_json()["error"]["field"] == "text"
