@@ -1,7 +1,7 @@
 """Offline verification of a day: descriptor signature, seed commitment and dice.
 
 Everything a player needs to check a day without trusting the server: a fetched day
-descriptor (format ``day/1``, see ``docs/protocol-day.md``), the fetched public keys
+descriptor (format ``day/1``, see ``docs/protocol.md``), the fetched public keys
 and, once the day is revealed, its seed. No server, Flask or Redis involved.
 
 The signature covers the *canonical bytes* of the signed fields only: the JSON object

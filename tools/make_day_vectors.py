@@ -93,7 +93,7 @@ def main() -> None:
     keys, descriptors = descriptor_vectors()
     doc = {
         "comment": "Known answers for day seeds (daily/v1) and day descriptors (day/1); "
-        "see docs/protocol-day.md. The signing key is an example: never use it.",
+        "see docs/protocol.md. The signing key is an example: never use it.",
         "day_seeds": seed_vectors(),
         "keys": keys,
         "descriptors": descriptors,
