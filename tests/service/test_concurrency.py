@@ -1,0 +1,55 @@
+"""Two calls at once: one ranked game per player and set, and no lost or doubled move."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from daily.service.players import Player as ServicePlayer
+from tests.service.conftest import Player
+
+pytestmark = pytest.mark.redis
+
+
+def test_simultaneous_ranked_starts_give_one_game(app: Flask, player: Player) -> None:
+    results: list[tuple[int, str]] = []
+    barrier = threading.Barrier(6)
+
+    def start() -> None:
+        client = app.test_client()
+        barrier.wait()
+        response = client.post("/api/v1/games", headers=player.headers, json={
+            "ruleset": "maxi-yatzy", "date": "2026-11-29", "mode": "ranked"})
+        results.append((response.status_code, response.get_json()["id"]))
+
+    threads = [threading.Thread(target=start) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({game_id for _, game_id in results}) == 1
+    assert sorted(status for status, _ in results) == [200] * 5 + [201]
+
+
+def test_a_move_racing_another_is_refused_not_lost(app: Flask, player: Player) -> None:
+    state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29",
+                                           "mode": "ranked"}).get_json()
+    games = app.extensions["daily"].games
+    me = ServicePlayer(player.id, "Ada", "")
+    interleaved: list[Any] = []
+
+    def sneaky_move(game: Any) -> None:
+        # Another request lands between this one's read and its write.
+        interleaved.append(player.call("POST", f"/games/{state['id']}/roll", {"hold": "10000"}))
+        game.reroll("01111")
+
+    with app.test_request_context():
+        with pytest.raises(Exception) as refused:
+            games._move(me, state["id"], sneaky_move)
+    assert getattr(refused.value, "code", None) == "conflict"
+    assert interleaved[0].status_code == 200
+    now = player.call("GET", f"/games/{state['id']}").get_json()
+    assert now["log"]["turns"] == [{"holds": ["10000"]}]  # the other move, exactly once
