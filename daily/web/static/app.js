@@ -78,5 +78,4 @@ window.addEventListener("hashchange", () => {
   route();
   view.focus({ preventScroll: true });
 });
-window.addEventListener("online", hideBanner);
 route();

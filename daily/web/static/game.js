@@ -2,7 +2,7 @@
 // legal boxes, preview points, rolls left and joker reasons are only displayed here.
 import * as api from "./api.js";
 import { boxName, fmtDate, fmtNumber, reasonText, rulesetName, t } from "./i18n.js";
-import { loadHolds, rememberGame, saveHolds } from "./store.js";
+import { forgetToken, loadHolds, rememberGame, saveHolds } from "./store.js";
 import {
   announce, confirmDialog, copyText, dieFace, errorText, h, hideBanner, histogram,
   showBanner, toast,
@@ -169,8 +169,10 @@ export class GameView {
     this.game = null;
     this.holds = [];
     this.busy = false;
+    this.unsettled = null;
     this.alive = true;
     this.onKey = (event) => this.key(event);
+    this.onOnline = () => this.online();
     // A button's own Space action fires on keyup: Space means "roll" on this screen.
     this.onKeyUp = (event) => {
       if (event.key === " " && this.handlesKeys(event)) event.preventDefault();
@@ -181,6 +183,7 @@ export class GameView {
     this.root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
     document.addEventListener("keydown", this.onKey);
     document.addEventListener("keyup", this.onKeyUp);
+    window.addEventListener("online", this.onOnline);
     try {
       this.apply(await api.getGame(this.gameId), { restoreHolds: true });
     } catch (err) {
@@ -194,6 +197,7 @@ export class GameView {
     this.alive = false;
     document.removeEventListener("keydown", this.onKey);
     document.removeEventListener("keyup", this.onKeyUp);
+    window.removeEventListener("online", this.onOnline);
   }
 
   apply(game, { restoreHolds = false } = {}) {
@@ -363,8 +367,12 @@ export class GameView {
   }
 
   // Send one move. If the answer is lost, ask the server where the game is before
-  // sending again, so a move is never applied twice and never lost.
+  // sending anything again, so a move is never applied twice and never lost.
   async commit(send, after) {
+    if (this.unsettled) {
+      // A move whose answer was lost: settle it first; act on the fresh state only.
+      if (await this.settle()) return;
+    }
     const before = { turn: this.game.turn, roll: this.game.roll, over: this.game.over };
     this.busy = true;
     this.render();
@@ -381,34 +389,43 @@ export class GameView {
     }
   }
 
-  failed(err, send, after, before) {
-    const retry = async () => {
-      this.busy = true;
-      this.render();
-      let fresh;
-      try {
-        fresh = await api.getGame(this.game.id);
-      } catch (again) {
-        this.busy = false;
-        this.render();
-        this.failed(again, send, after, before);
-        return;
-      }
+  // Fetch the server's state of a game with a move in doubt. Returns true when the
+  // move had been applied (the screen now shows it), false when it had not.
+  async settle() {
+    const { send, after, before } = this.unsettled;
+    this.busy = true;
+    this.render();
+    let fresh;
+    try {
+      fresh = await api.getGame(this.game.id);
+    } catch (again) {
       this.busy = false;
-      if (fresh.turn !== before.turn || fresh.roll !== before.roll || fresh.over !== before.over) {
-        hideBanner();
-        this.apply(fresh);
-        after(fresh);
-      } else {
-        this.apply(fresh, { restoreHolds: true });
-        await this.commit(send, after);
-      }
-    };
+      this.render();
+      this.failed(again, send, after, before);
+      return true;
+    }
+    this.busy = false;
+    this.unsettled = null;
+    hideBanner();
+    if (fresh.turn !== before.turn || fresh.roll !== before.roll || fresh.over !== before.over) {
+      this.apply(fresh);
+      after(fresh);
+      return true;
+    }
+    this.apply(fresh, { restoreHolds: true });
+    return false;
+  }
+
+  failed(err, send, after, before) {
     if (err.status === 0 || err.status >= 500 || err.status === 429) {
+      this.unsettled = { send, after, before };
+      const retry = async () => {
+        if (this.busy || !this.unsettled) return;
+        if (!(await this.settle())) await this.commit(send, after);
+      };
       showBanner(errorText(err), "error", [{ label: t("retry"), run: retry }]);
-      if (err.status === 429 && err.retryAfter) {
-        setTimeout(() => { if (document.getElementById("banner").hidden === false) retry(); }, err.retryAfter * 1000);
-      }
+      const wait = err.status === 429 ? (err.retryAfter || 30) * 1000 : null;
+      if (wait) setTimeout(retry, wait);
       return;
     }
     if (err.code === "day_not_open") {
@@ -422,6 +439,11 @@ export class GameView {
     showBanner(errorText(err), "error");
     api.getGame(this.game.id).then((fresh) => this.apply(fresh)).catch(() => {});
   }
+
+  // Back online: find out what happened to a move in doubt.
+  online() {
+    if (this.unsettled && !this.busy) this.settle();
+  }
 }
 
 // Start (or resume) a game and open it; used by the home, practice and result pages.
@@ -434,6 +456,8 @@ export async function startAndOpen(body) {
     if (location.pathname !== "/") location.href = target;
     else location.hash = `#/play/${game.id}`;
   } catch (err) {
-    showBanner(errorText(err), err.code === "already_ranked" ? "warn" : "error");
+    const actions = err.code === "unauthorized"
+      ? [{ label: t("new_player"), run: () => { forgetToken(); startAndOpen(body); } }] : [];
+    showBanner(errorText(err), err.code === "already_ranked" ? "warn" : "error", actions);
   }
 }

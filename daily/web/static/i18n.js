@@ -81,7 +81,7 @@ const STRINGS = {
     err_already_ranked: "You already played this set today. You can still practise it once the day is revealed.",
     err_unauthorized: "Your player token was not accepted.",
     err_generic: "Something went wrong: {message}",
-    retry: "Retry", dismiss: "Dismiss", back_home: "Back to today",
+    retry: "Retry", dismiss: "Dismiss", new_player: "Play as a new player", back_home: "Back to today",
     rules_title: "How to play",
     rules_text: [
       "Each turn you roll the dice up to three times. Between rolls keep any dice (tap them) and reroll the rest.",
@@ -169,7 +169,7 @@ const STRINGS = {
     err_already_ranked: "Hai già giocato questa serie oggi. Potrai allenarti quando il giorno sarà rivelato.",
     err_unauthorized: "Il tuo codice giocatore non è stato accettato.",
     err_generic: "Qualcosa non ha funzionato: {message}",
-    retry: "Riprova", dismiss: "Chiudi", back_home: "Torna a oggi",
+    retry: "Riprova", dismiss: "Chiudi", new_player: "Gioca come nuovo giocatore", back_home: "Torna a oggi",
     rules_title: "Come si gioca",
     rules_text: [
       "A ogni turno lanci i dadi fino a tre volte. Tra un lancio e l'altro tieni i dadi che vuoi (toccali) e rilancia gli altri.",

@@ -26,6 +26,12 @@ function write(key, value) {
 
 export const getToken = () => read(KEY_TOKEN, null);
 export const setToken = (token) => write(KEY_TOKEN, token);
+// A token the server no longer accepts is set aside (not destroyed) before a new player.
+export function forgetToken() {
+  const old = getToken();
+  if (old) write(`${KEY_TOKEN}.old`, old);
+  write(KEY_TOKEN, null);
+}
 export const getLang = () => read(KEY_LANG, null);
 export const setLangPref = (lang) => write(KEY_LANG, lang);
 
