@@ -46,9 +46,8 @@ def test_a_move_racing_another_is_refused_not_lost(app: Flask, player: Player) -
         interleaved.append(player.call("POST", f"/games/{state['id']}/roll", {"hold": "10000"}))
         game.reroll("01111")
 
-    with app.test_request_context():
-        with pytest.raises(Exception) as refused:
-            games._move(me, state["id"], sneaky_move)
+    with app.test_request_context(), pytest.raises(Exception) as refused:
+        games._move(me, state["id"], sneaky_move)
     assert getattr(refused.value, "code", None) == "conflict"
     assert interleaved[0].status_code == 200
     now = player.call("GET", f"/games/{state['id']}").get_json()
