@@ -152,3 +152,23 @@ def test_unexpected_errors_are_json_500_without_detail(app: Flask, client: Any) 
     body = error(response, 500, "internal")
     assert b"secret detail" not in response.data and b"Traceback" not in response.data
     assert body["message"] == "internal error; it has been logged"
+
+
+def test_every_authenticated_endpoint_needs_a_valid_token(client: Any) -> None:
+    bad = {"Authorization": "Bearer p_nobody.secret"}
+    calls = [
+        ("GET", "/api/v1/players/me", None), ("PATCH", "/api/v1/players/me", {"name": "X"}),
+        ("POST", "/api/v1/games", {"ruleset": "yahtzee"}), ("GET", "/api/v1/games/g_1", None),
+        ("POST", "/api/v1/games/g_1/roll", {"hold": "00000"}),
+        ("POST", "/api/v1/games/g_1/score", {"box": "chance"}),
+        ("POST", "/api/v1/games/g_1/log", {"log": "dl1~yahtzee~-~d2026-11-29~"}),
+    ]
+    for method, path, body in calls:
+        for headers in ({}, bad):
+            response = client.open(path, method=method, json=body, headers=headers)
+            error(response, 401, "unauthorized", "Authorization")
+    # Optional-token endpoints refuse a bad token rather than ignoring it.
+    error(client.get("/api/v1/today", headers=bad), 401, "unauthorized", "Authorization")
+    error(client.get("/api/v1/leaderboards/2026-11-29/yahtzee", headers=bad), 401,
+          "unauthorized")
+    assert client.get("/api/v1/today").status_code == 200
