@@ -6,8 +6,13 @@ Redis), the body size limit, JSON errors, Prometheus metrics at ``/metrics``, ev
 blueprint ``bp`` found in the package :mod:`daily.service.api` (mounted under
 ``/api/v1``) and the web client ``daily.web:bp``.
 
-``DAILY_RATE_LIMIT=off`` switches the limits off (when nginx or a gateway enforces
-them). ``test_config`` may hold Flask settings and ``NOW`` (a fixed aware datetime) or
+Behind a reverse proxy set ``DAILY_TRUSTED_PROXIES`` to the number of proxies in front
+(1 for the nginx of ``deploy/``): the client address for the per-IP limit is then read
+from ``X-Forwarded-For`` (Werkzeug's ``ProxyFix``); with the default 0 the header is
+ignored, so nobody can pick their own address. ``DAILY_RATE_LIMIT=off`` switches the
+limits off (when nginx or a gateway enforces them).
+
+``test_config`` may hold Flask settings and ``NOW`` (a fixed aware datetime) or
 ``CLOCK`` (a function returning one): every "now" of the service comes from
 ``app.config["CLOCK"]``.
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import os
 import pkgutil
 import time
 from collections.abc import Mapping
@@ -26,10 +32,11 @@ import redis
 from flask import Blueprint, Flask, Response, g, request
 from flask_limiter import Limiter
 from rq import Queue
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from daily.service import api as api_package
 from daily.service.clock import Clock, FixedClock, system_clock
-from daily.service.config import Config, load_config
+from daily.service.config import Config, ConfigError, load_config
 from daily.service.connections import RESULTS_QUEUE, redis_from_config
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import register_error_handlers
@@ -74,6 +81,20 @@ def api_blueprints() -> list[Blueprint]:
     return found
 
 
+def trusted_proxies(env: Mapping[str, str]) -> int:
+    """``DAILY_TRUSTED_PROXIES``: how many reverse proxies stand before the app (0..5).
+
+    >>> trusted_proxies({"DAILY_TRUSTED_PROXIES": "1"}), trusted_proxies({})
+    (1, 0)
+    """
+    raw = env.get("DAILY_TRUSTED_PROXIES") or "0"
+    if not raw.isdigit() or int(raw) > 5:
+        raise ConfigError(
+            f"must be a whole number 0..5, not {raw!r}", field="DAILY_TRUSTED_PROXIES"
+        )
+    return int(raw)
+
+
 def _mount_point(bp: Blueprint) -> str:
     own = bp.url_prefix or ""
     return own if own.startswith(API_PREFIX) else API_PREFIX + own
@@ -89,6 +110,11 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     """
     config = config or load_config()
     app = Flask(__name__)
+    proxies = trusted_proxies(os.environ)
+    if proxies:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
     app.config["MAX_CONTENT_LENGTH"] = config.max_body
     app.config["CLOCK"] = system_clock
     # X-RateLimit-* headers would cost two more Redis round trips per request; a 429

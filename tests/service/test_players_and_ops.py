@@ -119,3 +119,27 @@ def test_share_text_shape(app: Flask, player: Player) -> None:
     squares = "".join(lines[2:-1])
     assert len(squares) == 20 and set(squares) <= set("🟩🟨⬛")
     assert lines[-1] == final["result"]["url"]
+
+
+@pytest.mark.parametrize("proxies", ["0", "1"])
+def test_forwarded_for_counts_only_behind_a_trusted_proxy(
+    service_config: Config, clock: Any, monkeypatch: pytest.MonkeyPatch, proxies: str
+) -> None:
+    monkeypatch.setenv("DAILY_TRUSTED_PROXIES", proxies)
+    app = create_app(service_config.with_overrides(rate_limit="3/minute"),
+                     {"TESTING": True, "CLOCK": clock})
+    client = app.test_client()
+    statuses = [
+        client.get("/api/v1/today", headers={"X-Forwarded-For": f"203.0.113.{i}"}).status_code
+        for i in range(5)
+    ]
+    expected = [200] * 5 if proxies == "1" else [200, 200, 200, 429, 429]
+    assert statuses == expected
+
+
+def test_a_bad_trusted_proxies_value_is_refused(
+    service_config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DAILY_TRUSTED_PROXIES", "lots")
+    with pytest.raises(ValueError, match="DAILY_TRUSTED_PROXIES: must be a whole number"):
+        create_app(service_config)
