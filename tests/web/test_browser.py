@@ -148,7 +148,7 @@ def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
 
 
 def test_maxi_yatzy_on_a_phone_keyboard_only_with_reload_and_language_switch(
-    chromium: Browser, live_server: LiveServer, artifacts: Path
+    chromium: Browser, live_server: LiveServer, run_results_worker: Any, artifacts: Path
 ) -> None:
     context, page = new_page(chromium, live_server, viewport=PHONE, locale="it-IT", has_touch=True)
     page.goto("/")
@@ -194,12 +194,17 @@ def test_maxi_yatzy_on_a_phone_keyboard_only_with_reload_and_language_switch(
     expect(page.get_by_test_id("roll")).to_have_text("Lancia")
 
     play_game(page, keyboard=True)
-    check_total_against_core(live_server, page, "maxi-yatzy")
+    game = check_total_against_core(live_server, page, "maxi-yatzy")
+    run_results_worker()
+    expect(page.get_by_test_id("rank")).to_contain_text("Posizione 1 su 1", timeout=15_000)
     no_horizontal_scroll(page)
-    page.screenshot(path=artifacts / "phone-end-it.png", full_page=True)
+    page.screenshot(path=artifacts / "phone-end-it.png")
     page.goto("/#/board")
-    expect(page.locator(".boards")).to_be_visible()
+    page.locator(".tabs a", has_text="Maxi Yatzy").click()
+    expect(page.locator("table.board tr.me")).to_contain_text(str(game["total"]))
+    expect(page.locator("table.board tr.me")).to_contain_text("(tu)")
     no_horizontal_scroll(page)
+    page.screenshot(path=artifacts / "phone-leaderboard-it.png", full_page=True)
     page.goto("/#/profile")
     expect(page.get_by_test_id("show-token")).to_be_visible()
     no_horizontal_scroll(page)
@@ -337,6 +342,15 @@ def test_practice_a_revealed_day_then_its_result_shows_every_roll(
     no_horizontal_scroll(friend)
     friend.screenshot(path=artifacts / "phone-result-revealed.png")
     friend_context.close()
+
+    # Practice on random dice, in any ruleset: Scandinavian Yatzy has 15 boxes.
+    page.goto("/#/practice")
+    page.locator("#practice-ruleset").select_option("yatzy")
+    page.get_by_test_id("practice-random").click()
+    page.wait_for_selector("section.game")
+    expect(page.locator(".game-head h1")).to_contain_text("Yatzy")
+    expect(page.locator(".card li.box")).to_have_count(15)
+    assert state(page)["turn"] == 1
     context.close()
 
 

@@ -214,6 +214,15 @@ export class GameView {
       this.holds = Array(n).fill(false);
     }
     this.render();
+    if (game.over && previous && !previous.over) {
+      // The game just ended: bring the end screen into view and give it the focus.
+      const title = this.root.querySelector("#end-title");
+      if (title) {
+        title.tabIndex = -1;
+        title.focus({ preventScroll: true });
+        window.scrollTo({ top: 0 });
+      }
+    }
   }
 
   get canRoll() {
