@@ -64,6 +64,8 @@ MODES = ("ranked", "practice")
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 #: Unfinished practice games are forgotten after this many seconds of inactivity.
 PRACTICE_TTL = 30 * 24 * 3600
+#: Games whose last written record one process keeps, to skip a read on the next move.
+RECENT_GAMES = 10_000
 
 # KEYS: ranked game   ARGV: game id, record JSON
 _START_RANKED = """
@@ -85,6 +87,10 @@ else
 end
 return 1
 """
+
+
+class _StaleCopy(Exception):
+    """The record changed since it was read (another request or process)."""
 
 
 def _changed() -> ApiError:
@@ -147,6 +153,7 @@ class GameService:
         self.names = names
         self._start = conn.register_script(_START_RANKED)
         self._swap = conn.register_script(_SWAP)
+        self._recent: dict[str, str] = {}
 
     # ----- keys -----------------------------------------------------------------
 
@@ -330,10 +337,43 @@ class GameService:
     def _move(
         self, player: Player, game_id: str, move: Callable[[Game], object]
     ) -> dict[str, Any]:
-        """Apply one decision: read, replay, move, then compare-and-set the record."""
+        """Apply one decision: read, replay, move, then compare-and-set the record.
+
+        The read comes from this process's copy of what it last wrote when it has one
+        (most consecutive calls of a game land on the same process); the
+        compare-and-set against Redis catches a stale copy, and the move is then
+        retried once from Redis.
+        """
+        cached = self._recent.get(game_id)
+        if cached is not None:
+            try:
+                return self._attempt(player, game_id, move, cached)
+            except _StaleCopy:
+                self._recent.pop(game_id, None)
+        try:
+            return self._attempt(player, game_id, move, None)
+        except _StaleCopy:
+            raise _changed() from None
+
+    def _attempt(
+        self, player: Player, game_id: str, move: Callable[[Game], object],
+        raw: str | None,
+    ) -> dict[str, Any]:
         key = self._game_key(game_id)
-        record = self._owned(player, game_id)
-        before = record.dumps()
+        if raw is None:
+            stored = self.conn.get(key) if _plausible_id(game_id) else None
+            if stored is None:
+                raise ApiError(404, "not_found", f"no game {game_id!r}", field="id")
+            raw = stored.decode()
+            record = GameRecord.loads(raw)
+            if not hmac.compare_digest(record.player, player.id):
+                raise ApiError(
+                    403, "forbidden", "this game belongs to another player", field="id"
+                )
+        else:
+            record = GameRecord.loads(raw)
+            if not hmac.compare_digest(record.player, player.id):
+                raise _StaleCopy
         if record.finished_at is not None:
             raise ApiError(409, "conflict", "the game is over", field="id")
         self._check_playable(record)
@@ -345,20 +385,28 @@ class GameService:
         record.log = log.to_text()
         if not game.over:
             ttl = PRACTICE_TTL if record.mode == "practice" else 0
-            if not self._swap(keys=[key], args=[before, record.dumps(), ttl]):
-                raise _changed()
+            after = record.dumps()
+            if not self._swap(keys=[key], args=[raw, after, ttl]):
+                raise _StaleCopy
+            self._remember(game_id, after)
             return self._state(record, _Position(game, log))
         final = replay(log, slots=self._slots(record, rules))
         with self.conn.pipeline() as pipe:
             try:
                 pipe.watch(key)
-                if pipe.get(key) != before.encode():
-                    raise _changed()
+                if pipe.get(key) != raw.encode():
+                    raise _StaleCopy
                 self._finish(pipe, record, final)
                 pipe.execute()
             except redis.WatchError:
-                raise _changed() from None
+                raise _StaleCopy from None
+        self._recent.pop(game_id, None)
         return self._state(record, final)
+
+    def _remember(self, game_id: str, raw: str) -> None:
+        if len(self._recent) >= RECENT_GAMES:
+            self._recent.clear()
+        self._recent[game_id] = raw
 
     def _finish(self, pipe: Any, record: GameRecord, result: ReplayResult) -> None:
         """Store the verified result and (ranked) enqueue the leaderboard job."""
@@ -430,6 +478,7 @@ class GameService:
                 record.log = result.log.to_text()
                 self._finish(pipe, record, result)
                 pipe.execute()
+                self._recent.pop(game_id, None)
             except redis.WatchError:
                 raise _changed() from None
         return self._state(record, result)

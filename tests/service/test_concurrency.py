@@ -52,3 +52,29 @@ def test_a_move_racing_another_is_refused_not_lost(app: Flask, player: Player) -
     assert interleaved[0].status_code == 200
     now = player.call("GET", f"/games/{state['id']}").get_json()
     assert now["log"]["turns"] == [{"holds": ["10000"]}]  # the other move, exactly once
+
+
+def test_instances_take_turns_serving_one_game(
+    app: Flask, player: Player, service_config: Any, clock: Any
+) -> None:
+    """Any instance serves the next call, even when another one served the last."""
+    from daily.service.app import create_app
+
+    other = create_app(service_config, {"TESTING": True, "CLOCK": clock}).test_client()
+    here = player.client
+    state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29",
+                                           "mode": "ranked"}).get_json()
+    url = f"/api/v1/games/{state['id']}"
+    moves = [(here, "roll", {"hold": "10000"}), (other, "roll", {"hold": "11000"}),
+             (here, "score", {"box": "chance"}), (here, "roll", {"hold": "00001"}),
+             (other, "score", {"box": "sixes"}), (here, "roll", {"hold": "00011"})]
+    for client, action, body in moves:
+        response = client.post(f"{url}/{action}", json=body, headers=player.headers)
+        assert response.status_code == 200, response.get_json()
+    final = here.get(url, headers=player.headers).get_json()
+    assert final["log"]["turns"] == [
+        {"holds": ["10000", "11000"], "category": "chance"},
+        {"holds": ["00001"], "category": "sixes"},
+        {"holds": ["00011"]},
+    ]
+    assert other.get(url, headers=player.headers).get_json() == final
