@@ -208,6 +208,9 @@ def test_maxi_yatzy_on_a_phone_keyboard_only_with_reload_and_language_switch(
     page.goto("/#/profile")
     expect(page.get_by_test_id("show-token")).to_be_visible()
     no_horizontal_scroll(page)
+    page.goto("/#/rules")
+    expect(page.locator(".rules [data-ruleset='maxi-yatzy']")).to_contain_text("Scala completa")
+    no_horizontal_scroll(page)
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
 

@@ -378,10 +378,19 @@ async function offerPlay(result, box) {
 // ---------- rules ----------
 
 export async function rulesPage(root) {
+  const { RULES_DOC } = await import("./rules.js");
+  const doc = RULES_DOC[lang()] || RULES_DOC.en;
   root.replaceChildren(h("section", { class: "rules" },
     h("h1", { text: t("rules_title") }),
     h("ol", {}, t("rules_text").map((line) => h("li", { text: line }))),
-    h("p", { class: "muted", lang: lang() },
-      ["yahtzee", "yatzy", "maxi-yatzy", "yacht"].map(rulesetName).join(" · "))));
+    Object.entries(doc).map(([ruleset, part]) => h("section", { class: "panel", "data-ruleset": ruleset },
+      h("h2", { text: rulesetName(ruleset) }),
+      h("p", { class: "muted", text: part.intro }),
+      h("table", { class: "board rules-table" },
+        h("thead", {}, h("tr", {},
+          h("th", { scope: "col", text: t("box") }), h("th", { scope: "col", text: t("points") }))),
+        h("tbody", {}, Object.entries(part.boxes).map(([box, text]) =>
+          h("tr", {}, h("th", { scope: "row", text: boxName(box) }), h("td", { text }))))),
+      part.notes.map((note) => h("p", { text: note }))))));
   return () => {};
 }

@@ -1,0 +1,75 @@
+// The rules page's reference text (documentation only: the server decides every score).
+// Loaded on demand, so it costs nothing on the first load.
+
+export const RULES_DOC = {
+  en: {
+    yahtzee: {
+      intro: "5 dice, 13 boxes, up to 3 rolls a turn.",
+      boxes: {
+        ones: "Sum of the 1s", twos: "Sum of the 2s", threes: "Sum of the 3s",
+        fours: "Sum of the 4s", fives: "Sum of the 5s", sixes: "Sum of the 6s",
+        three_of_a_kind: "At least three alike: sum of all dice",
+        four_of_a_kind: "At least four alike: sum of all dice",
+        full_house: "Three of one face and two of another: 25",
+        small_straight: "Four in a row: 30", large_straight: "Five in a row: 40",
+        yahtzee: "Five alike: 50", chance: "Sum of all dice",
+      },
+      notes: [
+        "Upper bonus: 35 when the upper boxes total 63 or more.",
+        "Each further Yahtzee earns +100 if the Yahtzee box holds 50, and must follow the joker rule: the matching upper box if open, else any open lower box (full house 25, straights 30 and 40), else 0 in an upper box.",
+      ],
+    },
+    "maxi-yatzy": {
+      intro: "6 dice, 20 boxes, up to 3 rolls a turn. Only the dice forming the combination count.",
+      boxes: {
+        ones: "Sum of the 1s", twos: "Sum of the 2s", threes: "Sum of the 3s",
+        fours: "Sum of the 4s", fives: "Sum of the 5s", sixes: "Sum of the 6s",
+        one_pair: "Highest pair: its sum", two_pairs: "Two different pairs: their sum",
+        three_pairs: "Three different pairs: sum of all six",
+        three_of_a_kind: "Three alike: their sum", four_of_a_kind: "Four alike: their sum",
+        five_of_a_kind: "Five alike: their sum",
+        full_house: "Three alike and a pair: sum of those five",
+        villa: "Two different three-alikes: sum of all six",
+        tower: "Four alike and a pair: sum of all six",
+        small_straight: "1-2-3-4-5: 15", large_straight: "2-3-4-5-6: 20",
+        full_straight: "1-2-3-4-5-6: 21", chance: "Sum of all dice", maxi_yatzy: "Six alike: 100",
+      },
+      notes: ["Upper bonus: 100 when the upper boxes total 84 or more."],
+    },
+  },
+  it: {
+    yahtzee: {
+      intro: "5 dadi, 13 caselle, fino a 3 lanci per turno.",
+      boxes: {
+        ones: "Somma degli 1", twos: "Somma dei 2", threes: "Somma dei 3",
+        fours: "Somma dei 4", fives: "Somma dei 5", sixes: "Somma dei 6",
+        three_of_a_kind: "Almeno tre uguali: somma di tutti i dadi",
+        four_of_a_kind: "Almeno quattro uguali: somma di tutti i dadi",
+        full_house: "Tre di un valore e due di un altro: 25",
+        small_straight: "Quattro in fila: 30", large_straight: "Cinque in fila: 40",
+        yahtzee: "Cinque uguali: 50", chance: "Somma di tutti i dadi",
+      },
+      notes: [
+        "Bonus superiore: 35 se le caselle superiori sommano almeno 63.",
+        "Ogni Yahtzee successivo vale +100 se la casella Yahtzee ha 50, e segue la regola del jolly: la casella superiore corrispondente se libera, altrimenti una casella inferiore libera (Full 25, scale 30 e 40), altrimenti 0 in una casella superiore.",
+      ],
+    },
+    "maxi-yatzy": {
+      intro: "6 dadi, 20 caselle, fino a 3 lanci per turno. Contano solo i dadi della combinazione.",
+      boxes: {
+        ones: "Somma degli 1", twos: "Somma dei 2", threes: "Somma dei 3",
+        fours: "Somma dei 4", fives: "Somma dei 5", sixes: "Somma dei 6",
+        one_pair: "La coppia più alta: la sua somma", two_pairs: "Due coppie diverse: la loro somma",
+        three_pairs: "Tre coppie diverse: somma dei sei dadi",
+        three_of_a_kind: "Tre uguali: la loro somma", four_of_a_kind: "Quattro uguali: la loro somma",
+        five_of_a_kind: "Cinque uguali: la loro somma",
+        full_house: "Tre uguali e una coppia: somma di quei cinque",
+        villa: "Due tris diversi: somma dei sei dadi",
+        tower: "Quattro uguali e una coppia: somma dei sei dadi",
+        small_straight: "1-2-3-4-5: 15", large_straight: "2-3-4-5-6: 20",
+        full_straight: "1-2-3-4-5-6: 21", chance: "Somma di tutti i dadi", maxi_yatzy: "Sei uguali: 100",
+      },
+      notes: ["Bonus superiore: 100 se le caselle superiori sommano almeno 84."],
+    },
+  },
+};
