@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from .server import LiveServer, server_env
 
 ROOT = Path(__file__).resolve().parents[2]
+expect.set_options(timeout=10_000)  # CI runs the whole suite on 2 cores
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("DAILY_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 GAME = "section.game"
-TIMEOUT = 10_000
+TIMEOUT = 20_000  # generous: CI runs the whole suite on 2 cores
 
 
 def state(page: Page) -> dict[str, Any]:

@@ -136,6 +136,10 @@ def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
     expect(row).to_contain_text("(you)")
     expect(page.locator(".board-meta")).to_contain_text("1 players")
     page.screenshot(path=artifacts / "laptop-leaderboard.png", full_page=True)
+    # Past days: one step back is the day before, with its own (empty) board.
+    page.get_by_role("button", name="Previous day").click()
+    expect(page.locator(".boards")).to_contain_text("Nobody has finished this set yet.")
+    assert page.evaluate("location.hash").endswith("/yahtzee")
 
     # The home page now says the set was played.
     page.goto("/#/")
