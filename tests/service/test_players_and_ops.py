@@ -143,3 +143,18 @@ def test_a_bad_trusted_proxies_value_is_refused(
     monkeypatch.setenv("DAILY_TRUSTED_PROXIES", "lots")
     with pytest.raises(ValueError, match="DAILY_TRUSTED_PROXIES: must be a whole number"):
         create_app(service_config)
+
+
+def test_without_keys_ranked_play_is_unavailable_not_broken(
+    service_config: Config, clock: Any, tmp_path: Any
+) -> None:
+    bare = service_config.with_overrides(data_dir=tmp_path / "no-keys")
+    client = create_app(bare, {"TESTING": True, "CLOCK": clock}).test_client()
+    player = Player(client)
+    response = player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29"})
+    assert response.status_code == 503
+    error = response.get_json()["error"]
+    assert error["code"] == "unavailable" and "daily keys init" in error["message"]
+    # Practice on random dice needs no keys.
+    practice = player.call("POST", "/games", {"ruleset": "yacht", "mode": "practice"})
+    assert practice.status_code == 201
