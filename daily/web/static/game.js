@@ -4,7 +4,7 @@ import * as api from "./api.js";
 import { boxName, fmtDate, fmtNumber, reasonText, rulesetName, t } from "./i18n.js";
 import { forgetToken, loadHolds, rememberGame, saveHolds } from "./store.js";
 import {
-  announce, confirmDialog, copyText, dieFace, errorText, h, hideBanner, histogram,
+  announce, confirmDialog, copyText, dieFace, errorText, h, hideBanner, histogram, miniDice,
   showBanner, toast,
 } from "./ui.js";
 
@@ -239,7 +239,8 @@ export class GameView {
       h("h1", {}, rulesetName(g.ruleset),
         h("span", { class: `badge ${g.mode}`, text: g.mode === "ranked" ? t("ranked_mode") : t("practice_mode") })),
       h("p", { class: "muted" }, g.date ? fmtDate(g.date) : "", g.date ? " · " : "",
-        g.over ? t("game_over") : t("turn_of", { turn: g.turn, turns: g.turns })));
+        g.over ? t("game_over") : t("turn_of", { turn: g.turn, turns: g.turns }),
+        g.over ? null : h("span", { class: "head-total" }, ` · ${t("total")} `, h("strong", { text: g.total ?? 0 }))));
     const section = h("section", {
       class: "game", "data-game-id": g.id, "data-turn": g.turn, "data-roll": g.roll,
       "data-over": g.over ? "1" : "0", "data-busy": this.busy ? "1" : "0",
@@ -282,7 +283,22 @@ export class GameView {
           h("span", { class: "dots", "aria-hidden": "true" }, dots), leftText)),
       h("p", { class: "hint muted" },
         left > 0 && this.holds.length && this.holds.every(Boolean) ? t("all_kept") : t("roll_hint")),
-      h("p", { class: "hint muted keys", text: t("keys_hint", { n: (g.dice || []).length }) }));
+      h("p", { class: "hint muted keys", text: t("keys_hint", { n: (g.dice || []).length }) }),
+      this.pastTurns());
+  }
+
+  // The turns played so far, latest first (wide screens only: phones show the card).
+  pastTurns() {
+    const turns = (this.game.history || []).slice(-6).reverse();
+    if (!turns.length) return null;
+    return h("section", { class: "past-turns", "aria-label": t("history") },
+      h("h2", { text: t("history") }),
+      h("ol", { class: "turns" }, turns.map((turn) => h("li", { class: "turn" },
+        h("div", { class: "turn-head" },
+          h("span", {}, t("turn_n", { n: turn.turn })),
+          h("span", {}, `${boxName(turn.box)}: `, h("strong", { text: turn.points }),
+            turn.bonus ? ` (+${turn.bonus})` : "")),
+        miniDice(turn.rolls[turn.rolls.length - 1])))));
   }
 
   cardPanel() {
