@@ -30,7 +30,7 @@ from typing import Any
 
 import redis
 from flask import Blueprint, Flask, Response, g, request
-from flask_limiter import Limiter
+from flask_limiter import ApplicationLimit, Limiter
 from rq import Queue
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -66,6 +66,10 @@ class Services:
 
 def _ip_key() -> str:
     return "ip:" + (request.remote_addr or "unknown")
+
+
+def _without_token() -> bool:
+    return "Authorization" not in request.headers
 
 
 def api_blueprints() -> list[Blueprint]:
@@ -143,7 +147,13 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
 
     limiter = Limiter(
         key_func=_ip_key,
-        application_limits=[config.rate_limit],
+        application_limits=[
+            ApplicationLimit(config.rate_limit, key_function=_ip_key, scope="ip"),
+            ApplicationLimit(
+                config.rate_limit, key_function=rate_limit_key, scope="player",
+                exempt_when=_without_token,
+            ),
+        ],
         storage_uri=config.redis_url,
         key_prefix=config.key_prefix + "rl",
         strategy="fixed-window",
@@ -158,9 +168,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     )
     app.extensions["daily"] = services
 
-    per_player = limiter.shared_limit(config.rate_limit, scope="player", key_func=rate_limit_key)
     for bp in api_blueprints():
-        per_player(bp)
         app.register_blueprint(bp, url_prefix=_mount_point(bp))
     from daily.web import bp as web_bp
 
