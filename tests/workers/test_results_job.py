@@ -62,15 +62,16 @@ def test_same_job_twice_changes_nothing(
     assert player_stats(redis_client, "p_000001", prefix=PREFIX)["games"] == 1
 
 
+@pytest.mark.parametrize("simple", [False, True], ids=["forking-worker", "simple-worker"])
 def test_worker_killed_mid_job_is_retried_and_counts_once(
-    redis_client, make_result, worker_env, run_burst_worker, tmp_path
+    redis_client, make_result, worker_env, run_burst_worker, tmp_path, simple
 ) -> None:
     pause = tmp_path / "pause"
     pause.mkdir()
     env = dict(worker_env, DAILY_TEST_PAUSE_DIR=str(pause))
     result = make_result(42)
     worker = subprocess.Popen(
-        [sys.executable, "-m", "daily", "worker", RESULTS_QUEUE],
+        [sys.executable, "-m", "daily", "worker", RESULTS_QUEUE, *(["--simple"] if simple else [])],
         env=env, cwd=ROOT, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
@@ -84,7 +85,7 @@ def test_worker_killed_mid_job_is_retried_and_counts_once(
             time.sleep(0.05)
         # Step 1 (board) is done, step 2 (stats) not yet: kill the work-horse (RQ puts
         # it in a process group of its own; the marker holds its pid) and the worker.
-        horse = int(marker.read_text())
+        horse = int(marker.read_text())  # the worker itself for --simple
         os.kill(horse, signal.SIGKILL)
         os.killpg(worker.pid, signal.SIGKILL)
         worker.wait(10)
