@@ -1,0 +1,278 @@
+"""Positions and the value of every action in them: the basis of hints, bots and analysis.
+
+A :class:`Position` is a card, the dice showing (in slot order) and the rolls left. An
+:class:`Action` is a keep (a hold mask; the other dice are rerolled) or a box. Its
+value is the expected final score of the game when that action is taken and optimal
+play follows. Box points, legality and bonuses come from
+:func:`daily.rules.placement.placements`.
+
+>>> from daily.rules import get_ruleset
+>>> from daily.strategy.solver import solve
+>>> rules = get_ruleset("yahtzee", {"forced_order": True})
+>>> advisor = Advisor(solve(rules))
+>>> pos = Position(rules, (None,) * 13, (1, 1, 1, 5, 6), rolls_left=2)
+>>> best = advisor.actions(pos)[0]
+>>> best.kind, best.hold, best.describe()
+('keep', '11100', 'keeping 1-1-1')
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from daily.card import Card
+from daily.errors import IllegalMoveError
+from daily.game import Game
+from daily.rules import Ruleset
+from daily.rules.combos import counts_of
+from daily.rules.placement import placements
+from daily.strategy.solver import StrategyTable
+from daily.strategy.spec import CardState, StrategyError
+
+
+@dataclass(frozen=True)
+class Position:
+    """A decision point: the card, the dice showing in slot order, and rerolls left."""
+
+    rules: Ruleset
+    scores: tuple[int | None, ...]
+    dice: tuple[int, ...]
+    rolls_left: int
+    extra_bonus: int = 0
+
+    def __post_init__(self) -> None:
+        rules = self.rules
+        if len(self.scores) != len(rules.boxes):
+            raise StrategyError(
+                f"a {rules.name} card has {len(rules.boxes)} boxes, not {len(self.scores)}",
+                field="scores",
+            )
+        if all(s is not None for s in self.scores):
+            raise StrategyError("the card is full: the game is over", field="scores")
+        if len(self.dice) != rules.dice or any(d not in range(1, 7) for d in self.dice):
+            raise StrategyError(
+                f"{rules.name} needs {rules.dice} dice from 1 to 6, not {list(self.dice)}",
+                field="dice",
+            )
+        if not 0 <= self.rolls_left < rules.rolls_per_turn:
+            raise StrategyError(
+                f"rolls left is 0 to {rules.rolls_per_turn - 1}, not {self.rolls_left}",
+                field="rolls_left",
+            )
+
+    @classmethod
+    def from_game(cls, game: Game) -> Position:
+        """The position a game is in.
+
+        >>> from daily.rules import get_ruleset
+        >>> Position.from_game(Game.from_seed(get_ruleset("yahtzee"), bytes(32))).dice
+        (5, 2, 2, 2, 3)
+        """
+        if game.over:
+            raise IllegalMoveError("the game is over", turn=game.turn)
+        return cls(game.rules, game.card.scores, game.dice, game.rolls_left, game.card.extra_bonus)
+
+    @property
+    def card(self) -> Card:
+        """The score card of the position."""
+        return Card(self.rules, self.scores, self.extra_bonus)
+
+
+@dataclass(frozen=True)
+class Action:
+    """A keep (``hold`` mask) or a box, with the expected final score it leads to."""
+
+    kind: str  # "keep" or "box"
+    value: float
+    hold: str | None = None
+    kept: tuple[int, ...] = ()
+    box: str | None = None
+    points: int = 0
+    bonus: int = 0
+
+    def describe(self) -> str:
+        """The action in words.
+
+        >>> Action("keep", 250.0, "11100", (6, 6, 6)).describe()
+        'keeping 6-6-6'
+        >>> Action("keep", 250.0, "00000", ()).describe()
+        'rerolling everything'
+        >>> Action("box", 250.0, box="full_house", points=25).describe()
+        'scoring 25 in full house'
+        """
+        if self.kind == "keep":
+            if not self.kept:
+                return "rerolling everything"
+            return "keeping " + "-".join(str(d) for d in self.kept)
+        return f"scoring {self.points} in {str(self.box).replace('_', ' ')}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The action as JSON (value rounded to 4 decimals).
+
+        >>> Action("box", 253.91234, box="chance", points=22).to_json()["value"]
+        253.9123
+        """
+        out: dict[str, Any] = {"kind": self.kind, "value": round(self.value, 4)}
+        if self.kind == "keep":
+            out.update(hold=self.hold, kept=list(self.kept))
+        else:
+            out.update(box=self.box, points=self.points, bonus=self.bonus)
+        out["text"] = self.describe()
+        return out
+
+
+def hold_mask(dice: Sequence[int], kept: Sequence[int]) -> str:
+    """A hold mask on ``dice`` keeping the multiset ``kept`` (leftmost dice first).
+
+    >>> hold_mask((6, 2, 6, 3, 6), (6, 6))
+    '10100'
+    """
+    need = list(counts_of(kept))
+    out = []
+    for d in dice:
+        if need[d - 1]:
+            need[d - 1] -= 1
+            out.append("1")
+        else:
+            out.append("0")
+    return "".join(out)
+
+
+def sub_multisets(dice: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every distinct multiset of some of ``dice``, sorted, smallest first.
+
+    >>> sub_multisets((2, 2, 5))
+    [(), (2,), (5,), (2, 2), (2, 5), (2, 2, 5)]
+    """
+    counts = counts_of(dice)
+    out = []
+    for take in itertools.product(*(range(c + 1) for c in counts)):
+        out.append(tuple(f for f in range(1, 7) for _ in range(take[f - 1])))
+    return sorted(out, key=lambda k: (len(k), k))
+
+
+class Advisor:
+    """Values every action of a position with a strategy table.
+
+    ``greedy=True`` values actions by the points of this turn only (the easy bot).
+    """
+
+    def __init__(self, table: StrategyTable, *, greedy: bool = False, cache: int = 64) -> None:
+        self.table = table
+        self.spec = table.spec
+        self.rules = table.rules
+        self.greedy = greedy
+        self._turns: OrderedDict[CardState, tuple[np.ndarray, np.ndarray, np.ndarray]] = (
+            OrderedDict()
+        )
+        self._cache = cache
+        self._keep_lists: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, ...]]]] = {}
+
+    def _turn(self, state: CardState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        hit = self._turns.get(state)
+        if hit is None:
+            hit = self.table.turn(state, use_future=not self.greedy)
+            self._turns[state] = hit
+            if len(self._turns) > self._cache:
+                self._turns.popitem(last=False)
+        return hit
+
+    def _keeps(self, dice: Sequence[int]) -> tuple[np.ndarray, list[tuple[int, ...]]]:
+        key = tuple(sorted(dice))
+        hit = self._keep_lists.get(key)
+        if hit is None:
+            kept = [k for k in sub_multisets(key) if len(k) < self.rules.dice]
+            kept.sort(key=lambda k: -len(k))  # larger keeps first: they win ties
+            idx = np.array([self.spec.keep_of(k) for k in kept], dtype=np.int64)
+            hit = (idx, kept)
+            self._keep_lists[key] = hit
+        return hit
+
+    def box_actions(self, pos: Position) -> list[Action]:
+        """Every legal box for the dice showing, best first."""
+        rules, spec = self.rules, self.spec
+        card = pos.card
+        before = card.total
+        state = spec.card_state(pos.scores)
+        turn = placements(rules, pos.scores, pos.dice)
+        upper_before = card.upper_total
+        threshold = rules.upper_bonus_threshold
+        out = []
+        full = bin(state.mask).count("1") == len(rules.boxes) - 1
+        for p in turn.legal():
+            gained = p.points + turn.bonus
+            crossing = upper_before < threshold <= upper_before + p.points
+            if spec.upper_face[p.index] and rules.upper_bonus and crossing:
+                gained += rules.upper_bonus
+            future = 0.0
+            if not self.greedy and not full:
+                future = self.table.value(spec.next_state(state, p.index, p.points))
+            out.append(
+                Action(
+                    "box", before + gained + future, box=p.box, points=p.points, bonus=turn.bonus
+                )
+            )
+        out.sort(key=lambda a: -a.value)
+        return out
+
+    def keep_actions(self, pos: Position, limit: int | None = None) -> list[Action]:
+        """The distinct keeps (fewer than all dice) with rolls left, best first.
+
+        Only the ``limit`` best are built when ``limit`` is given.
+        """
+        if pos.rolls_left == 0:
+            return []
+        state = self.spec.card_state(pos.scores)
+        _, E, _ = self._turn(state)
+        idx, kept = self._keeps(pos.dice)
+        values = E[pos.rolls_left][idx]
+        order = np.argsort(-values, kind="stable")
+        if limit is not None:
+            order = order[:limit]
+        base = pos.card.total
+        return [
+            Action("keep", base + float(values[i]), hold_mask(pos.dice, kept[i]), kept[i])
+            for i in order
+        ]
+
+    def actions(self, pos: Position, limit: int | None = None) -> list[Action]:
+        """The actions of the position, best first (a box wins a tie with a keep)."""
+        acts = self.box_actions(pos) + self.keep_actions(pos, limit)
+        acts.sort(key=lambda a: -a.value)  # stable: boxes before keeps on ties
+        return acts if limit is None else acts[:limit]
+
+    def best(self, pos: Position) -> Action:
+        """The best action of the position."""
+        return self.actions(pos, 1)[0]
+
+    def position_value(self, pos: Position) -> float:
+        """The expected final score of the position under optimal play."""
+        return self.best(pos).value
+
+    def hint(self, pos: Position, top: int = 3) -> dict[str, Any]:
+        """The best action and the next ``top`` alternatives, as JSON.
+
+        >>> from daily.rules import get_ruleset
+        >>> from daily.strategy.solver import solve
+        >>> rules = get_ruleset("yacht", {"forced_order": True})
+        >>> h = Advisor(solve(rules)).hint(Position(rules, (None,) * 12, (1, 1, 1, 1, 2), 0))
+        >>> h["best"]["box"], h["best"]["points"]
+        ('ones', 4)
+        """
+        acts = self.actions(pos, top + 1)
+        best = acts[0]
+        return {
+            "best": best.to_json(),
+            "alternatives": [
+                dict(a.to_json(), loss=round(best.value - a.value, 4)) for a in acts[1 : 1 + top]
+            ],
+            "rolls_left": pos.rolls_left,
+            "dice": list(pos.dice),
+            "total": pos.card.total,
+        }

@@ -1,0 +1,426 @@
+"""Compiled kernels of the solver (numba): one turn's values, and a level of states.
+
+The kernels take the arrays of :class:`daily.strategy.spec.GameSpec`. Inside a turn:
+
+* ``v0[r]``: the best box for roll ``r`` (points, bonuses, value of the next state);
+* level ``j`` (``j`` rolls left): ``E[j][K]`` is the expected value of keeping ``K``
+  and rerolling the rest, ``E[j][roll] = M[j-1][roll]``; ``M[j][K]`` is the best keep
+  among the sub-multisets of ``K`` (for a roll: the best decision with ``j`` rolls left);
+* the state's value is ``E[R][empty]``: the first roll of a turn keeps nothing.
+
+The placement logic in :func:`box_values` mirrors :func:`daily.rules.placement.placements`
+(forced order, Yahtzee's forced joker, extra-Yahtzee bonus); the tests compare the two
+on every relevant card.
+
+>>> import numpy as np
+>>> state_idx(3, 10, 1, 64, 2)
+405
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+NEG = -1e300
+
+
+@njit(cache=True)
+def state_idx(mask: int, upper: int, flag: int, nu: int, ny: int) -> int:
+    """Index of a between-turn state in the value array."""
+    return (mask * nu + upper) * ny + flag
+
+
+@njit(cache=True)
+def box_values(
+    mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, succ, v0
+):  # pragma: no cover - compiled
+    """Fill ``v0[r]``: the best legal box for each roll, with bonuses and future value."""
+    n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
+    ybox, nr = P[6], P[12]
+    for b in range(nb):
+        if mask >> b & 1:
+            continue
+        nm = mask | (1 << b)
+        f = upper_face[b]
+        if f > 0:
+            for k in range(n + 1):
+                pts = f * k
+                nxt = u + pts
+                bon = 0
+                if T > 0:
+                    if nxt >= T:
+                        nxt = T
+                        if u < T:
+                            bon = ub
+                else:
+                    nxt = 0
+                fut = W[state_idx(nm, nxt, y, nu, ny)] if use_future else 0.0
+                succ[b, k] = pts + bon + fut
+        elif b == ybox and ny == 2:
+            succ[b, 0] = W[state_idx(nm, u, 0, nu, ny)] if use_future else 0.0
+            succ[b, 1] = W[state_idx(nm, u, 1, nu, ny)] if use_future else 0.0
+        else:
+            succ[b, 0] = W[state_idx(nm, u, y, nu, ny)] if use_future else 0.0
+    joker, extra, forced = P[7], P[8], P[9]
+    first = -1
+    for b in range(nb):
+        if first < 0 and (mask >> b & 1) == 0:
+            first = b
+    yfilled = ybox >= 0 and (mask >> ybox & 1) == 1
+    for r in range(nr):
+        face = alike[r]
+        special = face >= 0 and yfilled
+        jok = special and joker == 1
+        bonus = 0
+        if special and extra > 0 and y == 1:
+            bonus = extra
+        jmode = 0  # 0 every open box, 1 only the matching upper box, 2 only open lower boxes
+        mbox = -1
+        if jok and forced == 0:
+            for b in range(nb):
+                if upper_face[b] == face + 1:
+                    mbox = b
+            if mbox >= 0 and (mask >> mbox & 1) == 0:
+                jmode = 1
+            else:
+                for b in range(nb):
+                    if upper_face[b] == 0 and (mask >> b & 1) == 0:
+                        jmode = 2
+        best = NEG
+        for b in range(nb):
+            if mask >> b & 1:
+                continue
+            if forced == 1 and b != first:
+                continue
+            if jmode == 1 and b != mbox:
+                continue
+            f = upper_face[b]
+            if jmode == 2 and f > 0:
+                continue
+            pts = raw[r, b]
+            if f > 0:
+                v = succ[b, pts // f]
+            else:
+                if jok and joker_points[b] >= 0:
+                    pts = joker_points[b]
+                if b == ybox and ny == 2:
+                    v = pts + succ[b, 1 if pts == 50 else 0]
+                else:
+                    v = pts + succ[b, 0]
+            if v > best:
+                best = v
+        v0[r] = best + bonus
+
+
+@njit(cache=True)
+def extra_bonus(r, mask, y, P, alike):  # pragma: no cover - compiled
+    """The extra-Yahtzee bonus roll ``r`` earns in state (``mask``, ``y``)."""
+    ybox, extra = P[6], P[8]
+    if alike[r] >= 0 and ybox >= 0 and (mask >> ybox & 1) == 1 and extra > 0 and y == 1:
+        return extra
+    return 0
+
+
+@njit(cache=True)
+def joker_mode(r, mask, P, alike, upper_face):  # pragma: no cover - compiled
+    """Placement regime of roll ``r``: (mode, matching box, joker points apply).
+
+    mode 0: every open box; 1: only the matching upper box; 2: only open lower boxes.
+    """
+    nb, ybox, joker, forced = P[1], P[6], P[7], P[9]
+    face = alike[r]
+    jok = face >= 0 and ybox >= 0 and (mask >> ybox & 1) == 1 and joker == 1
+    mode = 0
+    mbox = -1
+    if jok and forced == 0:
+        for b in range(nb):
+            if upper_face[b] == face + 1:
+                mbox = b
+        if mbox >= 0 and (mask >> mbox & 1) == 0:
+            mode = 1
+        else:
+            for b in range(nb):
+                if upper_face[b] == 0 and (mask >> b & 1) == 0:
+                    mode = 2
+    return mode, mbox, jok
+
+
+@njit(cache=True)
+def box_value(
+    r, b, mask, y, succ, P, raw, upper_face, joker_points, mode, mbox, jok, first
+):  # pragma: no cover - compiled
+    """Value of putting roll ``r`` in box ``b`` (without the extra bonus), and its points.
+
+    Returns ``(NEG, 0)`` when the box is filled or not allowed.
+    """
+    ybox, ny, forced = P[6], P[4], P[9]
+    if mask >> b & 1:
+        return NEG, 0
+    if forced == 1 and b != first:
+        return NEG, 0
+    if mode == 1 and b != mbox:
+        return NEG, 0
+    f = upper_face[b]
+    if mode == 2 and f > 0:
+        return NEG, 0
+    pts = raw[r, b]
+    if f > 0:
+        return succ[b, pts // f], pts
+    if jok and joker_points[b] >= 0:
+        pts = joker_points[b]
+    if b == ybox and ny == 2:
+        return pts + succ[b, 1 if pts == 50 else 0], pts
+    return pts + succ[b, 0], pts
+
+
+@njit(cache=True)
+def first_open(mask, nb):  # pragma: no cover - compiled
+    """Index of the first open box (-1 when the card is full)."""
+    for b in range(nb):
+        if not mask >> b & 1:
+            return b
+    return -1
+
+
+@njit(cache=True)
+def pick_box(
+    r, mask, y, first, succ, P, raw, alike, upper_face, joker_points
+):  # pragma: no cover - compiled
+    """The best legal box for roll ``r``: ``(value, box, points)``; first box wins ties."""
+    nb = P[1]
+    mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
+    best = NEG
+    best_b = -1
+    best_pts = 0
+    for b in range(nb):
+        v, pts = box_value(
+            r, b, mask, y, succ, P, raw, upper_face, joker_points, mode, mbox, jok, first
+        )
+        if v > best:
+            best = v
+            best_b = b
+            best_pts = pts
+    return best, best_b, best_pts
+
+
+@njit(cache=True)
+def turn_value(v0, P, child, parent, E, M):  # pragma: no cover - compiled
+    """The value of a turn before its first roll, given ``v0``; ``E``/``M`` are scratch."""
+    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+    for r in range(nr):
+        M[r0 + r] = v0[r]
+    for j in range(1, R + 1):
+        for ki in range(nk - 1, -1, -1):
+            if ki >= r0:
+                E[ki] = M[ki]
+            else:
+                s = 0.0
+                for f in range(6):
+                    s += E[child[ki, f]]
+                E[ki] = s / 6.0
+        if j < R:
+            for ki in range(nk):
+                m = E[ki]
+                for f in range(6):
+                    p = parent[ki, f]
+                    if p >= 0 and M[p] > m:
+                        m = M[p]
+                M[ki] = m
+    return E[0]
+
+
+@njit(cache=True)
+def turn_tables(v0, P, child, parent, E_all, M_all):  # pragma: no cover - compiled
+    """Like :func:`turn_value` but keeps every level: ``E_all[j]``, ``M_all[j]``."""
+    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+    for r in range(nr):
+        M_all[0, r0 + r] = v0[r]
+    for j in range(1, R + 1):
+        for ki in range(nk - 1, -1, -1):
+            if ki >= r0:
+                E_all[j, ki] = M_all[j - 1, ki]
+            else:
+                s = 0.0
+                for f in range(6):
+                    s += E_all[j, child[ki, f]]
+                E_all[j, ki] = s / 6.0
+        if j < R:
+            for ki in range(nk):
+                m = E_all[j, ki]
+                for f in range(6):
+                    p = parent[ki, f]
+                    if p >= 0 and M_all[j, p] > m:
+                        m = M_all[j, p]
+                M_all[j, ki] = m
+    return E_all[R, 0]
+
+
+@njit(cache=True)
+def state_turn(
+    mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, child, parent
+):  # pragma: no cover - compiled
+    """Every within-turn value of one state: ``(v0, E_all, M_all)``."""
+    n, nb, R, nk, nr = P[0], P[1], P[10], P[11], P[12]
+    succ = np.empty((nb, n + 1))
+    v0 = np.empty(nr)
+    box_values(mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, succ, v0)
+    E_all = np.full((R + 1, nk), np.nan)
+    M_all = np.full((R, nk), np.nan)
+    turn_tables(v0, P, child, parent, E_all, M_all)
+    return v0, E_all, M_all
+
+
+@njit(parallel=True, cache=True)
+def solve_masks(
+    masks, W, P, raw, alike, upper_face, joker_points, child, parent, reach
+):  # pragma: no cover - compiled
+    """Compute ``W`` for every reachable state whose box mask is in ``masks``.
+
+    Every successor state (one more box filled) must already be in ``W``.
+    """
+    n, nb, nu, ny, ybox, nk, nr = P[0], P[1], P[3], P[4], P[6], P[11], P[12]
+    for i in prange(masks.shape[0]):
+        mask = masks[i]
+        succ = np.empty((nb, n + 1))
+        v0 = np.empty(nr)
+        E = np.empty(nk)
+        M = np.empty(nk)
+        um = 0
+        for b in range(nb):
+            if upper_face[b] > 0 and (mask >> b & 1) == 1:
+                um |= 1 << (upper_face[b] - 1)
+        nyl = 1
+        if ybox >= 0 and (mask >> ybox & 1) == 1:
+            nyl = ny
+        for u in range(nu):
+            if not reach[um, u]:
+                continue
+            for y in range(nyl):
+                box_values(
+                    mask, u, y, W, True, P, raw, alike, upper_face, joker_points, succ, v0
+                )
+                W[state_idx(mask, u, y, nu, ny)] = turn_value(v0, P, child, parent, E, M)
+
+
+@njit(cache=True)
+def play_games(
+    slots, level, temperature, rng_seed, W, P, raw, alike, upper_face, joker_points,
+    child, parent, keeps, py_order, code_index,
+):  # pragma: no cover - compiled
+    """Play one game per row of ``slots`` (games, turns, rolls, dice); return the totals.
+
+    ``level`` 0 easy (this turn's points only), 1 medium (softmax over the optimal
+    values with ``temperature``, seeded by ``rng_seed``), 2 hard (optimal). Decisions
+    and tie-breaks are those of :class:`daily.strategy.bots.Bot`.
+    """
+    np.random.seed(rng_seed)
+    n, nb, T, ny, ub = P[0], P[1], P[2], P[4], P[5]
+    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+    G = slots.shape[0]
+    totals = np.zeros(G, dtype=np.int64)
+    succ = np.empty((nb, n + 1))
+    v0 = np.empty(nr)
+    E_all = np.empty((R + 1, nk))
+    M_all = np.empty((R, nk))
+    dice = np.empty(n, dtype=np.int64)
+    need = np.empty(6, dtype=np.int64)
+    cand_v = np.empty(nk + nb)
+    cand_a = np.empty(nk + nb, dtype=np.int64)  # keep index, or -(box + 1)
+    use_future = level != 0
+    for g in range(G):
+        mask = 0
+        u = 0
+        y = 0
+        total = 0
+        upper_raw = 0
+        for t in range(nb):
+            box_values(mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points,
+                       succ, v0)
+            turn_tables(v0, P, child, parent, E_all, M_all)
+            first = first_open(mask, nb)
+            for i in range(n):
+                dice[i] = slots[g, t, 0, i]
+            roll = 1
+            while True:
+                code = 0
+                for i in range(n):
+                    code += 7 ** (dice[i] - 1)
+                r = code_index[code] - r0
+                rl = R - roll
+                extra = extra_bonus(r, mask, y, P, alike)
+                mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
+                nc = 0
+                best = NEG
+                for b in range(nb):
+                    v, _ = box_value(r, b, mask, y, succ, P, raw, upper_face, joker_points,
+                                     mode, mbox, jok, first)
+                    if v > NEG:
+                        cand_v[nc] = v + extra
+                        cand_a[nc] = -(b + 1)
+                        if v + extra > best:
+                            best = v + extra
+                        nc += 1
+                if rl > 0:
+                    for j in range(py_order.shape[0]):
+                        K = py_order[j]
+                        ok = True
+                        for f in range(6):
+                            c = 0
+                            for i in range(n):
+                                if dice[i] == f + 1:
+                                    c += 1
+                            if keeps[K, f] > c:
+                                ok = False
+                                break
+                        if ok:
+                            cand_v[nc] = E_all[rl, K]
+                            cand_a[nc] = K
+                            if cand_v[nc] > best:
+                                best = cand_v[nc]
+                            nc += 1
+                pick = 0
+                if level == 1 and temperature > 0:
+                    s = 0.0
+                    for c in range(nc):
+                        s += np.exp((cand_v[c] - best) / temperature)
+                    x = np.random.random() * s
+                    pick = nc - 1
+                    acc = 0.0
+                    for c in range(nc):
+                        acc += np.exp((cand_v[c] - best) / temperature)
+                        if x < acc:
+                            pick = c
+                            break
+                else:
+                    bv = NEG
+                    for c in range(nc):  # boxes come first, so they win ties
+                        if cand_v[c] > bv:
+                            bv = cand_v[c]
+                            pick = c
+                a = cand_a[pick]
+                if a >= 0:
+                    for f in range(6):
+                        need[f] = keeps[a, f]
+                    for i in range(n):
+                        if need[dice[i] - 1] > 0:
+                            need[dice[i] - 1] -= 1
+                        else:
+                            dice[i] = slots[g, t, roll, i]
+                    roll += 1
+                    continue
+                b = -a - 1
+                _, pts = box_value(r, b, mask, y, succ, P, raw, upper_face, joker_points,
+                                   mode, mbox, jok, first)
+                total += pts + extra
+                if upper_face[b] > 0:
+                    if ub > 0 and upper_raw < P[2] <= upper_raw + pts:
+                        total += ub
+                    upper_raw += pts
+                    u = min(T, u + pts) if T > 0 else 0
+                if b == P[6] and ny == 2:
+                    y = 1 if pts == 50 else 0
+                mask |= 1 << b
+                break
+        totals[g] = total
+    return totals

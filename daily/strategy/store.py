@@ -1,0 +1,49 @@
+"""Where tables live and a process-wide cache of the ones opened.
+
+The folder is ``Config.tables_dir``: ``$DAILY_DATA_DIR/tables`` (default
+``./var/tables``). An opened table is memory-mapped, so keeping it cached costs only
+address space; a rebuilt file (new modification time) is opened afresh.
+
+>>> tables_dir_for(Path("/srv/dice")).as_posix()
+'/srv/dice/tables'
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from daily.rules import Ruleset
+from daily.strategy.solver import StrategyTable
+from daily.strategy.tablefile import load_table, table_filename
+
+_LOCK = threading.Lock()
+_OPEN: dict[tuple[str, float], StrategyTable] = {}
+
+
+def tables_dir_for(data_dir: Path) -> Path:
+    """The tables folder inside a data directory."""
+    return data_dir / "tables"
+
+
+def default_tables_dir() -> Path:
+    """``$DAILY_DATA_DIR/tables``, or ``./var/tables``."""
+    return tables_dir_for(Path(os.environ.get("DAILY_DATA_DIR") or "var"))
+
+
+def get_table(rules: Ruleset, folder: Path | None = None) -> StrategyTable:
+    """The table of ``rules`` from ``folder`` (opened once per file version)."""
+    folder = default_tables_dir() if folder is None else folder
+    path = folder / table_filename(rules)
+    try:
+        stamp = path.stat().st_mtime
+    except FileNotFoundError:
+        stamp = -1.0
+    key = (str(path.resolve()), stamp)
+    with _LOCK:
+        table = _OPEN.get(key)
+        if table is None:
+            table = load_table(rules, folder)  # raises a clear error when missing/stale
+            _OPEN[key] = table
+        return table
