@@ -7,7 +7,8 @@ grace lets results of games finished just before the close reach the board), in 
 1. freeze the board (later results are refused and kept by RQ as failed jobs);
 2. compute and store the final statistics (players, mean, median, best, histogram);
 3. archive the day's verified results to ``<data>/archive/<date>/<ruleset>.jsonl``
-   (atomic write, see :mod:`daily.service.archive`);
+   (atomic write, see :mod:`daily.service.archive`); the move logs then expire from
+   Redis after :data:`LOGS_KEPT_SECONDS` (the board itself stays);
 4. enqueue ``workers.par.record_day_par(date, ruleset)`` on the ``days`` queue with
    job id ``par-<date>-<ruleset>``, if the module ``workers.par`` exists.
 
@@ -44,6 +45,8 @@ from workers.context import job_config, job_connection
 LOOKBACK_DAYS = 7
 GRACE_SECONDS = 300
 LOCK_SECONDS = 900
+#: Move logs stay in Redis this long after the archive was written.
+LOGS_KEPT_SECONDS = 7 * 24 * 3600
 PAR_FUNC = "workers.par.record_day_par"
 
 
@@ -101,6 +104,8 @@ def roll_day(
         done.append("stats")
     if "archived" not in marks:
         summary = write_archive(board, config.archive_dir)
+        # The archive now holds the move logs: free their memory after a safety week.
+        conn.expire(board.key("logs"), LOGS_KEPT_SECONDS)
         conn.hset(marks_key, "archived", str(summary.path))
         done.append("archived")
     if "par" not in marks and _par_available():

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from rq import Worker
 
 from daily import calendar
 from daily.service.embedded import free_port
@@ -110,3 +111,45 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
     assert "Traceback" not in text
     assert (tmp_path / "data" / "redis" / "appendonly").is_dir()
     assert (tmp_path / "data" / "keys" / "master.secret").exists()
+
+
+def test_serve_with_redis_url_uses_that_redis_and_stops_on_sigterm(redis_url, tmp_path):
+    port = free_port()
+    env = dict(os.environ, REDIS_URL=redis_url, DAILY_DATA_DIR=str(tmp_path / "data"),
+               DAILY_PORT=str(port), DAILY_KEY_PREFIX="ts:", PYTHONPATH=str(ROOT))
+    # Keys come from `daily keys init` here (only the embedded mode makes them itself).
+    assert subprocess.run([sys.executable, "-m", "daily", "keys", "init"], env=env,
+                          cwd=ROOT, capture_output=True, timeout=30).returncode == 0
+    log_path = tmp_path / "serve.log"
+    with log_path.open("wb") as log:
+        serve = subprocess.Popen([sys.executable, "-m", "daily", "serve", "--web-workers", "1"],
+                                 env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 25
+        while "ready on" not in log_path.read_text():
+            assert serve.poll() is None, log_path.read_text()
+            assert time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.1)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=5) as r:
+            assert json.loads(r.read())["redis"] == "ok"
+        # The worker registered itself on the given Redis.
+        conn = redis.Redis.from_url(redis_url)
+        deadline = time.monotonic() + 15
+        while Worker.count(connection=conn) != 1:
+            assert time.monotonic() < deadline, "no RQ worker registered on REDIS_URL"
+            time.sleep(0.1)
+        conn.close()
+        children = descendants(serve.pid)
+        serve.send_signal(signal.SIGTERM)
+        assert serve.wait(25) == 0
+        deadline = time.monotonic() + 5
+        while any(alive(c) for c in children):
+            assert time.monotonic() < deadline, [c for c in children if alive(c)]
+            time.sleep(0.05)
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()
+    text = log_path.read_text()
+    assert "embedded Valkey" not in text and "valkey stopped" not in text
+    assert "worker stopped" in text and "Traceback" not in text

@@ -87,6 +87,8 @@ def test_rollover_freezes_archives_and_rebuild_restores(
     assert [r["game_id"] for r in rows] == [e.game_id for e in board.top(100)]
     assert rows[0]["log"]["format"] == "daily-log/1"
     assert not list(path.parent.glob("*.tmp"))  # the temporary file was renamed away
+    assert 0 < redis_client.ttl(board.key("logs")) <= rollover_module.LOGS_KEPT_SECONDS
+    assert redis_client.ttl(board.key("rank")) == -1  # the board itself stays
 
     # Idempotent: a second run does nothing at all.
     assert rollover_module.rollover(AFTER_CLOSE) == {"days": []}
