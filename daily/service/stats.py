@@ -108,16 +108,17 @@ def record_game(conn: redis.Redis, result: Result, *, prefix: str = "dd:") -> bo
         },
         separators=(",", ":"),
     )
-    added = conn.eval(
-        _RECORD,
-        3,
-        *_keys(prefix, result.player_id),
-        result.game_id,
-        row,
-        result.total,
-        result.ruleset,
-        result.date.isoformat(),
-        result.date.toordinal(),
+    script = conn.register_script(_RECORD)
+    added = script(
+        keys=_keys(prefix, result.player_id),
+        args=[
+            result.game_id,
+            row,
+            result.total,
+            result.ruleset,
+            result.date.isoformat(),
+            result.date.toordinal(),
+        ],
     )
     return added == 1
 
