@@ -30,11 +30,17 @@ PHONE = {"width": 360, "height": 740}
 
 def new_page(
     browser: Browser, server: LiveServer, *, viewport: dict | None = None, locale: str = "en-GB",
-    clipboard: bool = False, **kwargs: Any,
+    clipboard: bool = False, web_share: bool = False, **kwargs: Any,
 ) -> tuple[BrowserContext, Page]:
     context = browser.new_context(
         base_url=server.url, viewport=viewport or LAPTOP, locale=locale, **kwargs
     )
+    if web_share:
+        # Linux Chromium has no Web Share API; this stand-in records what the page shares.
+        context.add_init_script(
+            "window.__shared = []; navigator.share = (data) =>"
+            " { window.__shared.push(data); return Promise.resolve(); };"
+        )
     if clipboard:
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     page = context.new_page()
@@ -68,6 +74,20 @@ def no_horizontal_scroll(page: Page) -> None:
     )
 
 
+def unlabelled_controls(page: Page) -> list[str]:
+    """Buttons, links and fields a screen reader would announce without a name."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('button, a[href], input, select, textarea')]
+          .filter(e => e.offsetParent !== null)
+          .filter(e => {
+            const label = e.getAttribute('aria-label') || e.textContent.trim()
+              || (e.id && document.querySelector(`label[for="${e.id}"]`)?.textContent.trim());
+            return !label;
+          })
+          .map(e => e.outerHTML.slice(0, 80))"""
+    )
+
+
 def check_total_against_core(server: LiveServer, page: Page, ruleset: str) -> dict[str, Any]:
     """The final total on screen equals the core's replay of the server's move log."""
     game_id = state(page)["id"]
@@ -85,7 +105,7 @@ def check_total_against_core(server: LiveServer, page: Page, ruleset: str) -> di
 def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
     chromium: Browser, live_server: LiveServer, run_results_worker: Any, artifacts: Path
 ) -> None:
-    context, page = new_page(chromium, live_server, clipboard=True)
+    context, page = new_page(chromium, live_server, clipboard=True, web_share=True)
     page.goto("/")
     expect(page.get_by_test_id("play-yahtzee")).to_be_visible()
     page.screenshot(path=artifacts / "laptop-home.png")
@@ -111,6 +131,9 @@ def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == game["result"]["share_text"]
     assert str(game["total"]) in copied
+    page.get_by_role("button", name="Share").click()
+    page.wait_for_function("window.__shared.length === 1")
+    assert page.evaluate("window.__shared[0].text") == game["result"]["share_text"]
 
     # The worker writes the result to the board; the end screen then shows the rank.
     run_results_worker()
@@ -166,6 +189,7 @@ def test_maxi_yatzy_on_a_phone_keyboard_only_with_reload_and_language_switch(
     expect(page.locator(".card")).to_contain_text("Tris")
     expect(page.locator(".card")).to_contain_text("Scala completa")
     no_horizontal_scroll(page)
+    assert unlabelled_controls(page) == []
     page.screenshot(path=artifacts / "phone-game-it.png")
 
     # Touch targets are at least 44 px.
@@ -209,9 +233,11 @@ def test_maxi_yatzy_on_a_phone_keyboard_only_with_reload_and_language_switch(
     expect(page.locator("table.board tr.me")).to_contain_text("(tu)")
     no_horizontal_scroll(page)
     page.screenshot(path=artifacts / "phone-leaderboard-it.png", full_page=True)
+    assert unlabelled_controls(page) == []
     page.goto("/#/profile")
     expect(page.get_by_test_id("show-token")).to_be_visible()
     no_horizontal_scroll(page)
+    assert unlabelled_controls(page) == []
     page.goto("/#/rules")
     expect(page.locator(".rules [data-ruleset='maxi-yatzy']")).to_contain_text("Scala completa")
     no_horizontal_scroll(page)
