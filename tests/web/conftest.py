@@ -38,14 +38,19 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 @pytest.fixture
-def live_server(redis_url: str, tmp_path: Path) -> Iterator[LiveServer]:
-    """The real app served over HTTP from a thread, torn down after the test."""
+def live_server(
+    request: pytest.FixtureRequest, redis_url: str, tmp_path: Path
+) -> Iterator[LiveServer]:
+    """The real app served over HTTP from a thread, torn down after the test.
+
+    Indirect parametrization may override settings: ``{"DAILY_RATE_LIMIT": "20/minute"}``.
+    """
     from daily.service.app import create_app
     from daily.service.config import load_config
     from daily.service.keys import init_keys
 
     data_dir = tmp_path / "data"
-    env = server_env(redis_url, data_dir)
+    env = {**server_env(redis_url, data_dir), **getattr(request, "param", {})}
     config = load_config(env)
     init_keys(config.keys_dir)
     app = create_app(config, {"TESTING": True})
