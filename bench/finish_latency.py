@@ -75,7 +75,7 @@ def main() -> int:
         workers = [
             subprocess.Popen(
                 [sys.executable, "-m", "daily", "worker", RESULTS_QUEUE, "--name", f"bench-{i}",
-                 *([] if args.fork else ["--simple"])],
+                 "--quiet", *([] if args.fork else ["--simple"])],
                 env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
             for i in range(args.workers)

@@ -75,6 +75,7 @@ def enqueue_result(conn: redis.Redis, result: dict[str, Any]) -> Job:
         result_ttl=RESULT_TTL,
         failure_ttl=FAILURE_TTL,
         retry=Retry(max=RETRIES),
+        description=f"record {parsed.ruleset} {parsed.date} game {parsed.game_id}",
     )
 
 
@@ -95,8 +96,8 @@ def record_result(result: dict[str, Any]) -> dict[str, Any]:
     ``result`` is ``{"game_id", "player_id", "player_name", "date", "ruleset",
     "total", "finished_at", "code", "log"}`` (see
     :class:`daily.service.leaderboard.Result`). Returns ``{"game_id", "board":
-    "recorded" | "already_recorded", "stats": "recorded" | "already_recorded",
-    "rank", "players"}``. Raises on a bad result, a frozen board or a Redis failure.
+    "recorded" | "already_recorded", "stats": "recorded" | "already_recorded"}``.
+    Raises on a bad result, a frozen board or a Redis failure.
     """
     parsed = Result.from_json(result)
     config = job_config()
@@ -105,11 +106,8 @@ def record_result(result: dict[str, Any]) -> dict[str, Any]:
     board_outcome = board.record(parsed)
     _pause_for_tests(parsed.game_id)
     counted = record_game(conn, parsed, prefix=config.key_prefix)
-    standing = board.standing_of_game(parsed.game_id)
     return {
         "game_id": parsed.game_id,
         "board": board_outcome,
         "stats": "recorded" if counted else "already_recorded",
-        "rank": standing.rank if standing else None,
-        "players": standing.players if standing else board.players(),
     }

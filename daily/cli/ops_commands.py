@@ -42,6 +42,9 @@ def register(subparsers: Any) -> None:
     worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
     worker.add_argument("--name", help="worker name (default: host and pid)")
     worker.add_argument(
+        "--quiet", action="store_true", help="log warnings and errors only, not every job"
+    )
+    worker.add_argument(
         "--simple",
         action="store_true",
         help="run jobs in the worker process (no fork per job: much faster for the small"
@@ -85,7 +88,9 @@ def _worker(args: argparse.Namespace) -> int:
     worker_class = SimpleWorker if args.simple else Worker
     worker = worker_class(queues, connection=conn, name=args.name)
     # with_scheduler: moves retries that wait (Retry intervals) back onto their queue.
-    worker.work(burst=args.burst, with_scheduler=True)
+    worker.work(
+        burst=args.burst, with_scheduler=True, logging_level="WARNING" if args.quiet else "INFO"
+    )
     return 0
 
 
