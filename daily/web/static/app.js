@@ -51,6 +51,11 @@ async function route() {
   const r = parseRoute();
   current = r;
   renderChrome(r.nav);
+  const titles = {
+    home: "nav_home", board: "nav_boards", practice: "nav_practice", profile: "nav_profile",
+    import: "nav_profile", rules: "nav_rules", result: "result_title", play: "card",
+  };
+  document.title = `${t(titles[r.name])} · Daily Dice`;
   if (r.name === "play") {
     const game = new GameView(view, r.args[0]);
     cleanup = () => game.unmount();
@@ -74,6 +79,11 @@ function switchLang() {
 
 setLang(detectLang(getLang(), navigator.languages || [navigator.language]));
 document.getElementById("lang").addEventListener("click", switchLang);
+// The skip link must not change the hash (the hash is the route).
+document.querySelector(".skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  view.focus();
+});
 window.addEventListener("hashchange", () => {
   route();
   view.focus({ preventScroll: true });
