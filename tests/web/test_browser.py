@@ -371,6 +371,22 @@ def test_practice_a_revealed_day_then_its_result_shows_every_roll(
     expect(page.locator(".game-head h1")).to_contain_text("Yatzy")
     expect(page.locator(".card li.box")).to_have_count(15)
     assert state(page)["turn"] == 1
+
+    # Practice games may ask the strategy engine for advice (never ranked games).
+    page.get_by_test_id("hint").click()
+    has_hints = any(r.rule.endswith("/hint") for r in live_server.app.url_map.iter_rules())
+    if has_hints:
+        advice = page.get_by_test_id("advice")
+        expect(advice).to_contain_text("expected final score")
+        if page.get_by_role("button", name="Keep these dice").count():
+            page.get_by_role("button", name="Keep these dice").click()
+            assert any(state(page)["kept"]) or "Reroll everything" in advice.inner_text()
+    else:
+        expect(page.locator(".advice")).to_contain_text("Hints are not available")
+    page.goto("/")
+    page.get_by_test_id("play-yahtzee").click()
+    page.wait_for_selector("section.game")
+    expect(page.get_by_test_id("hint")).to_have_count(0)
     context.close()
 
 

@@ -65,6 +65,7 @@ export const getGame = (id) => api("GET", `/games/${encodeURIComponent(id)}`);
 export const startGame = (body) => api("POST", "/games", body);
 export const rollDice = (id, hold) => api("POST", `/games/${encodeURIComponent(id)}/roll`, { hold });
 export const scoreBox = (id, box) => api("POST", `/games/${encodeURIComponent(id)}/score`, { box });
+export const hint = (id) => api("POST", `/games/${encodeURIComponent(id)}/hint`, {});
 export const getBoard = (date, ruleset, limit = 100) =>
   api("GET", `/leaderboards/${date}/${encodeURIComponent(ruleset)}?limit=${limit}`);
 export const getDay = (date, ruleset) => api("GET", `/days/${date}/${encodeURIComponent(ruleset)}`);

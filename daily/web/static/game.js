@@ -284,7 +284,56 @@ export class GameView {
       h("p", { class: "hint muted" },
         left > 0 && this.holds.length && this.holds.every(Boolean) ? t("all_kept") : t("roll_hint")),
       h("p", { class: "hint muted keys", text: t("keys_hint", { n: (g.dice || []).length }) }),
+      g.mode === "practice" ? this.advicePanel() : null,
       this.pastTurns());
+  }
+
+  // Practice games only: the strategy engine's advice (POST /games/{id}/hint).
+  advicePanel() {
+    const g = this.game;
+    const current = this.advice && this.advice.turn === g.turn && this.advice.roll === g.roll
+      ? this.advice : null;
+    const body = [];
+    if (current && current.error) body.push(h("p", { class: "muted", text: current.error }));
+    if (current && current.hint) {
+      const best = current.hint.best;
+      body.push(h("p", { class: "advice-best", "data-testid": "advice" },
+        h("strong", { text: adviceText(best) }),
+        ` · ${t("expected", { value: fmtNumber(best.value, 1) })}`));
+      if (best.kind === "keep" && best.hold) {
+        body.push(h("button", {
+          type: "button", class: "btn small", text: t("apply_hint"),
+          onclick: () => {
+            this.holds = [...best.hold].map((c) => c === "1");
+            saveHolds(g.id, g.turn, g.roll, this.holds);
+            this.render();
+          },
+        }));
+      }
+      const others = current.hint.alternatives || [];
+      if (others.length) {
+        body.push(h("ul", { class: "advice-others" }, others.map((a) =>
+          h("li", {}, `${adviceText(a)} (−${fmtNumber(a.loss, 1)})`))));
+      }
+    }
+    return h("section", { class: "advice", "aria-label": t("hint") },
+      h("button", {
+        type: "button", class: "btn small ghost", "data-testid": "hint", text: t("hint"),
+        disabled: this.busy, onclick: () => this.askAdvice(),
+      }), body);
+  }
+
+  async askAdvice() {
+    const g = this.game;
+    try {
+      const hint = await api.hint(g.id);
+      this.advice = { turn: g.turn, roll: g.roll, hint };
+    } catch (err) {
+      const text = err.status === 404 || err.status === 405 || err.status === 501 || err.status === 503
+        ? t("hint_unavailable") : errorText(err);
+      this.advice = { turn: g.turn, roll: g.roll, error: text };
+    }
+    this.render();
   }
 
   // The turns played so far, latest first (wide screens only: phones show the card).
@@ -469,6 +518,14 @@ export class GameView {
   online() {
     if (this.unsettled && !this.busy) this.settle();
   }
+}
+
+function adviceText(action) {
+  if (action.kind === "keep") {
+    return action.kept && action.kept.length
+      ? t("advice_keep", { dice: action.kept.join("-") }) : t("advice_reroll_all");
+  }
+  return t("advice_box", { points: action.points, box: boxName(action.box) });
 }
 
 // Start (or resume) a game and open it; used by the home, practice and result pages.

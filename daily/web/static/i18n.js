@@ -81,6 +81,10 @@ const STRINGS = {
     err_already_ranked: "You already played this set today. You can still practise it once the day is revealed.",
     err_unauthorized: "Your player token was not accepted.",
     err_generic: "Something went wrong: {message}",
+    hint: "Hint", hint_unavailable: "Hints are not available on this server yet.",
+    apply_hint: "Keep these dice", expected: "expected final score {value}",
+    advice_keep: "Keep {dice}", advice_reroll_all: "Reroll everything",
+    advice_box: "Score {points} in {box}",
     retry: "Retry", dismiss: "Dismiss", new_player: "Play as a new player", back_home: "Back to today",
     rules_title: "How to play",
     rules_text: [
@@ -169,6 +173,10 @@ const STRINGS = {
     err_already_ranked: "Hai già giocato questa serie oggi. Potrai allenarti quando il giorno sarà rivelato.",
     err_unauthorized: "Il tuo codice giocatore non è stato accettato.",
     err_generic: "Qualcosa non ha funzionato: {message}",
+    hint: "Suggerimento", hint_unavailable: "I suggerimenti non sono ancora disponibili su questo server.",
+    apply_hint: "Tieni questi dadi", expected: "punteggio finale atteso {value}",
+    advice_keep: "Tieni {dice}", advice_reroll_all: "Rilancia tutto",
+    advice_box: "Segna {points} in {box}",
     retry: "Riprova", dismiss: "Chiudi", new_player: "Gioca come nuovo giocatore", back_home: "Torna a oggi",
     rules_title: "Come si gioca",
     rules_text: [
