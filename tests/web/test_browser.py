@@ -213,6 +213,15 @@ def test_maxi_yatzy_on_a_phone_keyboard_only_with_reload_and_language_switch(
         k: before[k] for k in ("id", "turn", "roll", "dice", "kept")
     }
 
+    # Enter on the focused Roll button rolls, and the focus stays on it for the next roll.
+    page.get_by_test_id("roll").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"document.querySelector('section.game').dataset.roll == {after['roll'] + 1}"
+        " && document.querySelector('section.game').dataset.busy == '0'"
+    )
+    assert page.evaluate("document.activeElement.dataset.key") == "roll"
+
     # Switch to English and back.
     page.locator("#lang").click()
     expect(page.locator(".card")).to_contain_text("Three of a kind")

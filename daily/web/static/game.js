@@ -233,8 +233,16 @@ export class GameView {
   render() {
     if (!this.alive) return;
     const g = this.game;
-    const focusKey = document.activeElement && this.root.contains(document.activeElement)
+    // Keep the keyboard focus where it was across renders, including the busy render
+    // (its disabled buttons drop the focus) and the one after the server's answer.
+    const active = document.activeElement && this.root.contains(document.activeElement)
       ? document.activeElement.dataset.key || document.activeElement.dataset.box : null;
+    let focusKey = active || null;
+    if (this.busy && active) this.pendingFocus = active;
+    if (!this.busy) {
+      focusKey = focusKey || this.pendingFocus || null;
+      this.pendingFocus = null;
+    }
     const head = h("div", { class: "game-head" },
       h("h1", {}, rulesetName(g.ruleset),
         h("span", { class: `badge ${g.mode}`, text: g.mode === "ranked" ? t("ranked_mode") : t("practice_mode") })),
