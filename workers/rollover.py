@@ -10,7 +10,8 @@ grace lets results of games finished just before the close reach the board), in 
    (atomic write, see :mod:`daily.service.archive`); the move logs then expire from
    Redis after :data:`LOGS_KEPT_SECONDS` (the board itself stays);
 4. enqueue ``workers.par.record_day_par(date, ruleset)`` on the ``days`` queue with
-   job id ``par-<date>-<ruleset>``, if the module ``workers.par`` exists.
+   job id ``par-<date>-<ruleset>``, if the module ``workers.par`` exists (and
+   ``DAILY_PAR_JOBS`` is not ``off``).
 
 Each step is recorded in the hash ``P lb:{D:R}:rolled`` once done, so a rerun (or a
 run after a crash between steps) only does what is missing: the job is idempotent.
@@ -29,6 +30,8 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import importlib.util
+import os
+from collections.abc import Mapping
 from typing import Any
 
 import redis
@@ -79,7 +82,17 @@ def due_days(now: dt.datetime, rulesets: tuple[str, ...]) -> list[tuple[dt.date,
     return out
 
 
-def _par_available() -> bool:
+def par_enabled(env: Mapping[str, str] | None = None) -> bool:
+    """Whether the par step runs: ``workers.par`` exists and ``DAILY_PAR_JOBS`` is not off.
+
+    ``DAILY_PAR_JOBS=off`` skips it (a deployment without strategy tables, or tests).
+
+    >>> par_enabled({"DAILY_PAR_JOBS": "off"})
+    False
+    """
+    flag = (os.environ if env is None else env).get("DAILY_PAR_JOBS", "on").strip().lower()
+    if flag in {"off", "0", "no", "false"}:
+        return False
     try:
         return importlib.util.find_spec("workers.par") is not None
     except ModuleNotFoundError:
@@ -108,7 +121,7 @@ def roll_day(
         conn.expire(board.key("logs"), LOGS_KEPT_SECONDS)
         conn.hset(marks_key, "archived", str(summary.path))
         done.append("archived")
-    if "par" not in marks and _par_available():
+    if "par" not in marks and par_enabled():
         # DuplicateJobError: enqueued by an earlier run that died before marking it.
         with contextlib.suppress(DuplicateJobError):
             Queue(DAYS_QUEUE, connection=conn).enqueue_call(

@@ -57,7 +57,7 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(DAILY_DATA_DIR=str(tmp_path / "data"), DAILY_PORT=str(port),
-               DAILY_KEY_PREFIX="ts:", PYTHONPATH=str(ROOT))
+               DAILY_KEY_PREFIX="ts:", PYTHONPATH=str(ROOT), DAILY_PAR_JOBS="off")
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:
         serve = subprocess.Popen(
@@ -116,7 +116,8 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
 def test_serve_with_redis_url_uses_that_redis_and_stops_on_sigterm(redis_url, tmp_path):
     port = free_port()
     env = dict(os.environ, REDIS_URL=redis_url, DAILY_DATA_DIR=str(tmp_path / "data"),
-               DAILY_PORT=str(port), DAILY_KEY_PREFIX="ts:", PYTHONPATH=str(ROOT))
+               DAILY_PORT=str(port), DAILY_KEY_PREFIX="ts:", PYTHONPATH=str(ROOT),
+               DAILY_PAR_JOBS="off")
     # Keys come from `daily keys init` here (only the embedded mode makes them itself).
     assert subprocess.run([sys.executable, "-m", "daily", "keys", "init"], env=env,
                           cwd=ROOT, capture_output=True, timeout=30).returncode == 0

@@ -90,6 +90,11 @@ def test_rollover_freezes_archives_and_rebuild_restores(
     assert 0 < redis_client.ttl(board.key("logs")) <= rollover_module.LOGS_KEPT_SECONDS
     assert redis_client.ttl(board.key("rank")) == -1  # the board itself stays
 
+    if rollover_module.par_enabled():  # once the strategy engineer's workers.par exists
+        par = Job.fetch("par-2026-11-29-yahtzee", connection=redis_client)
+        assert (par.func_name, par.args) == (rollover_module.PAR_FUNC, ("2026-11-29", "yahtzee"))
+        assert "par" in done[("2026-11-29", "yahtzee")]
+
     # Idempotent: a second run does nothing at all.
     assert rollover_module.rollover(AFTER_CLOSE) == {"days": []}
 
@@ -158,7 +163,7 @@ def test_only_the_leader_scheduler_enqueues(redis_client) -> None:
 
 @pytest.mark.slow
 def test_two_scheduler_processes_do_not_double_run(redis_url, redis_client, worker_env) -> None:
-    env = dict(worker_env, DAILY_ROLLOVER_INTERVAL="1")
+    env = dict(worker_env, DAILY_ROLLOVER_INTERVAL="1", DAILY_PAR_JOBS="off")
     queue = Queue(DAYS_QUEUE, connection=redis_client)
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     worker = subprocess.Popen(
@@ -208,3 +213,20 @@ def test_build_scheduler_registers_the_rollover(redis_client, job_env) -> None:
     assert (job.func_name, job.queue_name, job.interval) == (
         "workers.rollover.rollover", DAYS_QUEUE, 7
     )
+
+
+def test_par_job_is_enqueued_once(redis_client, make_result, job_env, monkeypatch) -> None:
+    monkeypatch.setattr(rollover_module, "par_enabled", lambda: True)
+    board = fill(redis_client, make_result, 2)
+    rollover_module.rollover(AFTER_CLOSE)
+    job = Job.fetch("par-2026-11-29-yahtzee", connection=redis_client)
+    assert (job.func_name, job.args) == ("workers.par.record_day_par", ("2026-11-29", "yahtzee"))
+    queue = Queue(DAYS_QUEUE, connection=redis_client)
+    queued = len(queue)
+    # A run that died after enqueuing but before marking the step: the rerun's enqueue is
+    # refused as a duplicate job id, and the step is marked done.
+    redis_client.hdel(board.key("rolled"), "par")
+    again = rollover_module.rollover(AFTER_CLOSE)
+    assert again["days"] == [{"date": "2026-11-29", "ruleset": "yahtzee", "done": ["par"]}]
+    assert len(queue) == queued
+    assert rollover_module.rollover(AFTER_CLOSE) == {"days": []}
