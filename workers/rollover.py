@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import redis
-from rq import Queue
+from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
 from daily import calendar
@@ -130,6 +130,7 @@ def roll_day(
                 job_id=par_job_id(day, ruleset),
                 unique=True,
                 timeout=3600,
+                retry=Retry(max=2),
             )
         conn.hset(marks_key, "par", par_job_id(day, ruleset))
         done.append("par")
