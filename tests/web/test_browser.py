@@ -151,6 +151,10 @@ def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
     expect(friend.locator(".turns")).to_have_count(0)
     expect(friend.get_by_test_id("play-same")).to_be_visible()
     friend.screenshot(path=artifacts / "laptop-result.png", full_page=True)
+    friend.goto(link.lower())  # codes are case-insensitive
+    expect(friend.get_by_test_id("result-total")).to_have_text(str(game["total"]))
+    friend.goto("/r/DD-0000000000")
+    expect(friend.locator("#view [role=alert]")).to_have_text("Nothing found here.")
 
     # The leaderboard lists the player, and marks the row as theirs.
     page.goto(f"/#/board/{game['date']}/yahtzee")
