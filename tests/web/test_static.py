@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from daily.rules import get_ruleset
 from daily.web import QR_MAX_CHARS, bp
@@ -40,7 +41,7 @@ def _keys(block: str) -> set[str]:
 
 
 @pytest.fixture
-def client():
+def client() -> FlaskClient:
     app = Flask(__name__)
     app.register_blueprint(bp)
     return app.test_client()
@@ -77,7 +78,7 @@ def test_italian_box_names_are_the_usual_ones() -> None:
         assert re.search(rf'\b{box}: "{name}"', italian), box
 
 
-def test_the_app_and_result_pages_are_served(client) -> None:
+def test_the_app_and_result_pages_are_served(client: FlaskClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and b'type="module"' in page.data
     assert b'data-result-code=""' in page.data
@@ -89,7 +90,7 @@ def test_the_app_and_result_pages_are_served(client) -> None:
         assert client.get(f"/static/web/{name}").status_code == 200, name
 
 
-def test_qr_code_is_an_svg_of_the_posted_text(client) -> None:
+def test_qr_code_is_an_svg_of_the_posted_text(client: FlaskClient) -> None:
     answer = client.post("/qr.svg", json={"text": "http://127.0.0.1/#/import/abc"})
     assert answer.status_code == 200 and answer.mimetype == "image/svg+xml"
     assert answer.data.startswith(b"<svg") and answer.headers["Cache-Control"] == "no-store"
@@ -100,7 +101,9 @@ def test_qr_code_is_an_svg_of_the_posted_text(client) -> None:
     [(None, 400), ([1], 400), ({}, 400), ({"text": ""}, 400), ({"text": 5}, 400),
      ({"text": "x" * (QR_MAX_CHARS + 1)}, 400)],
 )
-def test_qr_code_refuses_bad_bodies_naming_the_field(client, body, status) -> None:
+def test_qr_code_refuses_bad_bodies_naming_the_field(
+    client: FlaskClient, body: object, status: int
+) -> None:
     answer = client.post("/qr.svg", json=body) if body is not None else client.post(
         "/qr.svg", data="not json", content_type="application/json"
     )
