@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from daily.dice import day_seed
 from daily.movelog import MoveLog
 from daily.replay import replay
+from daily.service.connections import redis_key
 
 from .player import play_game, play_turn, state
 from .server import LiveServer
@@ -156,8 +157,17 @@ def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
     friend.goto("/r/DD-0000000000")
     expect(friend.locator("#view [role=alert]")).to_have_text("Nothing found here.")
 
-    # The leaderboard lists the player, and marks the row as theirs.
+    # The leaderboard lists the player, and marks the row as theirs. The par job's
+    # figures (written where the par worker writes them) are shown beside it.
+    services = live_server.app.extensions["daily"]
+    services.conn.set(
+        redis_key(services.config, "par", game["date"], "yahtzee"),
+        json.dumps({"easy": 231, "medium": 245, "hard": 262}),
+    )
     page.goto(f"/#/board/{game['date']}/yahtzee")
+    expect(page.get_by_test_id("par")).to_have_text(
+        "Par (bots on the same dice): easy 231 · medium 245 · hard 262"
+    )
     row = page.locator("table.board tr.me")
     expect(row).to_contain_text(str(game["total"]))
     expect(row).to_contain_text("(you)")

@@ -81,11 +81,16 @@ export function renderCard(state, { interactive = false } = {}) {
 
 // ---------- the end screen (also used for a finished game opened again) ----------
 
+// The bots' scores on the same dice: {"easy": 231, ...} (or {"easy": {"total": 231}}).
 export function parBlock(par) {
-  if (!par) return null;
-  return h("p", { class: "par" }, h("strong", { text: `${t("par")}: ` }),
-    ["easy", "medium", "hard"].filter((k) => par[k] !== undefined)
-      .map((k) => `${t("par_" + k)} ${par[k]}`).join(" · "));
+  if (!par || typeof par !== "object") return null;
+  const source = par.levels && typeof par.levels === "object" ? par.levels : par;
+  const score = (v) => (typeof v === "number" ? v : v && (v.total ?? v.score ?? v.mean));
+  const parts = ["easy", "medium", "hard"].filter((k) => score(source[k]) != null)
+    .map((k) => `${t("par_" + k)} ${fmtNumber(score(source[k]))}`);
+  if (!parts.length) return null;
+  return h("p", { class: "par", "data-testid": "par" }, h("strong", { text: `${t("par")}: ` }),
+    parts.join(" · "));
 }
 
 function endScreen(game) {
@@ -149,7 +154,7 @@ async function fillRank(game, total, rankBox, chartBox, parBox) {
         rankBox.textContent = rankText(board.me, board.players);
         rankBox.dataset.rank = board.me.rank;
         chartBox.replaceChildren(histogram(board.histogram, total, board.players) || "");
-        if (board.par) parBox.replaceChildren(parBlock(board.par));
+        if (board.par) parBox.replaceChildren(parBlock(board.par) || "");
         else fillPar(game, parBox);
         return;
       }

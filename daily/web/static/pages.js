@@ -137,7 +137,8 @@ export async function boardPage(root, date, ruleset) {
     const chart = histogram(board.histogram, board.me ? board.me.score : null, board.players);
     if (chart) parts.push(chart);
     if (board.par) {
-      parts.push(parBlock(board.par));
+      const parLine = parBlock(board.par);
+      if (parLine) parts.push(parLine);
     }
     if (board.around && board.around.length && board.me && board.me.rank > (board.top || []).length) {
       parts.push(boardTable(board.around, meRank, t("around_you")));
