@@ -4,7 +4,7 @@ import { parBlock, renderCard, startAndOpen } from "./game.js";
 import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
 import { getToken, rememberedGame, setToken } from "./store.js";
 import {
-  copyText, countdownText, errorText, h, histogram, localDate, miniDice, shiftDate, toast,
+  copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice, shiftDate, toast,
 } from "./ui.js";
 
 const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht"];
@@ -63,11 +63,18 @@ export async function homePage(root) {
         "data-resume": resume ? "1" : null,
       });
     }
+    const count = h("span", { class: "muted players-so-far" });
+    api.getBoard(date, ruleset, 1).then((board) => {
+      count.textContent = t("players_so_far", { n: fmtNumber(board.players) });
+    }).catch(() => {});
+    const faces = ruleset === "maxi-yatzy" ? [1, 2, 3, 4, 5, 6] : [2, 3, 4, 5, 6];
     return h("article", { class: "set-card", "data-ruleset": ruleset },
-      h("h2", {}, rulesetName(ruleset)),
+      h("div", { class: "set-title" }, h("h2", {}, rulesetName(ruleset)),
+        h("span", { class: "mini-dice deco", "aria-hidden": "true" }, faces.map((f) => dieFace(f, "mini")))),
       h("p", { class: "muted", text: fmtDate(date) }),
       action,
-      h("a", { class: "link", href: `/#/board/${date}/${ruleset}`, text: t("see_board") }));
+      h("div", { class: "row wrap spread" },
+        h("a", { class: "link", href: `/#/board/${date}/${ruleset}`, text: t("see_board") }), count));
   });
   root.replaceChildren(h("section", { class: "home" },
     h("h1", { text: t("home_title") }),
