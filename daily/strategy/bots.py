@@ -37,7 +37,7 @@ from daily.strategy.spec import StrategyError
 
 LEVELS = ("easy", "medium", "hard")
 #: The medium bot's default temperature, in points of expected final score.
-MEDIUM_TEMPERATURE = 2.0
+MEDIUM_TEMPERATURE = 1.0
 
 
 @dataclass(frozen=True)
