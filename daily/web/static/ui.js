@@ -102,7 +102,18 @@ export async function copyText(text) {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
-    return false;
+    // No async clipboard (plain http, or permission refused): the older copy command.
+    const area = h("textarea", { readonly: true, class: "sr-only" }, text);
+    document.body.append(area);
+    area.select();
+    let done = false;
+    try {
+      done = document.execCommand("copy");
+    } catch {
+      done = false;
+    }
+    area.remove();
+    return done;
   }
 }
 
