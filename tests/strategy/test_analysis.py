@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 
 import pytest
@@ -56,6 +57,6 @@ def test_illegal_and_mismatched_logs(yahtzee_table: StrategyTable, yatzy_table) 
     other = MoveLog("yatzy", (Turn((), "ones"),), seed=SEED)
     with pytest.raises(LogFormatError, match="table"):
         analyse(yahtzee_table, other)
-    day = MoveLog("yahtzee", (Turn((), "ones"),), day=__import__("datetime").date(2026, 1, 1))
+    day = MoveLog("yahtzee", (Turn((), "ones"),), day=dt.date(2026, 1, 1))
     with pytest.raises(LogFormatError, match="seed is needed"):
         analyse(yahtzee_table, day)
