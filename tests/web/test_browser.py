@@ -306,6 +306,7 @@ def test_token_moves_the_game_to_another_device(
     other.locator("#import-token").press("Enter")
     expect(other.get_by_text("That token is not recognised.")).to_be_visible()
     assert token_of(other) == token
+    assert not page.errors and not other.errors  # type: ignore[attr-defined]
     other_context.close()
     context.close()
 
@@ -356,6 +357,7 @@ def test_lost_answers_never_lose_or_repeat_a_move(
     game = api_get(live_server, f"/games/{after_roll['id']}", token_of(page))
     assert game["turn"] == 2 and len(game["history"]) == 1
 
+    assert not page.errors  # type: ignore[attr-defined]
     context.close()
 
 
@@ -410,6 +412,7 @@ def test_practice_a_revealed_day_then_its_result_shows_every_roll(
     page.get_by_test_id("play-yahtzee").click()
     page.wait_for_selector("section.game")
     expect(page.get_by_test_id("hint")).to_have_count(0)
+    assert not page.errors  # type: ignore[attr-defined]
     context.close()
 
 
@@ -438,6 +441,7 @@ def test_a_day_closing_mid_game_is_explained_and_the_game_kept(
     assert (after["turn"], after["roll"], after["dice"]) == (
         before["turn"], before["roll"], before["dice"]
     )
+    assert not page.errors  # type: ignore[attr-defined]
     context.close()
 
 
@@ -476,4 +480,5 @@ def test_rate_limit_is_explained_and_loses_nothing(
     assert (shown["turn"], shown["roll"], shown["dice"]) == (
         on_server["turn"], on_server["roll"], on_server["dice"]
     )
+    assert not page.errors  # type: ignore[attr-defined]
     context.close()

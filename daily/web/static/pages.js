@@ -1,6 +1,8 @@
 // The other screens: today, leaderboards, practice, profile, a shared result and the rules.
 import * as api from "./api.js";
-import { parBlock, renderCard, startAndOpen } from "./game.js";
+import { renderCard } from "./card.js";
+import { parBlock } from "./end.js";
+import { startAndOpen } from "./game.js";
 import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
 import { getToken, rememberedGame, setToken } from "./store.js";
 import {
