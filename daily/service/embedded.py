@@ -23,6 +23,7 @@ supervisor stops the rest and exits with status 1.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
 import signal
 import socket
@@ -94,6 +95,31 @@ def valkey_command(data_dir: Path, port: int, appendfsync: str = "always") -> li
     ]
 
 
+def lock_directory(directory: Path) -> int:
+    """Take an exclusive lock on ``directory`` (a ``.lock`` file in it); returns its fd.
+
+    A second ``daily serve`` on the same data directory would run a second Valkey on the
+    same AOF files; it is refused instead. The lock goes with the process.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> fd = lock_directory(d)
+    >>> lock_directory(d)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    daily.errors.StateError: another `daily serve` is using .../.lock
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / ".lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StateError(f"another `daily serve` is using {path}") from None
+    return fd
+
+
 @contextmanager
 def valkey_server(data_dir: Path, appendfsync: str = "everysec") -> Iterator[str]:
     """Run a private Valkey (AOF in ``data_dir``) for the block; yields its URL.
@@ -145,6 +171,7 @@ class EmbeddedStack:
     out: TextIO = field(default_factory=lambda: sys.stderr)
     children: list[Child] = field(default_factory=list)
     _stopping: bool = False
+    _lock_fd: int | None = None
 
     def say(self, text: str) -> None:
         """One progress line for the operator."""
@@ -180,7 +207,7 @@ class EmbeddedStack:
             if created:
                 self.say(f"created keys in {self.config.keys_dir}")
             redis_dir = self.config.data_dir / "redis"
-            redis_dir.mkdir(parents=True, exist_ok=True)
+            self._lock_fd = lock_directory(redis_dir)
             port = free_port()
             redis_url = f"redis://127.0.0.1:{port}/0"
             valkey = self._spawn(
