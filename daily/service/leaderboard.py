@@ -38,9 +38,10 @@ board's keys in one slot, so boards could be spread over the shards of a cluster
     P lb:{D:R}:entries  HASH  game id -> compact JSON of the entry
     P lb:{D:R}:players  HASH  player id -> game id
     P lb:{D:R}:hist     HASH  bin start -> count
-    P lb:{D:R}:logs     HASH  game id -> daily-log/1 JSON (kept for the archive)
+    P lb:{D:R}:logs     HASH  game id -> move log, compact text form (for the archive)
     P lb:{D:R}:frozen   STRING  epoch seconds when the board was frozen
     P lb:{D:R}:final    STRING  JSON of the final statistics (set by the rollover)
+    P lb:{D:R}:rolled   HASH  rollover steps done (see :mod:`workers.rollover`)
 
 >>> sort_key(200, 0.0, dt.date(2026, 11, 29)) < sort_key(199, 0.0, dt.date(2026, 11, 29))
 True
