@@ -1,0 +1,93 @@
+"""Hints and analysis through the JSON API (real app, real Redis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from daily.service.clock import FixedClock
+from daily.service.config import Config
+from daily.strategy.solver import StrategyTable
+from daily.strategy.tablefile import save_table
+from tests.service import conftest as service_fixtures
+
+# the service tests' fixtures: a real app on the test's Redis database, a fixed clock
+service_config = service_fixtures.service_config
+clock = service_fixtures.clock
+app = service_fixtures.app
+client = service_fixtures.client
+player = service_fixtures.player
+Player = service_fixtures.Player
+play_out = service_fixtures.play_out
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def tables(service_config: Config, yahtzee_table: StrategyTable) -> None:
+    save_table(yahtzee_table, service_config.tables_dir)
+
+
+def follow_hints(player: Player, state: dict[str, Any]) -> dict[str, Any]:
+    while not state["over"]:
+        response = player.call("POST", f"/games/{state['id']}/hint", {"top": 2})
+        assert response.status_code == 200, response.get_json()
+        hint = response.get_json()
+        assert hint["turn"] == state["turn"] and len(hint["alternatives"]) <= 2
+        best = hint["best"]
+        if best["kind"] == "keep":
+            state = player.call("POST", f"/games/{state['id']}/roll", {"hold": best["hold"]})
+        else:
+            state = player.call("POST", f"/games/{state['id']}/score", {"box": best["box"]})
+        assert state.status_code == 200, state.get_json()
+        state = state.get_json()
+    return state
+
+
+def test_practice_game_hints_then_analysis(tables: None, player: Player) -> None:
+    state = player.call("POST", "/games", {"ruleset": "yahtzee", "mode": "practice"}).get_json()
+    response = player.call("GET", f"/games/{state['id']}/analysis")
+    assert response.status_code == 409 and "not finished" in response.get_json()["error"]["message"]
+    final = follow_hints(player, state)
+    report = player.call("GET", f"/games/{final['id']}/analysis")
+    assert report.status_code == 200
+    body = report.get_json()
+    assert body["total"] == final["total"] == body["optimal_total"]
+    assert body["expected_loss"] == pytest.approx(0, abs=1e-6)
+    assert body["mistakes"] == [] and body["text"] == []
+    over = player.call("POST", f"/games/{final['id']}/hint")
+    assert over.status_code == 409
+
+
+def test_ranked_game_only_after_the_reveal(
+    tables: None, player: Player, clock: FixedClock
+) -> None:
+    start = player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29"})
+    state = start.get_json()
+    refused = player.call("POST", f"/games/{state['id']}/hint")
+    assert refused.status_code == 403
+    assert refused.get_json()["error"]["code"] == "forbidden"
+    final = play_out(player, state)
+    assert player.call("GET", f"/games/{final['id']}/analysis").status_code == 403
+    clock.advance(days=2)
+    report = player.call("GET", f"/games/{final['id']}/analysis")
+    assert report.status_code == 200, report.get_json()
+    body = report.get_json()
+    assert body["total"] == final["total"]
+    assert body["expected_loss"] > 0 and 1 <= len(body["text"]) <= 3
+
+
+def test_bad_top_missing_table_and_other_players(
+    tables: None, player: Player, client: Any
+) -> None:
+    state = player.call("POST", "/games", {"ruleset": "yahtzee", "mode": "practice"}).get_json()
+    bad = player.call("POST", f"/games/{state['id']}/hint", {"top": "3"})
+    assert bad.status_code == 422 and bad.get_json()["error"]["field"] == "top"
+    other = Player(client, "Eve")
+    assert other.call("POST", f"/games/{state['id']}/hint").status_code == 403
+    yatzy = player.call("POST", "/games", {"ruleset": "yatzy", "mode": "practice"}).get_json()
+    missing = player.call("POST", f"/games/{yatzy['id']}/hint")
+    assert missing.status_code == 503
+    assert "daily strategy build yatzy" in missing.get_json()["error"]["message"]
+    assert player.call("POST", "/games/g_nonexistent0000000000/hint").status_code == 404
