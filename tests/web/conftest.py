@@ -104,3 +104,12 @@ def artifacts() -> Path:
     """Where screenshots go (gitignored)."""
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def yahtzee_table() -> Any:
+    """The strategy table of Yahtzee (solved once per test worker, about 10 s)."""
+    from daily.rules import get_ruleset
+    from daily.strategy.solver import solve
+
+    return solve(get_ruleset("yahtzee"))
