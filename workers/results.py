@@ -84,7 +84,9 @@ def _pause_for_tests(game_id: str) -> None:
     if not pause_dir:
         return
     marker = Path(pause_dir) / game_id
-    marker.write_text(str(os.getpid()))
+    partial = marker.with_suffix(".partial")
+    partial.write_text(str(os.getpid()))
+    partial.replace(marker)  # the marker appears with its content, never empty
     deadline = time.monotonic() + 60
     while marker.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
