@@ -389,6 +389,10 @@ def test_practice_a_revealed_day_then_its_result_shows_every_roll(
     page.screenshot(path=artifacts / "laptop-practice-hint.png")
     play_game(page)
     game = check_total_against_core(live_server, page, "yahtzee")
+    # After a practice game, the analysis compares every decision with optimal play.
+    page.get_by_test_id("analyse").click()
+    expect(page.get_by_test_id("analysis")).to_contain_text("decisions were optimal")
+    page.screenshot(path=artifacts / "laptop-practice-analysis.png", full_page=True)
     assert game["mode"] == "practice" and game["date"] < game["result"]["finished_at"][:10]
 
     # The day is revealed, so the result link shows the verified game roll by roll.

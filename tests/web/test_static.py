@@ -86,7 +86,7 @@ def test_the_app_and_result_pages_are_served(client: FlaskClient) -> None:
     assert result.status_code == 200 and b'data-result-code="DD-7K3M9QXZ"' in result.data
     assert client.get("/r/<script>").status_code == 404
     for name in ("app.js", "game.js", "pages.js", "i18n.js", "api.js", "ui.js", "store.js",
-                 "rules.js", "card.js", "end.js", "style.css"):
+                 "rules.js", "card.js", "end.js", "advice.js", "style.css"):
         assert client.get(f"/static/web/{name}").status_code == 200, name
 
 

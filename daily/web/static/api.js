@@ -66,6 +66,7 @@ export const startGame = (body) => api("POST", "/games", body);
 export const rollDice = (id, hold) => api("POST", `/games/${encodeURIComponent(id)}/roll`, { hold });
 export const scoreBox = (id, box) => api("POST", `/games/${encodeURIComponent(id)}/score`, { box });
 export const hint = (id) => api("POST", `/games/${encodeURIComponent(id)}/hint`, {});
+export const analysis = (id) => api("GET", `/games/${encodeURIComponent(id)}/analysis`);
 export const getBoard = (date, ruleset, limit = 100) =>
   api("GET", `/leaderboards/${date}/${encodeURIComponent(ruleset)}?limit=${limit}`);
 export const getDay = (date, ruleset) => api("GET", `/days/${date}/${encodeURIComponent(ruleset)}`);

@@ -1,6 +1,7 @@
 // The play screen. Every rule comes from the server's game state: legal boxes,
 // preview points, rolls left and joker reasons are only displayed here.
 import * as api from "./api.js";
+import { adviceText } from "./advice.js";
 import { renderCard } from "./card.js";
 import { endScreen } from "./end.js";
 import { boxName, fmtDate, fmtNumber, rulesetName, t } from "./i18n.js";
@@ -377,13 +378,6 @@ export class GameView {
   }
 }
 
-function adviceText(action) {
-  if (action.kind === "keep") {
-    return action.kept && action.kept.length
-      ? t("advice_keep", { dice: action.kept.join("-") }) : t("advice_reroll_all");
-  }
-  return t("advice_box", { points: action.points, box: boxName(action.box) });
-}
 
 // Start (or resume) a game and open it; used by the home, practice and result pages.
 export async function startAndOpen(body) {

@@ -85,6 +85,9 @@ const STRINGS = {
     apply_hint: "Keep these dice", expected: "expected final score {value}",
     advice_keep: "Keep {dice}", advice_reroll_all: "Reroll everything",
     advice_box: "Score {points} in {box}",
+    analyse: "Analyse my game", turn_roll: "Turn {turn}, roll {roll}:",
+    analysis_summary: "{good} of {all} decisions were optimal. Your choices cost {loss} points of expected score; perfect play averages {best}.",
+    mistake: "{chosen}; best: {best} (−{loss})", no_mistakes: "Every decision was optimal.",
     retry: "Retry", dismiss: "Dismiss", new_player: "Play as a new player", back_home: "Back to today",
     rules_title: "How to play",
     rules_text: [
@@ -177,6 +180,9 @@ const STRINGS = {
     apply_hint: "Tieni questi dadi", expected: "punteggio finale atteso {value}",
     advice_keep: "Tieni {dice}", advice_reroll_all: "Rilancia tutto",
     advice_box: "Segna {points} in {box}",
+    analyse: "Analizza la partita", turn_roll: "Turno {turn}, lancio {roll}:",
+    analysis_summary: "{good} decisioni ottimali su {all}. Le tue scelte sono costate {loss} punti di punteggio atteso; il gioco perfetto fa in media {best}.",
+    mistake: "{chosen}; meglio: {best} (−{loss})", no_mistakes: "Ogni decisione è stata ottimale.",
     retry: "Riprova", dismiss: "Chiudi", new_player: "Gioca come nuovo giocatore", back_home: "Torna a oggi",
     rules_title: "Come si gioca",
     rules_text: [

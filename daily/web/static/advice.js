@@ -1,0 +1,49 @@
+// The strategy engine's actions in words: hints during practice, analysis after it.
+import * as api from "./api.js";
+import { boxName, fmtNumber, t } from "./i18n.js";
+import { errorText, h } from "./ui.js";
+
+export function adviceText(action) {
+  if (action.kind === "keep") {
+    return action.kept && action.kept.length
+      ? t("advice_keep", { dice: action.kept.join("-") }) : t("advice_reroll_all");
+  }
+  return t("advice_box", { points: action.points, box: boxName(action.box) });
+}
+
+// The analysis of a finished practice game (GET /games/{id}/analysis), on request.
+export function analysisBlock(game) {
+  const out = h("div", { class: "analysis", "data-testid": "analysis" });
+  const button = h("button", {
+    type: "button", class: "btn small ghost", "data-testid": "analyse", text: t("analyse"),
+    onclick: async () => {
+      button.disabled = true;
+      try {
+        const report = await api.analysis(game.id);
+        button.hidden = true;
+        out.replaceChildren(...analysisView(report));
+      } catch (err) {
+        button.disabled = false;
+        out.replaceChildren(h("p", { class: "muted", text: [404, 405, 501, 503].includes(err.status)
+          ? t("hint_unavailable") : errorText(err) }));
+      }
+    },
+  });
+  return h("section", { class: "analysis-box", "aria-label": t("analyse") }, button, out);
+}
+
+function analysisView(report) {
+  const decisions = (report.decisions || []).length;
+  const mistakes = report.mistakes || [];
+  return [
+    h("p", { text: t("analysis_summary", {
+      good: report.optimal_decisions ?? decisions - mistakes.length, all: decisions,
+      loss: fmtNumber(report.expected_loss, 1), best: fmtNumber(report.optimal_expected, 1),
+    }) }),
+    mistakes.length
+      ? h("ol", { class: "mistakes" }, mistakes.slice(0, 10).map((m) => h("li", {},
+        h("strong", { text: t("turn_roll", { turn: m.turn, roll: m.roll }) }), " ",
+        t("mistake", { chosen: adviceText(m.chosen), best: adviceText(m.best), loss: fmtNumber(m.loss, 1) }))))
+      : h("p", { text: t("no_mistakes") }),
+  ];
+}
