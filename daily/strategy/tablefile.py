@@ -78,12 +78,10 @@ def save_table(table: StrategyTable, folder: Path, *, dtype: str | None = None) 
     if dtype not in ("float32", "float64"):
         raise StrategyError(f"dtype {dtype!r} is not float32 or float64", field="dtype")
     header = _expected_header(table.rules, spec)
-    header.update(
-        dtype=dtype,
-        expected=table.expected,
-        build_seconds=round(table.build_seconds, 3),
-        **{k: v for k, v in table.meta.items() if k not in header},
-    )
+    own = {"dtype": dtype, "expected": table.expected,
+           "build_seconds": round(table.build_seconds, 3)}
+    header.update({k: v for k, v in table.meta.items() if k not in header and k not in own})
+    header.update(own)
     text = MAGIC + json.dumps(header, sort_keys=True).encode("utf-8") + b"\n"
     if len(text) > HEADER_BYTES:
         raise StrategyError("table header too long", field="header")

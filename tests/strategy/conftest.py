@@ -1,34 +1,60 @@
-"""Strategy tables built once per test session (each takes a few seconds)."""
+"""Strategy tables built once per test run (each takes a few seconds).
+
+With xdist the first worker that needs a table builds it and saves it in the run's
+shared temporary folder under a file lock; the other workers load that file.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import fcntl
+import os
+from pathlib import Path
 
 import pytest
 
 from daily.rules import Ruleset, get_ruleset
 from daily.strategy.solver import StrategyTable, solve
+from daily.strategy.spec import StrategyError
+from daily.strategy.tablefile import load_table, save_table
+
+
+def shared_table(factory: pytest.TempPathFactory, rules: Ruleset) -> StrategyTable:
+    """Build ``rules``' table once for all workers of this run."""
+    base = Path(factory.getbasetemp())
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, shared by its workers (never by other runs)
+    folder = base / "strategy-tables"
+    folder.mkdir(exist_ok=True)
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return load_table(rules, folder)
+        except StrategyError:
+            table = solve(rules)
+            save_table(table, folder, dtype="float64")
+            return table
 
 #: Yahtzee without the extra-Yahtzee bonus and without the joker rule.
 PLAIN_YAHTZEE = {"joker": False, "extra_yahtzee_bonus": False}
 
 
 @pytest.fixture(scope="session")
-def yahtzee_table() -> StrategyTable:
+def yahtzee_table(tmp_path_factory: pytest.TempPathFactory) -> StrategyTable:
     """Yahtzee with the official forced joker and bonuses."""
-    return solve(get_ruleset("yahtzee"))
+    return shared_table(tmp_path_factory, get_ruleset("yahtzee"))
 
 
 @pytest.fixture(scope="session")
-def yatzy_table() -> StrategyTable:
+def yatzy_table(tmp_path_factory: pytest.TempPathFactory) -> StrategyTable:
     """Scandinavian Yatzy."""
-    return solve(get_ruleset("yatzy"))
+    return shared_table(tmp_path_factory, get_ruleset("yatzy"))
 
 
 @pytest.fixture(scope="session")
-def plain_yahtzee_table() -> StrategyTable:
+def plain_yahtzee_table(tmp_path_factory: pytest.TempPathFactory) -> StrategyTable:
     """Yahtzee without extra bonus or joker (upper bonus kept)."""
-    return solve(get_ruleset("yahtzee", PLAIN_YAHTZEE))
+    return shared_table(tmp_path_factory, get_ruleset("yahtzee", PLAIN_YAHTZEE))
 
 
 def reduced(

@@ -90,3 +90,11 @@ def test_store_reopens_a_rebuilt_file(tmp_path: Path, forced_yacht: StrategyTabl
 def test_saved_rolls_are_refused() -> None:
     with pytest.raises(StrategyError, match="saved rolls"):
         solve(get_ruleset("maxi-yatzy", {"saved_rolls": True}))
+
+
+def test_a_loaded_table_can_be_saved_again(tmp_path: Path, forced_yacht: StrategyTable) -> None:
+    save_table(forced_yacht, tmp_path / "a")
+    loaded = load_table(forced_yacht.rules, tmp_path / "a")
+    save_table(loaded, tmp_path / "b")
+    again = load_table(forced_yacht.rules, tmp_path / "b")
+    assert np.array_equal(np.asarray(again.values), forced_yacht.values)
