@@ -29,9 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import importlib.util
-import os
-from collections.abc import Mapping
 from typing import Any
 
 import redis
@@ -82,23 +79,6 @@ def due_days(now: dt.datetime, rulesets: tuple[str, ...]) -> list[tuple[dt.date,
     return out
 
 
-def par_enabled(env: Mapping[str, str] | None = None) -> bool:
-    """Whether the par step runs: ``workers.par`` exists and ``DAILY_PAR_JOBS`` is not off.
-
-    ``DAILY_PAR_JOBS=off`` skips it (a deployment without strategy tables, or tests).
-
-    >>> par_enabled({"DAILY_PAR_JOBS": "off"})
-    False
-    """
-    flag = (os.environ if env is None else env).get("DAILY_PAR_JOBS", "on").strip().lower()
-    if flag in {"off", "0", "no", "false"}:
-        return False
-    try:
-        return importlib.util.find_spec("workers.par") is not None
-    except ModuleNotFoundError:
-        return False
-
-
 def roll_day(
     conn: redis.Redis, config: Config, day: dt.date, ruleset: str, now: dt.datetime
 ) -> dict[str, Any]:
@@ -121,7 +101,7 @@ def roll_day(
         conn.expire(board.key("logs"), LOGS_KEPT_SECONDS)
         conn.hset(marks_key, "archived", str(summary.path))
         done.append("archived")
-    if "par" not in marks and par_enabled():
+    if "par" not in marks and config.par_jobs:
         # DuplicateJobError: enqueued by an earlier run that died before marking it.
         with contextlib.suppress(DuplicateJobError):
             Queue(DAYS_QUEUE, connection=conn).enqueue_call(

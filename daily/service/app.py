@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-import os
 import pkgutil
 import time
 from collections.abc import Mapping
@@ -36,7 +35,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from daily.service import api as api_package
 from daily.service.clock import Clock, FixedClock, system_clock
-from daily.service.config import Config, ConfigError, load_config
+from daily.service.config import Config, load_config
 from daily.service.connections import RESULTS_QUEUE, redis_from_config
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import register_error_handlers
@@ -85,20 +84,6 @@ def api_blueprints() -> list[Blueprint]:
     return found
 
 
-def trusted_proxies(env: Mapping[str, str]) -> int:
-    """``DAILY_TRUSTED_PROXIES``: how many reverse proxies stand before the app (0..5).
-
-    >>> trusted_proxies({"DAILY_TRUSTED_PROXIES": "1"}), trusted_proxies({})
-    (1, 0)
-    """
-    raw = env.get("DAILY_TRUSTED_PROXIES") or "0"
-    if not raw.isdigit() or int(raw) > 5:
-        raise ConfigError(
-            f"must be a whole number 0..5, not {raw!r}", field="DAILY_TRUSTED_PROXIES"
-        )
-    return int(raw)
-
-
 def _mount_point(bp: Blueprint) -> str:
     own = bp.url_prefix or ""
     return own if own.startswith(API_PREFIX) else API_PREFIX + own
@@ -114,7 +99,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     """
     config = config or load_config()
     app = Flask(__name__)
-    proxies = trusted_proxies(os.environ)
+    proxies = config.trusted_proxies
     if proxies:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies

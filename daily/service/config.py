@@ -15,6 +15,9 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_MAX_BODY`` | request body limit in bytes | ``65536`` |
 | ``DAILY_RATE_LIMIT`` | Flask-Limiter string per player and per IP | ``600/minute`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
+| ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
+| ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
+| ``DAILY_PAR_JOBS`` | ``off`` skips the par job at rollover | ``on`` |
 | ``DAILY_MASTER_SECRET`` | master seed secret as hex (production) | unset |
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
@@ -53,6 +56,9 @@ class Config:
     rate_limit: str
     host: str
     port: int
+    trusted_proxies: int
+    rollover_interval: int
+    par_jobs: bool
     master_secret_hex: str | None
     master_secret_file: Path | None
     signing_key_file: Path | None
@@ -96,6 +102,17 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return value
 
 
+def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = (env.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("on", "1", "yes", "true"):
+        return True
+    if raw in ("off", "0", "no", "false"):
+        return False
+    raise ConfigError(f"must be on or off, not {raw!r}", field=name)
+
+
 def _path(env: Mapping[str, str], name: str) -> Path | None:
     raw = env.get(name)
     return Path(raw) if raw else None
@@ -130,6 +147,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         rate_limit=env.get("DAILY_RATE_LIMIT") or "600/minute",
         host=env.get("DAILY_HOST") or "127.0.0.1",
         port=_int(env, "DAILY_PORT", 8000, 1, 65535),
+        trusted_proxies=_int(env, "DAILY_TRUSTED_PROXIES", 0, 0, 5),
+        rollover_interval=_int(env, "DAILY_ROLLOVER_INTERVAL", 60, 1, 3600),
+        par_jobs=_switch(env, "DAILY_PAR_JOBS", True),
         master_secret_hex=env.get("DAILY_MASTER_SECRET") or None,
         master_secret_file=_path(env, "DAILY_MASTER_SECRET_FILE"),
         signing_key_file=_path(env, "DAILY_SIGNING_KEY_FILE"),

@@ -20,13 +20,11 @@ It enqueues :func:`workers.rollover.rollover` on the ``days`` queue every
 
 from __future__ import annotations
 
-import os
-
 import redis
 from redis.exceptions import LockError
 from rq.cron import CronJob, CronScheduler
 
-from daily.service.config import Config, ConfigError
+from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
 
 #: Seconds between two rollover runs unless DAILY_ROLLOVER_INTERVAL says otherwise.
@@ -36,24 +34,6 @@ DEFAULT_INTERVAL = 60
 def scheduler_lock_key(config: Config) -> str:
     """The Redis key of the scheduler leader lock."""
     return f"{config.key_prefix}lock:scheduler"
-
-
-def rollover_interval(env: dict[str, str] | None = None) -> int:
-    """``DAILY_ROLLOVER_INTERVAL`` in seconds (1..3600), default 60.
-
-    >>> rollover_interval({"DAILY_ROLLOVER_INTERVAL": "5"})
-    5
-    >>> rollover_interval({"DAILY_ROLLOVER_INTERVAL": "0"})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    daily.service.config.ConfigError: DAILY_ROLLOVER_INTERVAL: must be 1..3600 seconds, not '0'
-    """
-    raw = (os.environ if env is None else env).get("DAILY_ROLLOVER_INTERVAL", "")
-    if not raw:
-        return DEFAULT_INTERVAL
-    if not raw.isdigit() or not 1 <= int(raw) <= 3600:
-        raise ConfigError(f"must be 1..3600 seconds, not {raw!r}", field="DAILY_ROLLOVER_INTERVAL")
-    return int(raw)
 
 
 class LeaderCronScheduler(CronScheduler):
@@ -107,7 +87,7 @@ def build_scheduler(
     """The scheduler with the rollover job registered."""
     from workers.rollover import rollover
 
-    every = interval or rollover_interval()
+    every = interval or config.rollover_interval
     scheduler = LeaderCronScheduler(
         conn, lock_key=scheduler_lock_key(config), lock_ttl=3 * every
     )

@@ -9,7 +9,7 @@ import redis
 from flask import Flask
 
 from daily.service.app import create_app
-from daily.service.config import Config
+from daily.service.config import Config, load_config
 from daily.service.players import hash_secret
 from tests.service.conftest import Player, play_out
 
@@ -125,8 +125,8 @@ def test_share_text_shape(app: Flask, player: Player) -> None:
 def test_forwarded_for_counts_only_behind_a_trusted_proxy(
     service_config: Config, clock: Any, monkeypatch: pytest.MonkeyPatch, proxies: str
 ) -> None:
-    monkeypatch.setenv("DAILY_TRUSTED_PROXIES", proxies)
-    app = create_app(service_config.with_overrides(rate_limit="3/minute"),
+    app = create_app(service_config.with_overrides(rate_limit="3/minute",
+                                                   trusted_proxies=int(proxies)),
                      {"TESTING": True, "CLOCK": clock})
     client = app.test_client()
     statuses = [
@@ -137,12 +137,9 @@ def test_forwarded_for_counts_only_behind_a_trusted_proxy(
     assert statuses == expected
 
 
-def test_a_bad_trusted_proxies_value_is_refused(
-    service_config: Config, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("DAILY_TRUSTED_PROXIES", "lots")
+def test_a_bad_trusted_proxies_value_is_refused() -> None:
     with pytest.raises(ValueError, match="DAILY_TRUSTED_PROXIES: must be a whole number"):
-        create_app(service_config)
+        load_config({"DAILY_TRUSTED_PROXIES": "lots"})
 
 
 def test_without_keys_ranked_play_is_unavailable_not_broken(

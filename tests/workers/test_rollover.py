@@ -17,6 +17,7 @@ from rq.job import Job
 from rq.registry import StartedJobRegistry
 
 from daily.service.archive import ArchiveError, archive_path, read_archive, rebuild_board
+from daily.service.config import load_config
 from daily.service.connections import DAYS_QUEUE
 from daily.service.leaderboard import BoardFrozenError, Leaderboard, Result
 from daily.service.scheduler import LeaderCronScheduler, build_scheduler
@@ -89,7 +90,7 @@ def test_rollover_freezes_archives_and_rebuild_restores(
     assert 0 < redis_client.ttl(board.key("logs")) <= rollover_module.LOGS_KEPT_SECONDS
     assert redis_client.ttl(board.key("rank")) == -1  # the board itself stays
 
-    if rollover_module.par_enabled():  # once the strategy engineer's workers.par exists
+    if load_config().par_jobs:
         par = Job.fetch("par-2026-11-29-yahtzee", connection=redis_client)
         assert (par.func_name, par.args) == (rollover_module.PAR_FUNC, ("2026-11-29", "yahtzee"))
         assert "par" in done[("2026-11-29", "yahtzee")]
@@ -210,7 +211,6 @@ def test_two_scheduler_processes_do_not_double_run(redis_url, redis_client, work
 
 
 def test_build_scheduler_registers_the_rollover(redis_client, job_env) -> None:
-    from daily.service.config import load_config
 
     scheduler = build_scheduler(redis_client, load_config(), interval=7)
     [job] = scheduler.get_jobs()
@@ -220,7 +220,7 @@ def test_build_scheduler_registers_the_rollover(redis_client, job_env) -> None:
 
 
 def test_par_job_is_enqueued_once(redis_client, make_result, job_env, monkeypatch) -> None:
-    monkeypatch.setattr(rollover_module, "par_enabled", lambda: True)
+    monkeypatch.setenv("DAILY_PAR_JOBS", "on")
     board = fill(redis_client, make_result, 2)
     rollover_module.rollover(AFTER_CLOSE)
     job = Job.fetch("par-2026-11-29-yahtzee", connection=redis_client)
