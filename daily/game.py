@@ -25,9 +25,8 @@ from daily.rules import Ruleset
 from daily.rules.placement import TurnOptions, place, placements
 
 HOLD_CHARS = frozenset("01")
-_VALID_MASKS = {
-    n: frozenset(format(v, f"0{n}b") for v in range(1 << n)) for n in range(1, 7)
-}
+#: Every well-formed hold mask, by number of dice.
+VALID_MASKS = {n: frozenset(format(v, f"0{n}b") for v in range(1 << n)) for n in range(1, 7)}
 
 
 class TurnRecord(NamedTuple):
@@ -55,7 +54,7 @@ def check_mask(mask: object, dice: int, *, turn: int | None = None, roll: int | 
     ...
     daily.errors.LogFormatError: turn 7, roll 2: hold mask '0110' has 4 positions, ...
     """
-    if mask.__class__ is str and mask in _VALID_MASKS.get(dice, ()):
+    if mask.__class__ is str and mask in VALID_MASKS.get(dice, ()):
         return mask
     where = {"turn": turn, "roll": roll, "field": "hold"}
     if not isinstance(mask, str):
@@ -82,7 +81,7 @@ class Game:
         self._extra_bonus = 0
         self._extra_count = 0
         self._turns = rules.turns
-        self._masks = _VALID_MASKS[rules.dice]
+        self._masks = VALID_MASKS[rules.dice]
         self.turn = 0
         self.bank = 0
         self.history: list[TurnRecord] = []

@@ -20,11 +20,11 @@ import datetime as dt
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from daily.dice import parse_date, parse_seed_hex
 from daily.errors import DailyError, LogFormatError
-from daily.game import check_mask
+from daily.game import VALID_MASKS, check_mask
 from daily.rules import OptionValue, Ruleset, get_ruleset
 
 if TYPE_CHECKING:
@@ -40,8 +40,7 @@ _TOP_FIELDS = {"format", "ruleset", "options", "seed", "day", "turns"}
 _TURN_FIELDS = {"holds", "category"}
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):
     """One turn: the hold masks of its rerolls, and the box filled (``None`` if open)."""
 
     holds: tuple[str, ...] = ()
@@ -257,7 +256,7 @@ def _source(seed_hex: Any, day: Any) -> tuple[bytes | None, dt.date | None]:
 
 
 def _turn_from_json(raw: Any, index: int, rules: Ruleset, *, last: bool) -> Turn:
-    if not isinstance(raw, Mapping):
+    if raw.__class__ is not dict and not isinstance(raw, Mapping):
         raise LogFormatError("a turn is a JSON object", turn=index)
     if not _TURN_FIELDS.issuperset(raw):
         unknown = sorted(str(k) for k in raw if k not in _TURN_FIELDS)
@@ -266,7 +265,13 @@ def _turn_from_json(raw: Any, index: int, rules: Ruleset, *, last: bool) -> Turn
     if not isinstance(holds, list | tuple):
         raise LogFormatError("holds is a list of hold masks", turn=index, field="holds")
     _check_hold_count(len(holds), index, rules)
-    masks = tuple(check_mask(m, rules.dice, turn=index, roll=r + 1) for r, m in enumerate(holds))
+    valid = VALID_MASKS[rules.dice]
+    if all(m.__class__ is str and m in valid for m in holds):
+        masks = tuple(holds)
+    else:
+        masks = tuple(
+            check_mask(m, rules.dice, turn=index, roll=r + 1) for r, m in enumerate(holds)
+        )
     box = raw.get("category")
     if box is None:
         if not last:
