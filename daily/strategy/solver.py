@@ -44,7 +44,13 @@ class StrategyTable:
 
     @property
     def expected(self) -> float:
-        """The optimal expected final score of a new game."""
+        """The optimal expected final score of a new game.
+
+        A table stored in float32 keeps the float64 figure in its header.
+        """
+        stored = self.meta.get("expected")
+        if isinstance(stored, float) and self.values.dtype != np.float64:
+            return stored
         return float(self.values[0])
 
     def value(self, state: CardState) -> float:

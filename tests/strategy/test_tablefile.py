@@ -98,3 +98,10 @@ def test_a_loaded_table_can_be_saved_again(tmp_path: Path, forced_yacht: Strateg
     save_table(loaded, tmp_path / "b")
     again = load_table(forced_yacht.rules, tmp_path / "b")
     assert np.array_equal(np.asarray(again.values), forced_yacht.values)
+
+
+def test_float32_table_keeps_the_exact_expectation(
+    tmp_path: Path, forced_yacht: StrategyTable
+) -> None:
+    save_table(forced_yacht, tmp_path, dtype="float32")
+    assert load_table(forced_yacht.rules, tmp_path).expected == forced_yacht.expected
