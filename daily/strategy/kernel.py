@@ -279,7 +279,7 @@ def solve_masks(
 
     Every successor state (one more box filled) must already be in ``W``.
     """
-    n, nb, nu, ny, ybox, nk, nr = P[0], P[1], P[3], P[4], P[6], P[11], P[12]
+    n, nb, T, nu, ny, ybox, nk, nr = P[0], P[1], P[2], P[3], P[4], P[6], P[11], P[12]
     for i in prange(masks.shape[0]):
         mask = masks[i]
         succ = np.empty((nb, n + 1))
@@ -293,14 +293,27 @@ def solve_masks(
         nyl = 1
         if ybox >= 0 and (mask >> ybox & 1) == 1:
             nyl = ny
+        # While the bonus is out of reach, the upper total changes nothing: one value
+        # serves every such total.
+        gain = 0
+        for b in range(nb):
+            if upper_face[b] > 0 and (mask >> b & 1) == 0:
+                gain += n * upper_face[b]
+        ref = -1
         for u in range(nu):
             if not reach[um, u]:
                 continue
+            hopeless = T > 0 and u + gain < T
             for y in range(nyl):
+                if hopeless and ref >= 0:
+                    W[state_idx(mask, u, y, nu, ny)] = W[state_idx(mask, ref, y, nu, ny)]
+                    continue
                 box_values(
                     mask, u, y, W, True, P, raw, alike, upper_face, joker_points, succ, v0
                 )
                 W[state_idx(mask, u, y, nu, ny)] = turn_value(v0, P, child, parent, E, M)
+            if hopeless and ref < 0:
+                ref = u
 
 
 @njit(cache=True)
