@@ -294,6 +294,26 @@ class GameService:
         rules = rules or get_ruleset(record.ruleset, record.options)
         return replay(MoveLog.from_text(record.log), slots=self._slots(record, rules))
 
+    def for_advice(
+        self, player: Player, game_id: str
+    ) -> tuple[ReplayResult, SlotSource | None]:
+        """One of the player's games, replayed, with its dice, for the strategy engine.
+
+        Only practice games and games of revealed days: advice during an open day would
+        hand ranked players the optimal move, so those get 403.
+        """
+        record = self._owned(player, game_id)
+        if not self.revealed(record):
+            raise ApiError(
+                403,
+                "forbidden",
+                "hints and analysis are for practice games and revealed days only",
+                field="id",
+            )
+        rules = get_ruleset(record.ruleset, record.options)
+        slots = self._slots(record, rules)
+        return replay(MoveLog.from_text(record.log), slots=slots), slots
+
     def get(self, player: Player, game_id: str) -> dict[str, Any]:
         """The state of one of the player's games."""
         record = self._owned(player, game_id)

@@ -12,12 +12,8 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
-from daily import calendar
-from daily.movelog import MoveLog
-from daily.replay import ReplayResult
-from daily.rules import Ruleset, get_ruleset
+from daily.rules import Ruleset
 from daily.service.errors import ApiError
-from daily.service.games import GameRecord
 from daily.service.requests import current_player, json_object
 from daily.strategy.advisor import Advisor, Position
 from daily.strategy.analysis import analyse
@@ -30,30 +26,11 @@ bp = Blueprint("strategy", __name__)
 MAX_TOP = 20
 
 
-def _allowed_game(game_id: str) -> tuple[GameRecord, Ruleset]:
-    services = current_app.extensions["daily"]
-    record = services.games._owned(current_player(), game_id)
-    day = record.day
-    revealed = day is not None and calendar.status(day, services.clock()) == "revealed"
-    if (record.mode != "practice" or day is not None) and not revealed:
-        raise ApiError(
-            403,
-            "forbidden",
-            "hints and analysis are for practice games and revealed days only",
-            field="id",
-        )
-    return record, get_ruleset(record.ruleset, record.options)
-
-
 def _table(rules: Ruleset) -> StrategyTable:
     try:
         return get_table(rules, current_app.extensions["daily"].config.tables_dir)
     except StrategyError as exc:
         raise ApiError(503, "unavailable", exc.message, field="table") from None
-
-
-def _replay(record: GameRecord, rules: Ruleset) -> ReplayResult:
-    return current_app.extensions["daily"].games._replay(record, rules)
 
 
 @bp.post("/games/<game_id>/hint")
@@ -63,12 +40,11 @@ def hint(game_id: str) -> dict[str, Any]:
     top = body.get("top", 3)
     if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= MAX_TOP:
         raise ApiError(422, "invalid_field", f"top is a whole number 0..{MAX_TOP}", field="top")
-    record, rules = _allowed_game(game_id)
-    result = _replay(record, rules)
+    result, _ = current_app.extensions["daily"].games.for_advice(current_player(), game_id)
     if result.complete:
         raise ApiError(409, "conflict", "the game is over; ask for its analysis", field="id")
     game = result.game
-    out = Advisor(_table(rules)).hint(Position.from_game(game), top)
+    out = Advisor(_table(result.rules)).hint(Position.from_game(game), top)
     out.update(turn=game.turn + 1, roll=game.roll + 1)
     return out
 
@@ -76,14 +52,10 @@ def hint(game_id: str) -> dict[str, Any]:
 @bp.get("/games/<game_id>/analysis")
 def analysis(game_id: str) -> dict[str, Any]:
     """Every decision of a finished game against optimal play."""
-    record, rules = _allowed_game(game_id)
-    services = current_app.extensions["daily"]
-    slots = services.games._slots(record, rules)
-    log = MoveLog.from_text(record.log)
-    result = _replay(record, rules)
+    result, slots = current_app.extensions["daily"].games.for_advice(current_player(), game_id)
     if not result.complete:
         raise ApiError(409, "conflict", "the game is not finished yet", field="id")
-    report = analyse(_table(rules), log, slots=slots)
+    report = analyse(_table(result.rules), result.log, slots=slots)
     out = report.to_json()
     out["text"] = [d.describe() for d in report.mistakes()]
     return out
