@@ -256,6 +256,27 @@ def _paths() -> dict[str, Any]:
                                       "description": "daily-log/1 JSON or text"}}}),
             "responses": {"200": _json(_ref("Game"), "The verified, finished game"),
                           **_errors(400, 401, 403, 404, 409, 413, 422, 503)}}},
+        "/api/v1/games/{game_id}/hint": {"post": {
+            "summary": "The best action now and its alternatives (practice or revealed days)",
+            "security": AUTH, "parameters": [GAME_ID],
+            "requestBody": _body({"type": "object", "additionalProperties": False,
+                                  "properties": {"top": {"type": "integer", "minimum": 0,
+                                                         "maximum": 20}}}, required=False),
+            "responses": {"200": _json(_obj(["best", "alternatives", "dice", "rolls_left"],
+                                            best={"type": "object"},
+                                            alternatives={"type": "array"},
+                                            dice={"type": "array"},
+                                            rolls_left={"type": "integer"}), "The hint"),
+                          **_errors(400, 401, 403, 404, 409, 413, 422, 503)}}},
+        "/api/v1/games/{game_id}/analysis": {"get": {
+            "summary": "A finished game against optimal play (practice or revealed days)",
+            "security": AUTH, "parameters": [GAME_ID],
+            "responses": {"200": _json(_obj(["format", "total", "rating", "expected_loss"],
+                                            format={"const": "daily-analysis/1"},
+                                            total={"type": "integer"},
+                                            rating={"type": "number"},
+                                            expected_loss={"type": "number"}), "The analysis"),
+                          **_errors(401, 403, 404, 409, 503)}}},
         "/api/v1/results/{code}": {"get": {
             "summary": "A shared result", "parameters": [_path_param(
                 "code", {"type": "string", "maxLength": 40}, "DD- and up to 12 characters")],
