@@ -17,7 +17,7 @@ from daily.dice import parse_seed_hex, slot_dice
 from daily.errors import DailyError
 from daily.movelog import parse_log
 from daily.replay import replay
-from daily.rules import RULESET_NAMES, OptionValue, get_ruleset
+from daily.rules import RULESET_NAMES, OptionValue, Ruleset, get_ruleset
 
 
 class CliInputError(DailyError):
@@ -41,11 +41,17 @@ def parse_option(text: str) -> tuple[str, OptionValue]:
     return name, raw
 
 
-def _options(args: argparse.Namespace) -> dict[str, OptionValue]:
-    return dict(parse_option(o) for o in args.option or [])
+def rules_from_args(args: argparse.Namespace) -> Ruleset:
+    """The ruleset named by ``args.ruleset`` with every ``--option`` applied.
+
+    >>> rules_from_args(argparse.Namespace(ruleset="maxi", option=["full_straight=25"])).name
+    'maxi-yatzy'
+    """
+    return get_ruleset(args.ruleset, dict(parse_option(o) for o in args.option or []))
 
 
-def _add_option_flag(parser: argparse.ArgumentParser) -> None:
+def add_option_flag(parser: argparse.ArgumentParser) -> None:
+    """Add the repeatable ``--option NAME=VALUE`` flag."""
     parser.add_argument(
         "--option", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)"
     )
@@ -63,7 +69,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("score", help="print every box's points for some dice")
     p.add_argument("ruleset", help=f"one of {', '.join(RULESET_NAMES)}")
     p.add_argument("dice", nargs="+", help="the dice, e.g. 4 4 4 6 6")
-    _add_option_flag(p)
+    add_option_flag(p)
     p.set_defaults(handler=cmd_score)
 
     p = sub.add_parser("replay", help="verify a move log and print the result as JSON")
@@ -74,7 +80,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play a practice game in the terminal")
     p.add_argument("ruleset", help=f"one of {', '.join(RULESET_NAMES)}")
     p.add_argument("--seed", help="seed (hex); a random one if omitted")
-    _add_option_flag(p)
+    add_option_flag(p)
     p.set_defaults(handler=cmd_play)
 
 
@@ -103,7 +109,7 @@ def parse_dice(values: list[str], count: int) -> tuple[int, ...]:
 
 def cmd_score(args: argparse.Namespace) -> int:
     """``daily score``: the raw points of every box (no joker: an empty card)."""
-    rules = get_ruleset(args.ruleset, _options(args))
+    rules = rules_from_args(args)
     dice = parse_dice(args.dice, rules.dice)
     points = rules.table[tuple(sorted(dice))]
     for box, value in zip(rules.box_ids, points, strict=True):
@@ -134,7 +140,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     """``daily play``: an interactive practice game."""
     from daily.cli.terminal_game import play_interactive
 
-    rules = get_ruleset(args.ruleset, _options(args))
+    rules = rules_from_args(args)
     if args.seed:
         seed = parse_seed_hex(args.seed)
     else:

@@ -27,12 +27,13 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from daily.cli.core_commands import add_option_flag, rules_from_args
 from daily.dice import parse_seed_hex
 from daily.errors import DailyError
 from daily.game import Game
 from daily.movelog import MoveLog, parse_log
 from daily.replay import replay
-from daily.rules import RULESET_NAMES, OptionValue, Ruleset, get_ruleset
+from daily.rules import RULESET_NAMES, Ruleset
 from daily.strategy.advisor import Advisor, Position
 from daily.strategy.analysis import analyse
 from daily.strategy.bots import LEVELS, MEDIUM_TEMPERATURE, Bot
@@ -45,23 +46,6 @@ from daily.strategy.tablefile import read_header, save_table, table_filename
 
 class StrategyInputError(DailyError):
     """A strategy command-line value that cannot be used."""
-
-
-def _parse_option(text: str) -> tuple[str, OptionValue]:
-    name, sep, raw = text.partition("=")
-    if not sep or not name:
-        raise StrategyInputError(f"option {text!r} is not name=value", field="--option")
-    lowered = raw.lower()
-    if lowered in ("true", "false"):
-        return name, lowered == "true"
-    if raw.isdigit():
-        return name, int(raw)
-    return name, raw
-
-
-def _rules(args: argparse.Namespace) -> Ruleset:
-    options = dict(_parse_option(o) for o in args.option or [])
-    return get_ruleset(args.ruleset, options)
 
 
 def _folder(args: argparse.Namespace) -> Path:
@@ -98,7 +82,7 @@ class ProgressBar:
 def _add_common(p: argparse.ArgumentParser, *, ruleset: bool = True) -> None:
     if ruleset:
         p.add_argument("ruleset", help=f"one of {', '.join(RULESET_NAMES)}")
-    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a rule option")
+    add_option_flag(p)
     p.add_argument("--data-dir", help="data directory (default $DAILY_DATA_DIR or ./var)")
 
 
@@ -117,7 +101,7 @@ def register(sub: Any) -> None:
 
     h = sub.add_parser("hint", help="the best action of a position and its alternatives")
     h.add_argument("ruleset", nargs="?", help="ruleset (not needed with --log)")
-    h.add_argument("--option", action="append", metavar="NAME=VALUE", help="a rule option")
+    add_option_flag(h)
     h.add_argument("--data-dir", help="data directory (default $DAILY_DATA_DIR or ./var)")
     h.add_argument("--log", help="a partial daily-log/1 file: hint its next decision")
     h.add_argument("--seed", help="seed (hex) for a log that names a revealed day")
@@ -147,7 +131,7 @@ def register(sub: Any) -> None:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """``daily strategy build``."""
-    rules = _rules(args)
+    rules = rules_from_args(args)
     progress = None if args.quiet else ProgressBar(f"building {table_filename(rules)}")
     table = solve(rules, progress)
     path = save_table(table, _folder(args), dtype=args.dtype)
@@ -157,7 +141,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_info(args: argparse.Namespace) -> int:
     """``daily strategy info``."""
-    rules = _rules(args)
+    rules = rules_from_args(args)
     header = read_header(_folder(args) / table_filename(rules))
     get_table(rules, _folder(args))  # refuses a stale table
     print(json.dumps(header, indent=2, sort_keys=True))
@@ -198,7 +182,7 @@ def _position(args: argparse.Namespace) -> tuple[Ruleset, Position]:
         return log.rules, Position.from_game(result.game)
     if not args.ruleset:
         raise StrategyInputError("give a ruleset with --dice, or --log", field="ruleset")
-    rules = _rules(args)
+    rules = rules_from_args(args)
     if not args.dice:
         raise StrategyInputError("--dice is required without --log", field="--dice")
     scores, extra = _parse_card(rules, args.card)
@@ -230,7 +214,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """``daily bot``."""
-    rules = _rules(args)
+    rules = rules_from_args(args)
     if args.games < 1:
         raise StrategyInputError("--games is at least 1", field="--games")
     table = get_table(rules, _folder(args))
