@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from daily.dice import SlotCache
-from daily.game import Game
 from daily.movelog import MoveLog
+from daily.randomplay import random_game
 from daily.replay import replay
 from daily.rules import RULESET_NAMES, get_ruleset
 
@@ -31,17 +31,9 @@ from daily.rules import RULESET_NAMES, get_ruleset
 def random_logs(ruleset: str, seed: bytes, count: int) -> list[str]:
     rng = random.Random(7)
     rules = get_ruleset(ruleset)
-    logs = []
-    for _ in range(count):
-        game = Game.from_seed(rules, seed)
-        while not game.over:
-            while game.rolls_left and rng.random() < 0.7:
-                mask = "".join(rng.choice("01") for _ in game.dice)
-                if "0" in mask:
-                    game.reroll(mask)
-            game.score(rng.choice(game.choices().legal()).box)
-        logs.append(MoveLog.of_game(game, seed=seed).dumps())
-    return logs
+    return [
+        MoveLog.of_game(random_game(rules, seed, rng), seed=seed).dumps() for _ in range(count)
+    ]
 
 
 def timed(fn, items) -> tuple[float, float, list[float]]:

@@ -18,6 +18,7 @@ sys.path.insert(0, str(ROOT))
 from daily.dice import commitment, day_seed, slot_dice  # noqa: E402
 from daily.game import Game  # noqa: E402
 from daily.movelog import MoveLog  # noqa: E402
+from daily.randomplay import random_game  # noqa: E402
 from daily.replay import replay  # noqa: E402
 from daily.rules import get_ruleset  # noqa: E402
 
@@ -56,14 +57,7 @@ def day_vectors() -> dict:
 
 
 def _random_game(ruleset: str, options: dict, seed: bytes, rng: random.Random) -> MoveLog:
-    game = Game.from_seed(get_ruleset(ruleset, options), seed)
-    while not game.over:
-        while game.rolls_left and rng.random() < 0.7:
-            mask = "".join(rng.choice("01") for _ in game.dice)
-            if "0" in mask:
-                game.reroll(mask)
-        game.score(rng.choice(game.choices().legal()).box)
-    return MoveLog.of_game(game, seed=seed)
+    return MoveLog.of_game(random_game(get_ruleset(ruleset, options), seed, rng), seed=seed)
 
 
 def _chase_alike(rules_name: str, seed: bytes) -> Game:

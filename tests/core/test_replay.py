@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from daily.dice import SlotCache
 from daily.errors import DailyError, IllegalMoveError, LogFormatError
-from daily.game import Game
 from daily.movelog import MoveLog, Turn
+from daily.randomplay import random_game
 from daily.replay import replay
 from daily.rules import RULESET_NAMES, get_ruleset
 
@@ -49,17 +49,6 @@ def test_golden_yahtzee_first_turn_checked_by_hand():
     assert replay(MoveLog.from_json(vector["log"])).history[0].final_dice == final
 
 
-def random_game(ruleset: str, options: dict, seed: bytes, rng: random.Random) -> Game:
-    game = Game.from_seed(get_ruleset(ruleset, options), seed)
-    while not game.over:
-        while game.rolls_left and rng.random() < 0.6:
-            mask = "".join(rng.choice("01") for _ in game.dice)
-            if "0" in mask:
-                game.reroll(mask)
-        game.score(rng.choice(game.choices().legal()).box)
-    return game
-
-
 OPTIONS = {
     "yahtzee": [{}, {"forced_order": True}, {"joker": False}],
     "yatzy": [{}],
@@ -73,7 +62,7 @@ OPTIONS = {
        st.integers(0, 2**32))
 def test_random_legal_games_replay_to_the_same_result_twice(ruleset, seed, opt, policy):
     options = OPTIONS[ruleset][opt % len(OPTIONS[ruleset])]
-    game = random_game(ruleset, options, seed, random.Random(policy))
+    game = random_game(get_ruleset(ruleset, options), seed, random.Random(policy), 0.6)
     log = MoveLog.of_game(game, seed=seed)
     first = replay(MoveLog.from_text(log.to_text())).to_json()
     second = replay(MoveLog.from_json(log.dumps())).to_json()
