@@ -62,31 +62,15 @@ def box_values(
             succ[b, 1] = W[state_idx(nm, u, 1, nu, ny)] if use_future else 0.0
         else:
             succ[b, 0] = W[state_idx(nm, u, y, nu, ny)] if use_future else 0.0
-    joker, extra, forced = P[7], P[8], P[9]
+    forced = P[9]
     first = -1
     for b in range(nb):
         if first < 0 and (mask >> b & 1) == 0:
             first = b
-    yfilled = ybox >= 0 and (mask >> ybox & 1) == 1
     for r in range(nr):
-        face = alike[r]
-        special = face >= 0 and yfilled
-        jok = special and joker == 1
-        bonus = 0
-        if special and extra > 0 and y == 1:
-            bonus = extra
-        jmode = 0  # 0 every open box, 1 only the matching upper box, 2 only open lower boxes
-        mbox = -1
-        if jok and forced == 0:
-            for b in range(nb):
-                if upper_face[b] == face + 1:
-                    mbox = b
-            if mbox >= 0 and (mask >> mbox & 1) == 0:
-                jmode = 1
-            else:
-                for b in range(nb):
-                    if upper_face[b] == 0 and (mask >> b & 1) == 0:
-                        jmode = 2
+        bonus = extra_bonus(r, mask, y, P, alike)
+        # jmode 0: every open box, 1: only the matching upper box, 2: only open lower boxes
+        jmode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
         best = NEG
         for b in range(nb):
             if mask >> b & 1:
