@@ -22,7 +22,6 @@ from daily.errors import DailyError
 #: Modules that contribute subcommands, each with ``register(subparsers)``.
 COMMAND_MODULES = (
     "daily.cli.core_commands",
-    "daily.cli.service_commands",
     "daily.cli.ops_commands",
     "daily.cli.keys_commands",
     "daily.cli.strategy_commands",
@@ -43,13 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="daily", description="Daily Dice: the same dice for everyone.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 
