@@ -120,14 +120,7 @@ def _write_new(path: Path, data: bytes, mode: int = 0o600) -> bool:
     the link fails when ``path`` exists, so nothing is ever overwritten and no reader
     ever sees a half-written file.
     """
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        os.fchmod(fd, mode)
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    tmp = _write_temp(path, data, mode)
     try:
         os.link(tmp, path)
     except FileExistsError:
@@ -139,6 +132,11 @@ def _write_new(path: Path, data: bytes, mode: int = 0o600) -> bool:
 
 def _replace(path: Path, data: bytes, mode: int) -> None:
     """Atomically replace ``path`` (for the public key list, which is not secret)."""
+    os.replace(_write_temp(path, data, mode), path)
+
+
+def _write_temp(path: Path, data: bytes, mode: int) -> Path:
+    """``data`` written and synced to a new temporary file beside ``path``, with ``mode``."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
@@ -147,7 +145,7 @@ def _replace(path: Path, data: bytes, mode: int) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-    os.replace(tmp, path)
+    return tmp
 
 
 def _pem(key: Ed25519PrivateKey) -> bytes:
