@@ -18,18 +18,7 @@ from daily.game import Game
 from daily.rules import get_ruleset
 from daily.strategy.bots import LEVELS, MEDIUM_TEMPERATURE, Bot
 from daily.strategy.simulate import play_slots, slot_array
-from daily.strategy.solver import solve
-from daily.strategy.spec import StrategyError
-from daily.strategy.store import get_table
-
-
-def load_or_build(name: str):
-    rules = get_ruleset(name)
-    try:
-        return get_table(rules)
-    except StrategyError:
-        print(f"(no saved {name} table in the data dir: building it in memory)")
-        return solve(rules)
+from daily.strategy.store import table_or_solve
 
 
 def main() -> None:
@@ -40,7 +29,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"medium temperature {MEDIUM_TEMPERATURE}")
     for name in args.rulesets.split(","):
-        table = load_or_build(name)
+        table = table_or_solve(get_ruleset(name))
         seeds = [hashlib.sha256(f"bench-{name}-{i}".encode()).digest() for i in range(args.games)]
         start = time.perf_counter()
         slots = slot_array(table.rules, seeds)

@@ -17,18 +17,7 @@ import numpy as np
 from daily.game import Game
 from daily.rules import get_ruleset
 from daily.strategy.advisor import Advisor, Position
-from daily.strategy.solver import solve
-from daily.strategy.spec import StrategyError
-from daily.strategy.store import get_table
-
-
-def load_or_build(name: str):
-    rules = get_ruleset(name)
-    try:
-        return get_table(rules)
-    except StrategyError:
-        print(f"(no saved {name} table in the data dir: building it in memory)")
-        return solve(rules)
+from daily.strategy.store import table_or_solve
 
 
 def main() -> None:
@@ -36,7 +25,7 @@ def main() -> None:
     parser.add_argument("--ruleset", default="yahtzee")
     parser.add_argument("--queries", type=int, default=2000)
     args = parser.parse_args()
-    table = load_or_build(args.ruleset)
+    table = table_or_solve(get_ruleset(args.ruleset))
     advisor = Advisor(table)
     positions: list[Position] = []
     i = 0

@@ -11,11 +11,13 @@ address space; a rebuilt file (new modification time) is opened afresh.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from pathlib import Path
 
 from daily.rules import Ruleset
-from daily.strategy.solver import StrategyTable
+from daily.strategy.solver import StrategyTable, solve
+from daily.strategy.spec import StrategyError
 from daily.strategy.tablefile import load_table, table_filename
 
 _LOCK = threading.Lock()
@@ -47,3 +49,21 @@ def get_table(rules: Ruleset, folder: Path | None = None) -> StrategyTable:
             table = load_table(rules, folder)  # raises a clear error when missing/stale
             _OPEN[key] = table
         return table
+
+
+def table_or_solve(rules: Ruleset, folder: Path | None = None) -> StrategyTable:
+    """The saved table of ``rules``, or, when none is saved, one solved in memory.
+
+    For benchmarks and tools; the service always uses :func:`get_table`, which refuses a
+    missing table with the command that builds it.
+
+    >>> from daily.rules import get_ruleset
+    >>> rules = get_ruleset("yacht", {"forced_order": True})
+    >>> round(table_or_solve(rules, Path("/nonexistent")).expected, 1) > 0
+    True
+    """
+    try:
+        return get_table(rules, folder)
+    except StrategyError:
+        print(f"(no saved {rules.name} table: solving it in memory)", file=sys.stderr)
+        return solve(rules)
