@@ -13,6 +13,7 @@ which turn and roll. A partial log replays too and reports the next decision.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,27 @@ from daily.movelog import MoveLog
 from daily.rules import Ruleset
 
 RESULT_FORMAT = "daily-result/1"
+
+
+def turns_json(history: Sequence[TurnRecord]) -> list[dict[str, Any]]:
+    """Scored turns as JSON: 1-based turn, the dice of every roll, holds, box, points.
+
+    >>> from daily.game import TurnRecord
+    >>> turns_json([TurnRecord(((1, 2, 3, 4, 5),), (), "chance", 15, 0)])[0]["dice"]
+    [1, 2, 3, 4, 5]
+    """
+    return [
+        {
+            "turn": i + 1,
+            "rolls": [list(r) for r in rec.rolls],
+            "holds": list(rec.holds),
+            "dice": list(rec.final_dice),
+            "box": rec.box,
+            "points": rec.points,
+            "bonus": rec.bonus,
+        }
+        for i, rec in enumerate(history)
+    ]
 
 
 @dataclass(frozen=True)
@@ -76,18 +98,7 @@ class ReplayResult:
             "extra_bonus": card.extra_bonus,
             "extra_count": card.extra_count,
             "total": card.total,
-            "turns": [
-                {
-                    "turn": i + 1,
-                    "rolls": [list(r) for r in rec.rolls],
-                    "holds": list(rec.holds),
-                    "dice": list(rec.final_dice),
-                    "box": rec.box,
-                    "points": rec.points,
-                    "bonus": rec.bonus,
-                }
-                for i, rec in enumerate(self.history)
-            ],
+            "turns": turns_json(self.history),
             "next": self.next_decision(),
         }
 

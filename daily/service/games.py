@@ -41,7 +41,7 @@ from daily.dice import SlotCache, SlotSource, parse_date
 from daily.errors import DailyError
 from daily.game import Game
 from daily.movelog import MoveLog, parse_log
-from daily.replay import ReplayResult, replay
+from daily.replay import ReplayResult, replay, turns_json
 from daily.rules import Ruleset, canonical_name, get_ruleset
 from daily.service.clock import Clock, iso
 from daily.service.codes import new_code, share_text
@@ -554,7 +554,7 @@ class GameService:
             "url": self._url(record),
         }
         if revealed:
-            out["history"] = _history_json(result.history)
+            out["history"] = turns_json(result.history)
             out["log"] = result.log.to_json()
         return out
 
@@ -600,7 +600,7 @@ class GameService:
             "extra_count": card.extra_count,
             "upper": _upper_json(card),
             "total": card.total,
-            "history": _history_json(game.history),
+            "history": turns_json(game.history),
             "log": log_json,
             "result": None,
         }
@@ -656,20 +656,6 @@ def _upper_json(card: Any) -> dict[str, int]:
         "bonus_value": rules.upper_bonus,
         "to_go": card.upper_to_go,
     }
-
-
-def _history_json(history: Any) -> list[dict[str, Any]]:
-    return [
-        {
-            "turn": i + 1,
-            "rolls": [list(r) for r in rec.rolls],
-            "holds": list(rec.holds),
-            "box": rec.box,
-            "points": rec.points,
-            "bonus": rec.bonus,
-        }
-        for i, rec in enumerate(history)
-    ]
 
 
 def _parse_submitted(raw: Any) -> MoveLog:

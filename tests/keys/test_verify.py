@@ -12,6 +12,7 @@ import pytest
 from daily.errors import DailyError
 from daily.game import Game
 from daily.movelog import MoveLog
+from daily.replay import turns_json
 from daily.rules import get_ruleset
 from daily.service.descriptors import sign_descriptor
 from daily.service.keys import Keyring, rotate_signing_key
@@ -47,20 +48,6 @@ def _played(keyring: Keyring, ruleset: str = "yahtzee") -> Game:
             continue
         game.score(next(p.box for p in game.choices().options if p.legal))
     return game
-
-
-def _history(game: Game) -> list[dict[str, Any]]:
-    return [
-        {
-            "turn": i + 1,
-            "rolls": [list(r) for r in rec.rolls],
-            "holds": list(rec.holds),
-            "box": rec.box,
-            "points": rec.points,
-            "bonus": rec.bonus,
-        }
-        for i, rec in enumerate(game.history)
-    ]
 
 
 def test_a_revealed_day_verifies_completely(keyring: Keyring) -> None:
@@ -210,7 +197,7 @@ def test_a_played_game_checks_against_the_day(keyring: Keyring) -> None:
         "ruleset": "yahtzee",
         "date": "2026-11-29",
         "total": game.card.total,
-        "history": _history(game),
+        "history": turns_json(game.history),
     }
     report = verify_day(_revealed(keyring), _keys(keyring), game=state)
     rolls = sum(len(rec.rolls) for rec in game.history)
@@ -228,7 +215,7 @@ def test_tampered_games_are_caught_with_turn_and_roll(keyring: Keyring) -> None:
         "ruleset": "yahtzee",
         "date": "2026-11-29",
         "total": game.card.total,
-        "history": _history(game),
+        "history": turns_json(game.history),
     }
     descriptor, keys = _revealed(keyring), _keys(keyring)
 
