@@ -1,10 +1,11 @@
 """The Flask application factory.
 
 ``create_app(config, test_config)`` wires everything once: Redis, the RQ results
-queue, players and games on Redis, Flask-Limiter (per IP and per player, counters in
-Redis), the body size limit, JSON errors, Prometheus metrics at ``/metrics``, every
-blueprint ``bp`` found in the package :mod:`daily.service.api` (mounted under
-``/api/v1``) and the web client ``daily.web:bp``.
+queue, players and games on Redis, the rate limits (per IP and per player, both
+counted in one Redis call by :mod:`daily.service.ratelimit`), the body size limit,
+JSON errors, Prometheus metrics at ``/metrics``, every blueprint ``bp`` found in the
+package :mod:`daily.service.api` (mounted under ``/api/v1``) and the web client
+``daily.web:bp``.
 
 Behind a reverse proxy set ``DAILY_TRUSTED_PROXIES`` to the number of proxies in front
 (1 for the nginx of ``deploy/``): the client address for the per-IP limit is then read
@@ -29,8 +30,8 @@ from typing import Any
 
 import redis
 from flask import Blueprint, Flask, Response, g, request
-from flask_limiter import ApplicationLimit, Limiter
 from rq import Queue
+from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from daily.service import api as api_package
@@ -43,7 +44,8 @@ from daily.service.games import GameService
 from daily.service.keys import Keyring
 from daily.service.metrics import Metrics
 from daily.service.players import Players
-from daily.service.requests import rate_limit_key
+from daily.service.ratelimit import RateLimiter, parse_limit
+from daily.service.requests import token_player_id
 
 API_PREFIX = "/api/v1"
 
@@ -60,15 +62,7 @@ class Services:
     games: GameService
     results_queue: Queue
     metrics: Metrics
-    limiter: Limiter
-
-
-def _ip_key() -> str:
-    return "ip:" + (request.remote_addr or "unknown")
-
-
-def _without_token() -> bool:
-    return "Authorization" not in request.headers
+    limiter: RateLimiter
 
 
 def api_blueprints() -> list[Blueprint]:
@@ -106,9 +100,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         )
     app.config["MAX_CONTENT_LENGTH"] = config.max_body
     app.config["CLOCK"] = system_clock
-    # X-RateLimit-* headers would cost two more Redis round trips per request; a 429
-    # carries Retry-After (see daily.service.errors).
-    app.config["RATELIMIT_HEADERS_ENABLED"] = False
+    app.config["RATELIMIT_ENABLED"] = True  # tests may switch the limits off
     if test_config:
         app.config.update(test_config)
     now = app.config.get("NOW")
@@ -130,21 +122,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         player = players.get(player_id)
         return player.name if player else None
 
-    limiter = Limiter(
-        key_func=_ip_key,
-        application_limits=[
-            ApplicationLimit(config.rate_limit, key_function=_ip_key, scope="ip"),
-            ApplicationLimit(
-                config.rate_limit, key_function=rate_limit_key, scope="player",
-                exempt_when=_without_token,
-            ),
-        ],
-        storage_uri=config.redis_url,
-        key_prefix=config.key_prefix + "rl",
-        strategy="fixed-window",
-        swallow_errors=True,
-        enabled=config.rate_limit.strip().lower() != "off",
-    )
+    limiter = RateLimiter(conn, config.key_prefix, parse_limit(config.rate_limit))
     metrics = Metrics()
     services = Services(
         config=config, conn=conn, clock=clock, seeds=seeds, players=players,
@@ -158,15 +136,28 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     from daily.web import bp as web_bp
 
     app.register_blueprint(web_bp)
-    limiter.init_app(app)
-    for exempt in ("ops.health",):
-        if exempt in app.view_functions:
-            limiter.exempt(app.view_functions[exempt])
-
+    _install_rate_limits(app, limiter)
     register_error_handlers(app)
     _install_metrics(app, metrics)
-    limiter.exempt(app.view_functions["metrics"])
     return app
+
+
+#: Endpoints that are never rate limited (probes and scrapers).
+UNLIMITED_ENDPOINTS = frozenset({"ops.health", "metrics"})
+
+
+def _install_rate_limits(app: Flask, limiter: RateLimiter) -> None:
+    @app.before_request
+    def _rate_limit() -> None:
+        if not app.config.get("RATELIMIT_ENABLED", True):
+            return
+        if request.endpoint in UNLIMITED_ENDPOINTS:
+            return
+        ip = request.remote_addr or "unknown"
+        wait = limiter.retry_after(ip, token_player_id())
+        if wait is not None:
+            assert limiter.limit is not None
+            raise TooManyRequests(limiter.limit.text, retry_after=wait)
 
 
 def _install_metrics(app: Flask, metrics: Metrics) -> None:

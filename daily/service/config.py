@@ -13,7 +13,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_PUBLIC_URL`` | base URL used in share texts and links | ``http://127.0.0.1:8000`` |
 | ``DAILY_RULESETS`` | the daily sets, comma separated | ``yahtzee,maxi-yatzy`` |
 | ``DAILY_MAX_BODY`` | request body limit in bytes | ``65536`` |
-| ``DAILY_RATE_LIMIT`` | Flask-Limiter string per player and per IP | ``600/minute`` |
+| ``DAILY_RATE_LIMIT`` | limit per IP and per player (``N/unit``, ``off``) | ``600/minute`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |

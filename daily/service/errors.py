@@ -112,9 +112,6 @@ def handle_http_error(exc: HTTPException) -> Response:
     elif status == 429:
         message = f"rate limit exceeded: {exc.description}"
     response = _respond(status, error_body(status, code, message))
-    limit = getattr(exc, "limit", None)  # Flask-Limiter's RateLimitExceeded
-    if status == 429 and limit is not None:
-        response.headers["Retry-After"] = str(limit.limit.get_expiry())
     headers = exc.get_headers() if exc.response is None else list(exc.response.headers.items())
     for name, value in headers:
         if name.lower() not in ("content-type", "content-length"):
