@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -120,15 +120,7 @@ class MoveLog:
         raw_turns = data.get("turns")
         if not isinstance(raw_turns, list):
             raise LogFormatError("missing list 'turns'", field="turns")
-        if len(raw_turns) > rules.turns:
-            raise LogFormatError(
-                f"{len(raw_turns)} turns, but {rules.name} has {rules.turns}", field="turns"
-            )
-        turns = tuple(
-            _turn_from_json(t, i, rules, last=i == len(raw_turns) - 1)
-            for i, t in enumerate(raw_turns)
-        )
-        return cls(rules.name, turns, tuple(rules.non_default_options().items()), seed, day)
+        return cls._build(rules, raw_turns, _turn_from_json, seed, day)
 
     def to_json(self) -> dict[str, Any]:
         """The canonical JSON object of the log.
@@ -196,14 +188,24 @@ class MoveLog:
         else:
             raise LogFormatError("the source is 's' + seed hex or 'd' + date", field="seed")
         tokens = body.split(".") if body else []
-        if len(tokens) > rules.turns:
+        return cls._build(rules, tokens, _turn_from_token, seed, day)
+
+    @classmethod
+    def _build(
+        cls,
+        rules: Ruleset,
+        raw_turns: list[Any],
+        parse_turn: Callable[..., Turn],
+        seed: bytes | None,
+        day: dt.date | None,
+    ) -> MoveLog:
+        """The log from raw turns of either form, each parsed by ``parse_turn``."""
+        if len(raw_turns) > rules.turns:
             raise LogFormatError(
-                f"{len(tokens)} turns, but {rules.name} has {rules.turns}", field="turns"
+                f"{len(raw_turns)} turns, but {rules.name} has {rules.turns}", field="turns"
             )
-        turns = tuple(
-            _turn_from_token(tok, i, rules, last=i == len(tokens) - 1)
-            for i, tok in enumerate(tokens)
-        )
+        last = len(raw_turns) - 1
+        turns = tuple(parse_turn(t, i, rules, last=i == last) for i, t in enumerate(raw_turns))
         return cls(rules.name, turns, tuple(rules.non_default_options().items()), seed, day)
 
     # ----- from a game --------------------------------------------------------------
