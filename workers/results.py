@@ -35,6 +35,7 @@ from typing import Any
 import redis
 from rq import Queue, Retry
 from rq.job import Job
+from rq.queue import EnqueueData
 
 from daily.service.connections import RESULTS_QUEUE
 from daily.service.leaderboard import Leaderboard, Result
@@ -60,14 +61,14 @@ def job_id(game_id: str) -> str:
     return f"result-{game_id}"
 
 
-def enqueue_result(conn: redis.Redis, result: dict[str, Any]) -> Job:
-    """Check ``result`` and enqueue :func:`record_result` for it (id ``result-<game_id>``).
+def prepare_result_job(result: dict[str, Any]) -> EnqueueData:
+    """The checked job that records ``result`` (id ``result-<game_id>``, retried).
 
-    Bad results raise :class:`daily.service.leaderboard.ResultError` before anything is
-    enqueued. Enqueuing the same game twice is harmless: the job is idempotent.
+    Bad results raise :class:`daily.service.leaderboard.ResultError` here, before
+    anything is enqueued. The API enqueues it in the transaction that finishes a game.
     """
     parsed = Result.from_json(result)
-    return Queue(RESULTS_QUEUE, connection=conn).enqueue_call(
+    return Queue.prepare_data(
         record_result,
         args=(parsed.to_json(),),
         job_id=job_id(parsed.game_id),
@@ -77,6 +78,15 @@ def enqueue_result(conn: redis.Redis, result: dict[str, Any]) -> Job:
         retry=Retry(max=RETRIES),
         description=f"record {parsed.ruleset} {parsed.date} game {parsed.game_id}",
     )
+
+
+def enqueue_result(conn: redis.Redis, result: dict[str, Any]) -> Job:
+    """Check ``result`` and enqueue :func:`record_result` for it (id ``result-<game_id>``).
+
+    Enqueuing the same game twice is harmless: the job is idempotent.
+    """
+    [job] = Queue(RESULTS_QUEUE, connection=conn).enqueue_many([prepare_result_job(result)])
+    return job
 
 
 def _pause_for_tests(game_id: str) -> None:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
-from rq import Queue, Retry
+from rq import Queue
 
 from daily import calendar
 from daily.dice import SlotCache, SlotSource, parse_date
@@ -49,16 +49,9 @@ from daily.service.config import Config
 from daily.service.connections import redis_key
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import ApiError
-from daily.service.leaderboard import Leaderboard, Result
+from daily.service.leaderboard import Leaderboard
 from daily.service.players import Player
-from workers.results import (
-    FAILURE_TTL,
-    JOB_TIMEOUT,
-    RESULT_TTL,
-    RETRIES,
-    record_result,
-)
-from workers.results import job_id as results_job_id
+from workers.results import prepare_result_job
 
 MODES = ("ranked", "practice")
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
@@ -454,17 +447,7 @@ class GameService:
                 "code": code,
                 "log": result.log.to_json(),
             }
-            job = Queue.prepare_data(
-                record_result,
-                args=(Result.from_json(payload).to_json(),),
-                job_id=results_job_id(record.id),
-                timeout=JOB_TIMEOUT,
-                result_ttl=RESULT_TTL,
-                failure_ttl=FAILURE_TTL,
-                retry=Retry(max=RETRIES),
-                description=f"record {record.ruleset} {record.date} game {record.id}",
-            )
-            self.queue.enqueue_many([job], pipeline=pipe)
+            self.queue.enqueue_many([prepare_result_job(payload)], pipeline=pipe)
 
     def submit_log(
         self, player: Player, game_id: str, body: Mapping[str, Any]
