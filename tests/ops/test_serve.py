@@ -53,6 +53,17 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+
+def stop_and_check(serve: subprocess.Popen, sig: int, children: list[int]) -> None:
+    """Send ``sig`` to ``daily serve``: it exits 0 and every child is gone within 5 s."""
+    serve.send_signal(sig)
+    assert serve.wait(25) == 0
+    deadline = time.monotonic() + 5
+    while any(alive(c) for c in children):
+        assert time.monotonic() < deadline, [c for c in children if alive(c)]
+        time.sleep(0.05)
+
+
 def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
@@ -93,12 +104,7 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
 
         children = descendants(serve.pid)
         assert len(children) >= 4  # valkey, worker, scheduler, gunicorn (+ their children)
-        serve.send_signal(signal.SIGINT)  # Ctrl-C
-        assert serve.wait(25) == 0
-        deadline = time.monotonic() + 5
-        while any(alive(c) for c in children):
-            assert time.monotonic() < deadline, [c for c in children if alive(c)]
-            time.sleep(0.05)
+        stop_and_check(serve, signal.SIGINT, children)  # Ctrl-C
     finally:
         if serve.poll() is None:
             serve.kill()
@@ -140,13 +146,7 @@ def test_serve_with_redis_url_uses_that_redis_and_stops_on_sigterm(redis_url, tm
             assert time.monotonic() < deadline, "no RQ worker registered on REDIS_URL"
             time.sleep(0.1)
         conn.close()
-        children = descendants(serve.pid)
-        serve.send_signal(signal.SIGTERM)
-        assert serve.wait(25) == 0
-        deadline = time.monotonic() + 5
-        while any(alive(c) for c in children):
-            assert time.monotonic() < deadline, [c for c in children if alive(c)]
-            time.sleep(0.05)
+        stop_and_check(serve, signal.SIGTERM, descendants(serve.pid))
     finally:
         if serve.poll() is None:
             serve.kill()
