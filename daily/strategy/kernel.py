@@ -32,12 +32,15 @@ def state_idx(mask: int, upper: int, flag: int, nu: int, ny: int) -> int:
 
 
 @njit(cache=True)
-def box_values(
-    mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, succ, v0
-):  # pragma: no cover - compiled
-    """Fill ``v0[r]``: the best legal box for each roll, with bonuses and future value."""
+def fill_successors(mask, u, y, W, use_future, P, upper_face, succ):  # pragma: no cover
+    """Fill ``succ[b, k]``: bonus and value of the next state after box ``b``.
+
+    For an upper box ``succ[b, k]`` counts ``k`` dice of its face (points included);
+    for the yahtzee box (with the extra bonus) ``k`` is 1 when it gets 50; for any other
+    box ``k`` is 0. ``W`` is any value array indexed by :func:`state_idx`.
+    """
     n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
-    ybox, nr = P[6], P[12]
+    ybox = P[6]
     for b in range(nb):
         if mask >> b & 1:
             continue
@@ -62,6 +65,15 @@ def box_values(
             succ[b, 1] = W[state_idx(nm, u, 1, nu, ny)] if use_future else 0.0
         else:
             succ[b, 0] = W[state_idx(nm, u, y, nu, ny)] if use_future else 0.0
+
+
+@njit(cache=True)
+def box_values(
+    mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, succ, v0
+):  # pragma: no cover - compiled
+    """Fill ``v0[r]``: the best legal box for each roll, with bonuses and future value."""
+    nb, ny, ybox, nr = P[1], P[4], P[6], P[12]
+    fill_successors(mask, u, y, W, use_future, P, upper_face, succ)
     forced = P[9]
     first = -1
     for b in range(nb):

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from daily.dice import SlotCache
+from daily.dice import SlotCache, SlotSource
 from daily.rules import Ruleset
 from daily.strategy import kernel
 from daily.strategy.bots import LEVELS, MEDIUM_TEMPERATURE
@@ -29,14 +29,25 @@ from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import GameSpec, StrategyError, counts_to_dice
 
 
+def slot_matrix(rules: Ruleset, slots: SlotSource) -> np.ndarray:
+    """The dice of every slot of one game: shape (turns, rolls, dice).
+
+    >>> from daily.rules import get_ruleset
+    >>> slot_matrix(get_ruleset("yacht"), SlotCache(bytes(32), 5)).shape
+    (12, 3, 5)
+    """
+    out = np.empty((rules.turns, rules.rolls_per_turn, rules.dice), dtype=np.int64)
+    for t in range(rules.turns):
+        for r in range(rules.rolls_per_turn):
+            out[t, r] = slots(t, r)
+    return out
+
+
 def slot_array(rules: Ruleset, seeds: Sequence[bytes]) -> np.ndarray:
     """The dice of every slot of every seed: shape (games, turns, rolls, dice)."""
     out = np.empty((len(seeds), rules.turns, rules.rolls_per_turn, rules.dice), dtype=np.int64)
     for g, seed in enumerate(seeds):
-        cache = SlotCache(seed, rules.dice)
-        for t in range(rules.turns):
-            for r in range(rules.rolls_per_turn):
-                out[g, t, r] = cache(t, r)
+        out[g] = slot_matrix(rules, SlotCache(seed, rules.dice))
     return out
 
 
@@ -52,7 +63,16 @@ def random_slots(rules: Ruleset, games: int, seed: int) -> np.ndarray:
     return rng.integers(1, 7, size=shape, dtype=np.int64)
 
 
-def _orders(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
+def action_orders(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
+    """The proper keeps in the bots' tie-break order, and the index of each dice code.
+
+    ``code_index[sum(count_f * 7**f)]`` is the keep index of a multiset of dice.
+
+    >>> from daily.rules import get_ruleset
+    >>> order, index = action_orders(GameSpec.from_rules(get_ruleset("yacht")))
+    >>> len(order), int(index[5])  # five 1s: the first roll
+    (210, 210)
+    """
     n = spec.rules.dice
     proper = [i for i in range(spec.n_keeps) if spec.sizes[i] < n]
     proper.sort(key=lambda i: (-int(spec.sizes[i]), counts_to_dice(spec.keeps[i])))
@@ -74,7 +94,7 @@ def play_slots(
     if level not in LEVELS:
         raise StrategyError(f"bot level {level!r} is not one of {', '.join(LEVELS)}", field="level")
     spec = table.spec
-    proper, code_index = _orders(spec)
+    proper, code_index = action_orders(spec)
     return kernel.play_games(
         np.ascontiguousarray(slots, dtype=np.int64),
         LEVELS.index(level),

@@ -1,0 +1,218 @@
+"""Foresight detection: were a game's decisions explained by the dice to come?
+
+Two models of a player choose among the legal actions of each decision (every hold
+mask that rerolls something, every legal box):
+
+* honest: ``P(a) ∝ exp(E(a) / τ)``, ``E`` the expected final score of the action with
+  optimal play after it (the strategy table);
+* clairvoyant: ``P(a) ∝ exp(V(a) / τ)``, ``V`` the final score the action leads to with
+  perfect play knowing every slot of the day (the ceiling's table).
+
+Each model's temperature is fitted to the game (the best of :data:`TAUS`), and the
+statistic is the log-likelihood ratio ``Λ = max_τ log L_clairvoyant - max_τ log
+L_honest``. A game is held for review when ``Λ >= THRESHOLD``. ``docs/fairplay.md``
+gives the maths and ``bench/fairplay.py`` the calibration behind the threshold.
+
+The evidence shown to an operator is the list of *tells*: decisions that lost in
+expectation (``E`` below the best by more than :data:`TELL_LOSS` points) and were
+exactly right in hindsight (``V`` at its maximum, above the expected-best action's).
+
+>>> from daily.rules import get_ruleset
+>>> from daily.strategy.solver import solve
+>>> from daily.fairplay.ceiling import ceiling_of_seed
+>>> rules = get_ruleset("yacht", {"forced_order": True})
+>>> ceiling = ceiling_of_seed(rules, bytes(32))
+>>> cheat = assess(ceiling.perfect_log(seed=bytes(32)), ceiling, solve(rules))
+>>> cheat.statistic > 0, cheat.total == ceiling.value  # forced order: few decisions
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from daily.errors import LogFormatError
+from daily.fairplay import kernel
+from daily.fairplay.ceiling import Ceiling, actions_to_turns, turns_to_actions
+from daily.movelog import MoveLog
+from daily.strategy.solver import StrategyTable
+
+#: Version of the method; stored with every verdict.
+METHOD = "foresight-llr/1"
+#: Weights (per point of final score) of the expected values over which the models
+#: are fitted (inverse temperatures).
+BETAS_E = np.array([1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0])
+#: Weights of the hindsight values; the first, 0, is the honest model.
+BETAS_V = np.array([0.0, 1 / 8, 1 / 2, 2.0, 8.0])
+#: Games with a log-likelihood ratio at or above this are held for review.
+THRESHOLD = 12.0
+#: A tell loses at least this much in expectation.
+TELL_LOSS = 0.5
+#: At most this many tells are kept as evidence.
+MAX_TELLS = 8
+
+
+@dataclass(frozen=True)
+class Tell:
+    """A decision that lost in expectation and was exactly right in hindsight."""
+
+    turn: int  # 1-based
+    roll: int  # 1-based
+    chosen: str
+    expected_best: str
+    expected_loss: float
+    hindsight_gain: float
+
+    def describe(self) -> str:
+        """The tell in words.
+
+        >>> Tell(3, 2, "keeping 5-5", "keeping 5-5-6", 4.21, 31).describe()[:60]
+        'turn 3, roll 2: keeping 5-5 was 4.2 points worse on average '
+        """
+        return (
+            f"turn {self.turn}, roll {self.roll}: {self.chosen} was {self.expected_loss:.1f}"
+            f" points worse on average than {self.expected_best}, and gained"
+            f" {self.hindsight_gain:.0f} with the dice that came"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The tell as JSON, with its sentence."""
+        return {
+            "turn": self.turn,
+            "roll": self.roll,
+            "chosen": self.chosen,
+            "expected_best": self.expected_best,
+            "expected_loss": round(self.expected_loss, 2),
+            "hindsight_gain": round(self.hindsight_gain, 2),
+            "text": self.describe(),
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of the check of one game."""
+
+    flagged: bool
+    statistic: float
+    total: int
+    ceiling: int
+    decisions: int
+    optimal_in_hindsight: int
+    tells: tuple[Tell, ...]
+    scouting: float  # share of rerolls that rerolled every die
+
+    @property
+    def reason(self) -> str | None:
+        """Why the game is held, in plain words (None when it is not)."""
+        if not self.flagged:
+            return None
+        return (
+            f"{self.optimal_in_hindsight} of {self.decisions} decisions were exactly the"
+            f" best ones for dice that had not been shown yet, more than fair play explains"
+            f" (likelihood ratio {self.statistic:.1f}, limit {THRESHOLD:.0f})"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as JSON (``method`` names the version of the check)."""
+        return {
+            "method": METHOD,
+            "flagged": self.flagged,
+            "statistic": round(self.statistic, 3),
+            "threshold": THRESHOLD,
+            "total": self.total,
+            "ceiling": self.ceiling,
+            "decisions": self.decisions,
+            "optimal_in_hindsight": self.optimal_in_hindsight,
+            "scouting": round(self.scouting, 3),
+            "reason": self.reason,
+            "tells": [t.to_json() for t in self.tells],
+        }
+
+
+def statistic(loglik: np.ndarray) -> float:
+    """``max log L(beta_E, beta_V) - max log L(beta_E, 0)`` from the kernel's grid.
+
+    >>> statistic(np.array([[-10.0, -4.0], [-7.0, -3.0]]))
+    4.0
+    """
+    return float(loglik.max() - loglik[:, 0].max())
+
+
+def _action_text(rules: Any, dice: tuple[int, ...], code: int) -> str:
+    if code < 0:
+        return "scoring in " + rules.box_ids[-code - 1].replace("_", " ")
+    kept = sorted(d for i, d in enumerate(dice) if code >> i & 1)
+    return "keeping " + "-".join(map(str, kept)) if kept else "rerolling everything"
+
+
+def assess(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Verdict:
+    """Check one finished game against the day's ceiling and the strategy table.
+
+    ``ceiling`` must be of the log's dice (the day's) and ``table`` of its ruleset.
+    """
+    rules = ceiling.rules
+    if log.rules != rules or table.rules != rules:
+        raise LogFormatError(
+            f"the log is for {log.ruleset}, the ceiling for {rules.name} and the table for"
+            f" {table.rules.name}",
+            field="ruleset",
+        )
+    actions = turns_to_actions(rules, log)
+    spec = ceiling.spec
+    py_order, code_index = ceiling.orders
+    loglik, decided, evidence, total = kernel.walk(
+        ceiling.slots, kernel.REPLAY, 0.0, 0.0, 0, 0, actions, BETAS_E, BETAS_V, table.values,
+        ceiling.values, spec.params, spec.raw, spec.alike, spec.upper_face,
+        spec.joker_points, spec.child, spec.parent, spec.keeps, py_order, code_index,
+    )
+    if total < 0 or len(decided) != len(actions):
+        raise LogFormatError("the log does not replay on the day's dice", field="log")
+    return verdict_of(rules, ceiling, decided, evidence, loglik, int(total))
+
+
+def verdict_of(
+    rules: Any,
+    ceiling: Ceiling,
+    decided: np.ndarray,
+    evidence: np.ndarray,
+    loglik: np.ndarray,
+    total: int,
+) -> Verdict:
+    """Build the verdict from the kernel's output (shared with the simulations)."""
+    stat = statistic(loglik)
+    tells = []
+    turns = actions_to_turns(rules, decided)
+    dice_at = _dice_at(ceiling.slots, turns)
+    for d, row in enumerate(evidence):
+        t, roll, loss, v_chosen, v_ebest, v_top, ebest = row
+        if loss > TELL_LOSS and v_chosen >= v_top - 1e-9 and v_chosen > v_ebest + 1e-9:
+            dice = dice_at[d]
+            tells.append(Tell(
+                int(t) + 1, int(roll) + 1, _action_text(rules, dice, int(decided[d])),
+                _action_text(rules, dice, int(ebest)), float(loss), float(v_chosen - v_ebest),
+            ))
+    tells.sort(key=lambda tell: -tell.hindsight_gain)
+    rerolls = [int(a) for a in decided if a >= 0]
+    scouting = sum(1 for a in rerolls if a == 0) / len(rerolls) if rerolls else 0.0
+    optimal = int(np.sum(evidence[:, 3] >= evidence[:, 5] - 1e-9)) if len(evidence) else 0
+    return Verdict(
+        stat >= THRESHOLD, stat, total, ceiling.value, len(decided), optimal,
+        tuple(tells[:MAX_TELLS]), scouting,
+    )
+
+
+def _dice_at(slots: np.ndarray, turns: Any) -> list[tuple[int, ...]]:
+    """The dice showing at each decision of the turns, in decision order."""
+    out = []
+    for t, turn in enumerate(turns):
+        dice = [int(x) for x in slots[t, 0]]
+        for r, mask in enumerate(turn.holds, start=1):
+            out.append(tuple(dice))
+            dice = [d if m == "1" else int(x) for d, m, x in zip(dice, mask, slots[t, r],
+                                                                   strict=True)]
+        if turn.box is not None:
+            out.append(tuple(dice))
+    return out

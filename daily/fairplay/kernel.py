@@ -1,0 +1,472 @@
+"""Compiled kernels of fair play (numba): the day's ceiling and the walk through a game.
+
+Slots and holds
+---------------
+A slot's dice do not depend on holds (spec v1): the die at position ``i`` shows
+``slots[t, r, i]`` after reroll ``r`` of turn ``t`` if it was rerolled then. So at the
+end of a turn die ``i`` shows the slot of the *last* roll that rerolled it, and every
+choice of one roll per die, ``c[i]`` in ``0..R-1``, is reachable: reroll die ``i`` at
+rolls ``1..c[i]`` and keep it afterwards. :func:`turn_rolls` lists the distinct sorted
+rolls a turn can end with.
+
+The ceiling
+-----------
+``H[state]`` is the best final score still to come from a between-turn state
+(filled boxes, capped upper total, yahtzee flag) *knowing every slot*. The turn played
+from a state is its number of filled boxes. Filling box ``b`` in turn ``t`` is best done
+with the most points ``b`` can get from the rolls turn ``t`` can end with (more upper
+points never hurt), except for all-alike rolls, whose joker rules and extra bonus
+depend on the state and are valued roll by roll with :mod:`daily.strategy.kernel`.
+
+The walk
+--------
+:func:`walk` goes through one game decision by decision. At each decision it values
+every legal action (each hold mask that rerolls something, each legal box) twice:
+``E``, the expected final score with optimal play after it (the strategy table), and
+``V``, the final score it leads to with perfect play knowing every slot (``H``). It
+either replays given actions or chooses them by a policy (for the simulations), and
+sums the log-likelihood of the choices under the honest model (softmax over ``E``)
+and the clairvoyant model (softmax over ``V``) at every temperature of a grid.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from daily.strategy.kernel import (
+    NEG,
+    box_value,
+    box_values,
+    extra_bonus,
+    fill_successors,
+    first_open,
+    joker_mode,
+    state_idx,
+    turn_tables,
+)
+
+#: Policies of :func:`walk`.
+REPLAY, SOFTMAX, GREEDY, FORESIGHT, NEXT_ROLL, PARTIAL = 0, 1, 2, 3, 4, 5
+
+
+@njit(cache=True)
+def dice_code(dice):  # pragma: no cover - compiled
+    """Base-7 code of a multiset of dice (the key of ``code_index``)."""
+    code = 0
+    for i in range(dice.shape[0]):
+        code += 7 ** (dice[i] - 1)
+    return code
+
+
+@njit(cache=True)
+def turn_rolls(slots_t, first_roll, start, code_index, r0, out):  # pragma: no cover
+    """Distinct roll indices (0-based among rolls) reachable from ``start``.
+
+    ``start`` shows after roll ``first_roll - 1``; die ``i`` may end as ``start[i]`` or
+    as ``slots_t[j, i]`` for any later roll ``j``. Writes them to ``out``; returns
+    the count.
+    """
+    n = start.shape[0]
+    R = slots_t.shape[0]
+    k = R - first_roll + 1  # choices per die
+    total = k**n
+    dice = np.empty(n, dtype=np.int64)
+    count = 0
+    for combo in range(total):
+        c = combo
+        for i in range(n):
+            ch = c % k
+            c //= k
+            dice[i] = start[i] if ch == 0 else slots_t[first_roll + ch - 1, i]
+        r = code_index[dice_code(dice)] - r0
+        seen = False
+        for j in range(count):
+            if out[j] == r:
+                seen = True
+                break
+        if not seen:
+            out[count] = r
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def turn_bests(slots, code_index, P, raw, alike):  # pragma: no cover - compiled
+    """Per turn: the most points of each box over its non-alike end rolls, and alike rolls.
+
+    Returns ``(best[t, b]`` (-1: no such roll), ``alikes[t, k]``, ``n_alike[t])``.
+    """
+    T, R, n = slots.shape[0], slots.shape[1], slots.shape[2]
+    nb, r0 = P[1], P[13]
+    best = np.full((T, nb), -1, dtype=np.int64)
+    alikes = np.full((T, 6), -1, dtype=np.int64)
+    n_alike = np.zeros(T, dtype=np.int64)
+    out = np.empty(R**n, dtype=np.int64)
+    for t in range(T):
+        count = turn_rolls(slots[t], 1, slots[t, 0], code_index, r0, out)
+        for j in range(count):
+            r = out[j]
+            if alike[r] >= 0:
+                alikes[t, n_alike[t]] = r
+                n_alike[t] += 1
+                continue
+            for b in range(nb):
+                if raw[r, b] > best[t, b]:
+                    best[t, b] = raw[r, b]
+    return best, alikes, n_alike
+
+
+@njit(cache=True)
+def ceiling_state(
+    mask, u, y, t, H, P, raw, alike, upper_face, joker_points, best, alikes, n_alike, succ
+):  # pragma: no cover - compiled
+    """The best score still to come from one state at turn ``t`` knowing every slot."""
+    nb, T, nu, ny, ub, ybox, forced = P[1], P[2], P[3], P[4], P[5], P[6], P[9]
+    first = first_open(mask, nb)
+    top = NEG
+    for b in range(nb):
+        if mask >> b & 1 or (forced == 1 and b != first):
+            continue
+        pts = best[t, b]
+        if pts < 0:
+            continue
+        nm = mask | (1 << b)
+        if upper_face[b] > 0:
+            nxt = min(u + pts, T)
+            bon = ub if T > 0 and u < T <= u + pts else 0
+            v = pts + bon + H[state_idx(nm, nxt if T > 0 else 0, y, nu, ny)]
+        elif b == ybox and ny == 2:
+            v = pts + H[state_idx(nm, u, 1 if pts == 50 else 0, nu, ny)]
+        else:
+            v = pts + H[state_idx(nm, u, y, nu, ny)]
+        if v > top:
+            top = v
+    if n_alike[t] > 0:
+        fill_successors(mask, u, y, H, True, P, upper_face, succ)
+    for k in range(n_alike[t]):
+        r = alikes[t, k]
+        bonus = extra_bonus(r, mask, y, P, alike)
+        mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
+        for b in range(nb):
+            v, _ = box_value(
+                r, b, mask, y, succ, P, raw, upper_face, joker_points, mode, mbox, jok, first
+            )
+            if v > NEG and v + bonus > top:
+                top = v + bonus
+    return top
+
+
+@njit(parallel=True, cache=True)
+def ceiling_level(
+    masks, t, H, P, raw, alike, upper_face, joker_points, reach, best, alikes, n_alike
+):  # pragma: no cover - compiled
+    """Fill ``H`` for every reachable state of the masks of turn ``t`` (one level)."""
+    n, nb, T, nu, ny, ybox = P[0], P[1], P[2], P[3], P[4], P[6]
+    for i in prange(masks.shape[0]):
+        mask = masks[i]
+        succ = np.empty((nb, n + 1))
+        um = 0
+        gain = 0
+        for b in range(nb):
+            if upper_face[b] > 0:
+                if mask >> b & 1:
+                    um |= 1 << (upper_face[b] - 1)
+                else:
+                    gain += n * upper_face[b]
+        nyl = ny if ybox >= 0 and (mask >> ybox & 1) == 1 else 1
+        ref = -1
+        for u in range(nu):
+            if not reach[um, u]:
+                continue
+            hopeless = T > 0 and u + gain < T
+            for y in range(nyl):
+                if hopeless and ref >= 0:
+                    H[state_idx(mask, u, y, nu, ny)] = H[state_idx(mask, ref, y, nu, ny)]
+                    continue
+                H[state_idx(mask, u, y, nu, ny)] = ceiling_state(
+                    mask, u, y, t, H, P, raw, alike, upper_face, joker_points,
+                    best, alikes, n_alike, succ,
+                )
+            if hopeless and ref < 0:
+                ref = u
+
+
+@njit(cache=True)
+def add_loglik(loglik, betas_e, betas_v, ev, vv, nc, pick, mix):  # pragma: no cover
+    """Add one decision's log-likelihood under every (beta_E, beta_V) of the grid.
+
+    The model is ``P(a) ∝ exp(beta_E * E(a) + beta_V * V(a))``; ``mix`` is scratch.
+    """
+    for i in range(betas_e.shape[0]):
+        for j in range(betas_v.shape[0]):
+            top = NEG
+            for c in range(nc):
+                mix[c] = betas_e[i] * ev[c] + betas_v[j] * vv[c]
+                if mix[c] > top:
+                    top = mix[c]
+            s = 0.0
+            for c in range(nc):
+                s += np.exp(mix[c] - top)
+            loglik[i, j] += mix[pick] - top - np.log(s)
+
+
+@njit(cache=True)
+def _leftmost_mask(dice, keeps_row):  # pragma: no cover - compiled
+    """Hold mask (bit i = keep die i) keeping the multiset ``keeps_row``, leftmost dice."""
+    need = keeps_row.copy()
+    m = 0
+    for i in range(dice.shape[0]):
+        f = dice[i] - 1
+        if need[f] > 0:
+            need[f] -= 1
+            m |= 1 << i
+    return m
+
+
+@njit(cache=True)
+def walk(
+    slots, policy, tau_p, gain_min, budget, rng_seed, actions, betas_e, betas_v,
+    W, H, P, raw, alike, upper_face, joker_points, child, parent, keeps, py_order, code_index,
+):  # pragma: no cover - compiled
+    """Walk one game; see the module docstring.
+
+    ``actions[d]`` (replay) is the hold mask of decision ``d`` as bits (bit ``i`` = keep
+    die ``i``) or ``-(box + 1)``. Returns ``(loglik, decided, evidence, total)``:
+    ``loglik[i, j]`` is the log-likelihood of the choices when ``P(a) ∝ exp(betas_e[i] *
+    E(a) + betas_v[j] * V(a))`` (column 0, ``betas_v[0] = 0``, is the honest model);
+    ``decided[d]`` the action taken; ``evidence[d]`` is (turn, roll, expected loss,
+    hindsight value of the choice, hindsight value of the expected-best action, best
+    hindsight value, the expected-best action coded like ``decided``).
+    """
+    np.random.seed(rng_seed)
+    n, nb, T, ny, ub = P[0], P[1], P[2], P[4], P[5]
+    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+    nmask = (1 << n) - 1  # masks 0 .. 2^n - 2 reroll at least one die
+    maxd = nb * R
+    loglik = np.zeros((betas_e.shape[0], betas_v.shape[0]))
+    decided = np.full(maxd, -9999, dtype=np.int64)
+    evidence = np.zeros((maxd, 7))
+    succ = np.empty((nb, n + 1))
+    succ_h = np.empty((nb, n + 1))
+    v0 = np.empty(nr)
+    vh = np.empty(nr)
+    E_all = np.empty((R + 1, nk))
+    M_all = np.empty((R, nk))
+    E_g = np.empty((R + 1, nk))
+    M_g = np.empty((R, nk))
+    v0_g = np.empty(nr)
+    succ_g = np.empty((nb, n + 1))
+    dice = np.empty(n, dtype=np.int64)
+    after = np.empty(n, dtype=np.int64)
+    counts = np.empty(6, dtype=np.int64)
+    ends = np.empty(R**n, dtype=np.int64)
+    na = nmask + nb
+    ev = np.empty(na)
+    vv = np.empty(na)
+    code = np.empty(na, dtype=np.int64)
+    mix = np.empty(na)
+    mask = 0
+    u = 0
+    y = 0
+    total = 0
+    upper_raw = 0
+    d = 0
+    for t in range(nb):
+        box_values(mask, u, y, W, True, P, raw, alike, upper_face, joker_points, succ, v0)
+        turn_tables(v0, P, child, parent, E_all, M_all)
+        box_values(mask, u, y, H, True, P, raw, alike, upper_face, joker_points, succ_h, vh)
+        if policy == GREEDY:
+            box_values(mask, u, y, W, False, P, raw, alike, upper_face, joker_points,
+                       succ_g, v0_g)
+            turn_tables(v0_g, P, child, parent, E_g, M_g)
+        first = first_open(mask, nb)
+        for i in range(n):
+            dice[i] = slots[t, 0, i]
+        roll = 0
+        while True:
+            rl = R - 1 - roll
+            r = code_index[dice_code(dice)] - r0
+            extra = extra_bonus(r, mask, y, P, alike)
+            mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
+            # -- value every action: boxes, then hold masks --
+            nc = 0
+            for b in range(nb):
+                v, _ = box_value(r, b, mask, y, succ, P, raw, upper_face, joker_points,
+                                 mode, mbox, jok, first)
+                if v > NEG:
+                    vh_b, _ = box_value(r, b, mask, y, succ_h, P, raw, upper_face,
+                                        joker_points, mode, mbox, jok, first)
+                    ev[nc] = v + extra
+                    vv[nc] = vh_b + extra
+                    code[nc] = -(b + 1)
+                    nc += 1
+            if rl > 0:
+                for m in range(nmask):
+                    for f in range(6):
+                        counts[f] = 0
+                    for i in range(n):
+                        if m >> i & 1:
+                            counts[dice[i] - 1] += 1
+                            after[i] = dice[i]
+                        else:
+                            after[i] = slots[t, roll + 1, i]
+                    kc = 0
+                    for f in range(6):
+                        kc += counts[f] * 7**f
+                    ev[nc] = E_all[rl, code_index[kc]]
+                    cnt = turn_rolls(slots[t], roll + 2, after, code_index, r0, ends)
+                    top = NEG
+                    for j in range(cnt):
+                        if vh[ends[j]] > top:
+                            top = vh[ends[j]]
+                    vv[nc] = top
+                    code[nc] = m
+                    nc += 1
+            # -- the expected-best action (boxes first win ties, then larger keeps) --
+            ebest = 0
+            for c in range(nc):
+                if ev[c] > ev[ebest] + 1e-9:
+                    ebest = c
+            etop = ev[ebest]
+            if code[ebest] >= 0:  # larger keep first, then leftmost dice, like the bots
+                for j in range(py_order.shape[0]):
+                    K = py_order[j]
+                    if abs(E_all[rl, K] - etop) <= 1e-9:
+                        ok = True
+                        for f in range(6):
+                            cf = 0
+                            for i in range(n):
+                                if dice[i] == f + 1:
+                                    cf += 1
+                            if keeps[K, f] > cf:
+                                ok = False
+                        if ok:
+                            lm = _leftmost_mask(dice, keeps[K])
+                            for c in range(nc):
+                                if code[c] == lm:
+                                    ebest = c
+                            break
+            vtop = NEG
+            vbest = 0
+            for c in range(nc):  # the best in hindsight; among those, the best expected
+                if vv[c] > vtop + 1e-9:
+                    vtop = vv[c]
+                    vbest = c
+                elif abs(vv[c] - vtop) <= 1e-9 and ev[c] > ev[vbest]:
+                    vbest = c
+            # -- choose --
+            pick = -1
+            if policy == REPLAY:
+                for c in range(nc):
+                    if code[c] == actions[d]:
+                        pick = c
+                if pick < 0:
+                    return loglik, decided, evidence, -1  # not a legal action here
+            elif policy == FORESIGHT:
+                pick = vbest
+            elif policy == PARTIAL:
+                pick = ebest
+                if budget > 0 and vtop - vv[ebest] >= gain_min:
+                    pick = vbest
+                    budget -= 1
+            elif policy == NEXT_ROLL:
+                pick = 0
+                bv = NEG
+                for c in range(nc):
+                    if code[c] < 0:
+                        val = ev[c]
+                    else:
+                        for i in range(n):
+                            after[i] = dice[i] if code[c] >> i & 1 else slots[t, roll + 1, i]
+                        val = M_all[rl - 1, code_index[dice_code(after)]]
+                    if val > bv + 1e-9:
+                        bv = val
+                        pick = c
+            elif policy == GREEDY:
+                pick = 0
+                bv = NEG
+                for c in range(nc):
+                    if code[c] < 0:
+                        b = -code[c] - 1
+                        val, _ = box_value(r, b, mask, y, succ_g, P, raw, upper_face,
+                                           joker_points, mode, mbox, jok, first)
+                        val += extra
+                        if val > bv + 1e-9:
+                            bv = val
+                            pick = c
+                if rl > 0:
+                    for j in range(py_order.shape[0]):
+                        K = py_order[j]
+                        ok = True
+                        for f in range(6):
+                            cf = 0
+                            for i in range(n):
+                                if dice[i] == f + 1:
+                                    cf += 1
+                            if keeps[K, f] > cf:
+                                ok = False
+                        if ok and E_g[rl, K] > bv + 1e-9:
+                            bv = E_g[rl, K]
+                            lm = _leftmost_mask(dice, keeps[K])
+                            for c in range(nc):
+                                if code[c] == lm:
+                                    pick = c
+            else:  # SOFTMAX over distinct actions (boxes, distinct keeps), like the bots
+                if tau_p <= 0:
+                    pick = ebest
+                else:
+                    s = 0.0
+                    for c in range(nc):
+                        if code[c] < 0 or _leftmost_mask(dice, _kept(dice, code[c])) == code[c]:
+                            s += np.exp((ev[c] - etop) / tau_p)
+                    x = np.random.random() * s
+                    acc = 0.0
+                    pick = ebest
+                    for c in range(nc):
+                        if code[c] < 0 or _leftmost_mask(dice, _kept(dice, code[c])) == code[c]:
+                            acc += np.exp((ev[c] - etop) / tau_p)
+                            if x < acc:
+                                pick = c
+                                break
+            # -- the models' log-likelihoods --
+            add_loglik(loglik, betas_e, betas_v, ev, vv, nc, pick, mix)
+            decided[d] = code[pick]
+            evidence[d, 0] = t
+            evidence[d, 1] = roll
+            evidence[d, 2] = etop - ev[pick]
+            evidence[d, 3] = vv[pick]
+            evidence[d, 4] = vv[ebest]
+            evidence[d, 5] = vtop
+            evidence[d, 6] = code[ebest]
+            d += 1
+            a = code[pick]
+            if a >= 0:
+                for i in range(n):
+                    if not (a >> i & 1):
+                        dice[i] = slots[t, roll + 1, i]
+                roll += 1
+                continue
+            b = -a - 1
+            _, pts = box_value(r, b, mask, y, succ, P, raw, upper_face, joker_points,
+                               mode, mbox, jok, first)
+            total += pts + extra
+            if upper_face[b] > 0:
+                if ub > 0 and upper_raw < T <= upper_raw + pts:
+                    total += ub
+                upper_raw += pts
+                u = min(T, u + pts) if T > 0 else 0
+            if b == P[6] and ny == 2:
+                y = 1 if pts == 50 else 0
+            mask |= 1 << b
+            break
+    return loglik, decided[:d], evidence[:d], total
+
+
+@njit(cache=True)
+def _kept(dice, m):  # pragma: no cover - compiled
+    counts = np.zeros(6, dtype=np.int64)
+    for i in range(dice.shape[0]):
+        if m >> i & 1:
+            counts[dice[i] - 1] += 1
+    return counts
