@@ -38,6 +38,7 @@ from rq.job import Job
 from rq.queue import EnqueueData
 
 from daily.service.connections import RESULTS_QUEUE
+from daily.service.fairplay import review_gate
 from daily.service.leaderboard import Leaderboard, Result
 from daily.service.stats import record_game
 from workers.context import job_config, job_connection
@@ -114,6 +115,9 @@ def record_result(result: dict[str, Any]) -> dict[str, Any]:
     parsed = Result.from_json(result)
     config = job_config()
     conn = job_connection(config)
+    held = review_gate(conn, config, parsed)
+    if held is not None:
+        return {"game_id": parsed.game_id, "board": held, "stats": held}
     board = Leaderboard(conn, parsed.date, parsed.ruleset, prefix=config.key_prefix)
     board_outcome = board.record(parsed)
     _pause_for_tests(parsed.game_id)

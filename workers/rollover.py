@@ -9,9 +9,12 @@ grace lets results of games finished just before the close reach the board), in 
 3. archive the day's verified results to ``<data>/archive/<date>/<ruleset>.jsonl``
    (atomic write, see :mod:`daily.service.archive`); the move logs then expire from
    Redis after :data:`LOGS_KEPT_SECONDS` (the board itself stays);
-4. enqueue ``workers.par.record_day_par(date, ruleset)`` on the ``days`` queue with
-   job id ``par-<date>-<ruleset>``, if the module ``workers.par`` exists (and
-   ``DAILY_PAR_JOBS`` is not ``off``).
+4. write the day's fair-play review entries next to the archive
+   (:func:`daily.service.review.write_review_archive`);
+5. enqueue ``workers.par.record_day_par(date, ruleset)`` and
+   ``workers.ceiling.record_day_ceiling(date, ruleset)`` on the ``days`` queue with job
+   ids ``par-<date>-<ruleset>`` and ``ceiling-<date>-<ruleset>`` (unless
+   ``DAILY_PAR_JOBS`` is ``off``).
 
 Each step is recorded in the hash ``P lb:{D:R}:rolled`` once done, so a rerun (or a
 run after a crash between steps) only does what is missing: the job is idempotent.
@@ -40,6 +43,7 @@ from daily.service.archive import write_archive
 from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
 from daily.service.leaderboard import Leaderboard, as_text
+from daily.service.review import ReviewQueue, write_review_archive
 from workers.context import job_config, job_connection
 
 LOOKBACK_DAYS = 7
@@ -48,6 +52,18 @@ LOCK_SECONDS = 900
 #: Move logs stay in Redis this long after the archive was written.
 LOGS_KEPT_SECONDS = 7 * 24 * 3600
 PAR_FUNC = "workers.par.record_day_par"
+CEILING_FUNC = "workers.ceiling.record_day_ceiling"
+#: The jobs a revealed day gets: (rollover step and job id prefix, function).
+DAY_JOBS = (("par", PAR_FUNC), ("ceiling", CEILING_FUNC))
+
+
+def day_job_id(kind: str, date: dt.date, ruleset: str) -> str:
+    """The job id of one of a day's jobs.
+
+    >>> day_job_id("ceiling", dt.date(2026, 11, 29), "yahtzee")
+    'ceiling-2026-11-29-yahtzee'
+    """
+    return f"{kind}-{date.isoformat()}-{ruleset}"
 
 
 def par_job_id(date: dt.date, ruleset: str) -> str:
@@ -56,7 +72,7 @@ def par_job_id(date: dt.date, ruleset: str) -> str:
     >>> par_job_id(dt.date(2026, 11, 29), "yahtzee")
     'par-2026-11-29-yahtzee'
     """
-    return f"par-{date.isoformat()}-{ruleset}"
+    return day_job_id("par", date, ruleset)
 
 
 def due_days(now: dt.datetime, rulesets: tuple[str, ...]) -> list[tuple[dt.date, str]]:
@@ -101,19 +117,27 @@ def roll_day(
         conn.expire(board.key("logs"), LOGS_KEPT_SECONDS)
         conn.hset(marks_key, "archived", str(summary.path))
         done.append("archived")
-    if "par" not in marks and config.par_jobs:
+    if "review" not in marks:
+        write_review_archive(ReviewQueue(conn, config.key_prefix), day.isoformat(), ruleset,
+                             config.archive_dir)
+        conn.hset(marks_key, "review", "1")
+        done.append("review")
+    for step, func in DAY_JOBS:
+        if step in marks or not config.par_jobs:
+            continue
+        job_id = day_job_id(step, day, ruleset)
         # DuplicateJobError: enqueued by an earlier run that died before marking it.
         with contextlib.suppress(DuplicateJobError):
             Queue(DAYS_QUEUE, connection=conn).enqueue_call(
-                PAR_FUNC,
+                func,
                 args=(day.isoformat(), ruleset),
-                job_id=par_job_id(day, ruleset),
+                job_id=job_id,
                 unique=True,
                 timeout=3600,
                 retry=Retry(max=2),
             )
-        conn.hset(marks_key, "par", par_job_id(day, ruleset))
-        done.append("par")
+        conn.hset(marks_key, step, job_id)
+        done.append(step)
     return {"date": day.isoformat(), "ruleset": ruleset, "done": done}
 
 

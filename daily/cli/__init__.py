@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "daily.cli.ops_commands",
     "daily.cli.keys_commands",
     "daily.cli.strategy_commands",
+    "daily.cli.fairplay_commands",
 )
 
 

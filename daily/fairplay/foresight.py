@@ -34,14 +34,17 @@ from typing import Any
 
 import numpy as np
 
-from daily.errors import LogFormatError
+from daily.errors import DailyError, LogFormatError
 from daily.fairplay import kernel
 from daily.fairplay.ceiling import Ceiling, actions_to_turns, turns_to_actions
 from daily.movelog import MoveLog
+from daily.replay import replay
 from daily.strategy.solver import StrategyTable
 
 #: Version of the method; stored with every verdict.
 METHOD = "foresight-llr/1"
+#: The method when no strategy table is available: only a ceiling score is held.
+CEILING_ONLY = "ceiling-only/1"
 #: Weights (per point of final score) of the expected values over which the models
 #: are fitted (inverse temperatures).
 BETAS_E = np.array([1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0])
@@ -103,12 +106,19 @@ class Verdict:
     optimal_in_hindsight: int
     tells: tuple[Tell, ...]
     scouting: float  # share of rerolls that rerolled every die
+    method: str = METHOD
 
     @property
     def reason(self) -> str | None:
         """Why the game is held, in plain words (None when it is not)."""
         if not self.flagged:
             return None
+        if self.method == CEILING_ONLY:
+            return (
+                f"the game scored {self.total}, the best score possible with these dice"
+                " (the day's perfect-information ceiling), which takes knowing dice that"
+                " had not been shown yet"
+            )
         return (
             f"{self.optimal_in_hindsight} of {self.decisions} decisions were exactly the"
             f" best ones for dice that had not been shown yet, more than fair play explains"
@@ -118,7 +128,7 @@ class Verdict:
     def to_json(self) -> dict[str, Any]:
         """The verdict as JSON (``method`` names the version of the check)."""
         return {
-            "method": METHOD,
+            "method": self.method,
             "flagged": self.flagged,
             "statistic": round(self.statistic, 3),
             "threshold": THRESHOLD,
@@ -195,13 +205,22 @@ def verdict_of(
                 _action_text(rules, dice, int(ebest)), float(loss), float(v_chosen - v_ebest),
             ))
     tells.sort(key=lambda tell: -tell.hindsight_gain)
-    rerolls = [int(a) for a in decided if a >= 0]
-    scouting = sum(1 for a in rerolls if a == 0) / len(rerolls) if rerolls else 0.0
+    scouting = scouting_share(decided)
     optimal = int(np.sum(evidence[:, 3] >= evidence[:, 5] - 1e-9)) if len(evidence) else 0
     return Verdict(
         stat >= THRESHOLD, stat, total, ceiling.value, len(decided), optimal,
         tuple(tells[:MAX_TELLS]), scouting,
     )
+
+
+def scouting_share(decided: np.ndarray) -> float:
+    """Share of a game's rerolls that rerolled every die (what a scout does).
+
+    >>> scouting_share(np.array([0, 0, -3, 5, -1]))
+    0.6666666666666666
+    """
+    rerolls = [int(a) for a in decided if a >= 0]
+    return sum(1 for a in rerolls if a == 0) / len(rerolls) if rerolls else 0.0
 
 
 def _dice_at(slots: np.ndarray, turns: Any) -> list[tuple[int, ...]]:
@@ -216,3 +235,39 @@ def _dice_at(slots: np.ndarray, turns: Any) -> list[tuple[int, ...]]:
         if turn.box is not None:
             out.append(tuple(dice))
     return out
+
+
+def assess_ceiling_only(log: MoveLog, ceiling: Ceiling) -> Verdict:
+    """The check without a strategy table: hold a game that scores the ceiling.
+
+    >>> from daily.rules import get_ruleset
+    >>> from daily.fairplay.ceiling import ceiling_of_seed
+    >>> ceiling = ceiling_of_seed(get_ruleset("yacht", {"forced_order": True}), bytes(32))
+    >>> assess_ceiling_only(ceiling.perfect_log(seed=bytes(32)), ceiling).flagged
+    True
+    """
+    rules = ceiling.rules
+    if log.rules != rules:
+        raise LogFormatError(
+            f"the log is for {log.ruleset}, the ceiling for {rules.name}", field="ruleset"
+        )
+    try:
+        result = replay(log, slots=_SlotView(ceiling.slots))
+    except DailyError as exc:
+        raise LogFormatError(f"the log does not replay on the day's dice: {exc}",
+                             field="log") from None
+    decided = turns_to_actions(rules, log)
+    scouting = scouting_share(decided)
+    flagged = result.complete and result.total >= ceiling.value
+    return Verdict(flagged, 0.0, result.total, ceiling.value, len(decided), 0, (), scouting,
+                   CEILING_ONLY)
+
+
+class _SlotView:
+    """A slot source over a slot matrix."""
+
+    def __init__(self, slots: np.ndarray) -> None:
+        self.slots = slots
+
+    def __call__(self, turn: int, roll: int) -> tuple[int, ...]:
+        return tuple(int(x) for x in self.slots[turn, roll])

@@ -15,7 +15,9 @@ a reader sees the old file or the whole new one, never half of it.
 
 :func:`rebuild_board` reads an archive back into Redis: it builds the board under a
 temporary key prefix and renames it into place in one transaction, so readers never
-see a half-built board; the player statistics are re-recorded (idempotent by game id).
+see a half-built board; the player statistics are re-recorded (idempotent by game id),
+and the day's fair-play review entries are restored from the file next to it
+(:func:`daily.service.review.restore_review`).
 """
 
 from __future__ import annotations
@@ -237,4 +239,7 @@ def rebuild_board(
         pipe.execute()
     if progress:
         progress(count, summary.players)
+    from daily.service.review import restore_review  # review imports this module
+
+    restore_review(conn, path.with_suffix(".review.jsonl"), prefix=prefix)
     return summary

@@ -49,8 +49,10 @@ from daily.service.config import Config
 from daily.service.connections import redis_key
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import ApiError
+from daily.service.fairplay import day_ceiling_value
 from daily.service.leaderboard import Leaderboard
 from daily.service.players import Player
+from daily.service.review import ReviewQueue
 from workers.results import prepare_result_job
 
 MODES = ("ranked", "practice")
@@ -509,6 +511,13 @@ class GameService:
             return None, None, None
         return standing.rank, standing.percentile, standing.players
 
+    def review_status(self, record: GameRecord) -> dict[str, Any] | None:
+        """The fair-play review of a ranked game, as its player sees it (None: not held)."""
+        if record.mode != "ranked" or record.finished_at is None:
+            return None
+        entry = ReviewQueue(self.conn, self.config.key_prefix).entry(record.id)
+        return entry.public() if entry is not None else None
+
     def public_result(self, code: str) -> dict[str, Any]:
         """What anyone with the code sees; the dice only once they are revealed."""
         record = self.game_of_code(code)
@@ -535,7 +544,11 @@ class GameService:
             "players": players,
             "share_text": self._share(record, card, rank, players),
             "url": self._url(record),
+            "review": self.review_status(record),
+            "ceiling": None,
         }
+        if revealed and record.date is not None:
+            out["ceiling"] = day_ceiling_value(self.conn, self.config, record.date, record.ruleset)
         if revealed:
             out["history"] = turns_json(result.history)
             out["log"] = result.log.to_json()
@@ -598,6 +611,7 @@ class GameService:
                 "percentile": pct,
                 "players": players,
                 "finished_at": iso(dt.datetime.fromtimestamp(record.finished_at or 0, dt.UTC)),
+                "review": self.review_status(record),
             }
         return state
 

@@ -377,15 +377,19 @@ class Leaderboard:
             )
         return "recorded" if outcome == 1 else "already_recorded"
 
-    def record(self, result: Result) -> str:
+    def record(self, result: Result, *, allow_frozen: bool = False) -> str:
         """Put ``result`` on the board, atomically and idempotently.
 
         Returns ``"recorded"``, or ``"already_recorded"`` when the game id is on the
         board already (nothing changes). Raises :class:`BoardFrozenError` on a frozen
-        board and :class:`DuplicatePlayerError` if the player has another game here.
+        board (unless ``allow_frozen``: a game cleared by review after the close) and
+        :class:`DuplicatePlayerError` if the player has another game here.
         """
         script = self.conn.register_script(_RECORD)
-        outcome = script(keys=self._keys(), args=self._record_args(result))
+        keys = self._keys()
+        if allow_frozen:
+            keys[-1] = self.key("never-frozen")  # a key that is never set
+        outcome = script(keys=keys, args=self._record_args(result))
         return self._outcome(int(outcome), result)
 
     def record_many(self, results: Iterable[Result], batch: int = 1000) -> list[str]:

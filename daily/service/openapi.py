@@ -75,11 +75,21 @@ def _schemas() -> dict[str, Any]:
         holds={"type": "array", "items": {"type": "string"}}, box={"type": "string"},
         points={"type": "integer"}, bonus={"type": "integer"},
     )}
+    review = {"oneOf": [{"type": "null"}, _obj(
+        ["state", "reason", "reason_code"],
+        state={"enum": ["under_review", "disqualified"]},
+        reason={"type": "string", "description": "why the game is held, in plain words"},
+        reason_code={"enum": ["foresight", "ceiling"]}, decisions=NULLABLE_INT,
+        optimal_in_hindsight=NULLABLE_INT, total={"type": "integer"},
+    )], "description": "fair-play review of a ranked game kept off the board (docs/fairplay.md)"}
+    ceiling = {**NULLABLE_INT,
+               "description": "perfect game with foresight: the day's best possible score,"
+                              " once the day is revealed"}
     finished = _obj(
         ["total", "code", "share_text", "url", "rank", "percentile"],
         total={"type": "integer"}, code={"type": "string"}, share_text={"type": "string"},
         url={"type": "string"}, rank=NULLABLE_INT, percentile={"type": ["number", "null"]},
-        players=NULLABLE_INT, finished_at={"type": "string"},
+        players=NULLABLE_INT, finished_at={"type": "string"}, review=review,
     )
     row = _obj(
         ["rank", "player", "score"],
@@ -156,6 +166,7 @@ def _schemas() -> dict[str, Any]:
             url={"type": "string"},
             history={**history, "description": "only once the dice are revealed"},
             log={"type": "object", "description": "only once the dice are revealed"},
+            review=review, ceiling=ceiling,
         ),
         "Leaderboard": _obj(
             ["date", "ruleset", "frozen", "players", "top", "me", "around", "histogram", "par"],
@@ -170,7 +181,8 @@ def _schemas() -> dict[str, Any]:
                                ["from", "to", "count"], **{
                                    "from": {"type": "integer"}, "to": {"type": "integer"},
                                    "count": {"type": "integer"}})}),
-            par={"type": ["object", "null"]},
+            par={"type": ["object", "null"]}, ceiling=ceiling,
+            review={**review, "description": "the requesting player's game when it is held"},
         ),
         "Day": _obj(
             ["version", "ruleset", "options", "date", "generator", "commitment", "key_id",

@@ -11,8 +11,10 @@ from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service.connections import redis_key
 from daily.service.errors import ApiError
+from daily.service.fairplay import day_ceiling_value
 from daily.service.leaderboard import Leaderboard
 from daily.service.requests import int_arg, optional_player
+from daily.service.review import ReviewQueue
 
 bp = Blueprint("leaderboards", __name__)
 
@@ -31,4 +33,12 @@ def show(date: str, ruleset: str) -> dict[str, Any]:
     view = board.view(limit, player.id if player else None)
     par = services.conn.get(redis_key(services.config, "par", day.isoformat(), name))
     view["par"] = json.loads(par) if par is not None else None
+    view["ceiling"] = day_ceiling_value(services.conn, services.config, day, name)
+    review = None
+    if player and view["me"] is None:
+        entry = ReviewQueue(services.conn, services.config.key_prefix).of_player(
+            day.isoformat(), name, player.id
+        )
+        review = entry.public() if entry is not None else None
+    view["review"] = review
     return view

@@ -1,4 +1,5 @@
-// The end screen: final total, rank and percentile, histogram, par, copy and share.
+// The end screen: final total, rank and percentile (or the fair-play review), histogram,
+// par and ceiling, copy and share.
 import * as api from "./api.js";
 import { fmtNumber, t } from "./i18n.js";
 import { analysisBlock } from "./advice.js";
@@ -18,13 +19,35 @@ export function parBlock(par) {
     parts.join(" · "));
 }
 
+// The day's perfect-information ceiling, once revealed: "perfect game with foresight: 346".
+export function ceilingBlock(ceiling) {
+  if (typeof ceiling !== "number") return null;
+  return h("p", { class: "ceiling", "data-testid": "ceiling" },
+    t("ceiling_line", { score: fmtNumber(ceiling) }));
+}
+
+// A ranked game held by the fair-play review: why, in the player's language.
+export function reviewBlock(review) {
+  if (!review || typeof review !== "object") return null;
+  const key = (review.state === "disqualified" ? "review_disqualified_" : "review_held_")
+    + (review.reason_code === "ceiling" ? "ceiling" : "foresight");
+  return h("div", { class: "review", role: "status", "data-testid": "review" },
+    h("strong", { text: t(review.state === "disqualified" ? "review_disqualified" : "review_title") }),
+    h("p", { text: t(key, {
+      optimal: fmtNumber(review.optimal_in_hindsight ?? 0),
+      decisions: fmtNumber(review.decisions ?? 0),
+      total: fmtNumber(review.total ?? 0),
+    }) }));
+}
+
 export function endScreen(game) {
   const result = game.result || {};
   const total = result.total ?? game.total;
   const code = result.code;
   const link = code ? `/r/${code}` : null;
+  const held = reviewBlock(result.review);
   const rankBox = h("div", { class: "rank", "data-testid": "rank" },
-    game.mode === "ranked" ? t("rank_pending") : t("practice_mode"));
+    held || (game.mode === "ranked" ? t("rank_pending") : t("practice_mode")));
   const chartBox = h("div", { class: "chart-box" });
   const parBox = h("div", {});
   const shareText = result.share_text || "";
@@ -50,7 +73,7 @@ export function endScreen(game) {
       h("strong", { class: "final-total", "data-testid": "final-total", text: total })),
     rankBox, chartBox, parBox, actions, fallback,
     game.mode === "practice" ? analysisBlock(game) : null);
-  if (game.mode === "ranked" && game.date) fillRank(game, total, rankBox, chartBox, parBox);
+  if (game.mode === "ranked" && game.date && !held) fillRank(game, total, rankBox, chartBox, parBox);
   else if (game.date) fillPar(game, parBox);
   return panel;
 }
@@ -76,12 +99,18 @@ async function fillRank(game, total, rankBox, chartBox, parBox) {
     if (!rankBox.isConnected && attempt > 0) return;
     try {
       const board = await api.getBoard(game.date, game.ruleset, 100);
+      if (board.review) {
+        rankBox.replaceChildren(reviewBlock(board.review));
+        rankBox.dataset.review = board.review.state;
+        return;
+      }
       if (board.me) {
         rankBox.textContent = rankText(board.me, board.players);
         rankBox.dataset.rank = board.me.rank;
         chartBox.replaceChildren(histogram(board.histogram, total, board.players) || "");
-        if (board.par) parBox.replaceChildren(parBlock(board.par) || "");
-        else fillPar(game, parBox);
+        if (board.par) {
+          parBox.replaceChildren(parBlock(board.par) || "", ceilingBlock(board.ceiling) || "");
+        } else fillPar(game, parBox);
         return;
       }
     } catch (err) {

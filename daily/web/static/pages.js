@@ -1,7 +1,7 @@
 // The other screens: today, leaderboards, practice, profile, a shared result and the rules.
 import * as api from "./api.js";
 import { renderCard } from "./card.js";
-import { parBlock } from "./end.js";
+import { ceilingBlock, parBlock, reviewBlock } from "./end.js";
 import { startAndOpen } from "./game.js";
 import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
 import { getToken, rememberedGame, setToken } from "./store.js";
@@ -145,10 +145,13 @@ export async function boardPage(root, date, ruleset) {
     }
     const chart = histogram(board.histogram, board.me ? board.me.score : null, board.players);
     if (chart) parts.push(chart);
+    if (board.review) parts.push(reviewBlock(board.review));
     if (board.par) {
       const parLine = parBlock(board.par);
       if (parLine) parts.push(parLine);
     }
+    const ceilingLine = ceilingBlock(board.ceiling);
+    if (ceilingLine) parts.push(ceilingLine);
     if (board.around && board.around.length && board.me && board.me.rank > (board.top || []).length) {
       parts.push(boardTable(board.around, meRank, t("around_you")));
     }
@@ -351,6 +354,8 @@ export async function resultPage(root, code) {
       h("strong", { class: "final-total", "data-testid": "result-total", text: result.total })),
     result.rank ? h("p", { class: "rank", text: (result.players ? t("rank_line", { rank: result.rank, players: fmtNumber(result.players) }) : t("rank_only", { rank: result.rank })) +
       (result.percentile != null ? ` · ${t("percentile_line", { p: fmtNumber(result.percentile, 1) })}` : "") }) : null,
+    reviewBlock(result.review),
+    ceilingBlock(result.ceiling),
     playBox,
   ];
   const grid = h("div", { class: "game-grid over" },

@@ -1,0 +1,108 @@
+"""``daily ceiling`` and ``daily review``: the day's ceiling and the fair-play review queue.
+
+* ``daily ceiling RULESET --seed HEX [--log]``: the best score possible knowing every
+  slot of the seed's dice (``--log`` also prints a move log that scores it).
+* ``daily review list``: the games held for review, oldest first.
+* ``daily review show GAME``: the evidence (the decisions that gave it away, the
+  ceiling, the par).
+* ``daily review clear GAME`` / ``daily review disqualify GAME [--note TEXT]``: decide.
+  Both are idempotent; a cleared game takes its rank on the board.
+
+>>> main = __import__("daily.cli", fromlist=["main"]).main
+>>> main(["ceiling", "yacht", "--option", "forced_order=true", "--seed", "00" * 32])
+ceiling 137 (yacht, seed 00000000...)
+0
+>>> main(["ceiling", "yacht", "--seed", "zz"])
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from daily.cli.core_commands import add_option_flag, rules_from_args
+from daily.dice import parse_seed_hex
+from daily.fairplay.ceiling import ceiling_of_seed
+
+
+def register(sub: Any) -> None:
+    """Add the fair-play commands to the ``daily`` parser."""
+    p = sub.add_parser("ceiling", help="the best score possible knowing every slot of a seed")
+    p.add_argument("ruleset", help="yahtzee, maxi-yatzy, ...")
+    p.add_argument("--seed", required=True, help="the 64-hex-digit seed")
+    p.add_argument("--log", action="store_true", help="also print a move log scoring it")
+    add_option_flag(p)
+    p.set_defaults(handler=_ceiling)
+
+    review = sub.add_parser("review", help="the fair-play review queue (REDIS_URL)")
+    rsub = review.add_subparsers(dest="review_command", required=True)
+    listing = rsub.add_parser("list", help="the games held for review, oldest first")
+    listing.add_argument("--limit", type=int, default=100)
+    listing.set_defaults(handler=_review_list)
+    show = rsub.add_parser("show", help="the evidence against one game")
+    show.add_argument("game_id")
+    show.add_argument("--json", action="store_true", help="the stored entry as JSON")
+    show.set_defaults(handler=_review_show)
+    for name, help_text in (("clear", "put the game on the board"),
+                            ("disqualify", "keep the game off the board for good")):
+        decide = rsub.add_parser(name, help=help_text)
+        decide.add_argument("game_id")
+        decide.add_argument("--note", help="a note kept with the decision")
+        decide.set_defaults(handler=_review_decide, decision=name)
+
+
+def _ceiling(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    seed = parse_seed_hex(args.seed)
+    ceiling = ceiling_of_seed(rules, seed)
+    print(f"ceiling {ceiling.value} ({rules.name}, seed {args.seed[:8].lower()}...)")
+    if args.log:
+        print(ceiling.perfect_log(seed=seed).to_text())
+    return 0
+
+
+def _queue() -> tuple[Any, Any]:
+    from daily.service.config import load_config
+    from daily.service.connections import redis_from_config
+    from daily.service.review import ReviewQueue
+
+    config = load_config()
+    return ReviewQueue(redis_from_config(config), config.key_prefix), config
+
+
+def _review_list(args: argparse.Namespace) -> int:
+    queue, _ = _queue()
+    held = queue.held(args.limit)
+    for entry in held:
+        r = entry.result
+        print(f"{r.game_id}  {r.date.isoformat()} {r.ruleset:10} total {r.total:4}"
+              f"  ceiling {entry.verdict.get('ceiling')}  {r.player_name or r.player_id}")
+    print(f"{len(held)} game(s) held for review")
+    return 0
+
+
+def _review_show(args: argparse.Namespace) -> int:
+    from daily.service.connections import redis_key
+    from daily.service.review import describe
+
+    queue, config = _queue()
+    entry = queue.get(args.game_id)
+    if args.json:
+        print(json.dumps(entry.to_json(), indent=2, ensure_ascii=False))
+        return 0
+    r = entry.result
+    raw = queue.conn.get(redis_key(config, "par", r.date.isoformat(), r.ruleset))
+    print(describe(entry, json.loads(raw) if raw is not None else None))
+    return 0
+
+
+def _review_decide(args: argparse.Namespace) -> int:
+    from daily.service.review import require_state
+
+    queue, config = _queue()
+    outcome = queue.decide(args.game_id, require_state(args.decision),
+                           archive_dir=config.archive_dir, note=args.note)
+    print(f"{args.game_id}: {outcome}")
+    return 0

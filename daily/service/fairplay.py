@@ -1,0 +1,103 @@
+"""The fair-play check of a ranked result, as the results worker runs it.
+
+The day's ceiling is computed from the day seed (which only the server holds) once
+per process and kept for the next games of the same day (:data:`CEILINGS_KEPT` days
+at a time). With the ruleset's strategy table the full foresight test runs
+(:func:`daily.fairplay.foresight.assess`); without it, only a game that scores the
+ceiling is held (:func:`daily.fairplay.foresight.assess_ceiling_only`). A result with
+no complete move log (not one the API produces) is not checked.
+
+>>> from daily.service.config import load_config
+>>> check_result(load_config({}), _no_log_result()) is None
+True
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import threading
+from collections import OrderedDict
+
+import redis
+
+from daily.dice import parse_date
+from daily.fairplay.ceiling import Ceiling, ceiling_of_seed
+from daily.fairplay.foresight import Verdict, assess, assess_ceiling_only
+from daily.movelog import MoveLog
+from daily.rules import Ruleset, canonical_name
+from daily.service.config import Config
+from daily.service.connections import redis_key
+from daily.service.keys import Keyring
+from daily.service.leaderboard import Result
+from daily.service.review import CLEARED, HELD, ReviewQueue
+from daily.strategy.spec import StrategyError
+from daily.strategy.store import get_table
+
+#: Days whose ceiling a process keeps in memory (2 MB each for Yahtzee).
+CEILINGS_KEPT = 4
+
+_LOCK = threading.Lock()
+_CEILINGS: OrderedDict[tuple[str, dt.date, str], Ceiling] = OrderedDict()
+
+
+def day_ceiling(config: Config, rules: Ruleset, date: dt.date) -> Ceiling:
+    """The ceiling of a day set (computed once per process, then kept)."""
+    key = (rules.name, date, repr(rules.non_default_options()))
+    with _LOCK:
+        hit = _CEILINGS.get(key)
+        if hit is not None:
+            _CEILINGS.move_to_end(key)
+            return hit
+    ceiling = ceiling_of_seed(rules, Keyring.load(config).day_seed(rules.name, date))
+    with _LOCK:
+        _CEILINGS[key] = ceiling
+        while len(_CEILINGS) > CEILINGS_KEPT:
+            _CEILINGS.popitem(last=False)
+    return ceiling
+
+
+def check_result(config: Config, result: Result) -> Verdict | None:
+    """The verdict on a ranked result, or None when it has no complete log."""
+    if not result.log:
+        return None
+    log = MoveLog.from_text(result.log)
+    if not log.complete:
+        return None
+    rules = log.rules
+    ceiling = day_ceiling(config, rules, result.date)
+    try:
+        table = get_table(rules, config.tables_dir)
+    except StrategyError:
+        return assess_ceiling_only(log, ceiling)
+    return assess(log, ceiling, table)
+
+
+def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None:
+    """Run the check for a result on its way to the board; None lets it through.
+
+    Returns ``"held"`` (flagged now or earlier, waiting for an operator) or
+    ``"disqualified"``; a game an operator cleared goes through without a new check.
+    """
+    queue = ReviewQueue(conn, config.key_prefix)
+    entry = queue.entry(result.game_id)
+    if entry is not None:
+        return None if entry.state == CLEARED else entry.state
+    verdict = check_result(config, result)
+    if verdict is None or not verdict.flagged:
+        return None
+    queue.hold(result, verdict.to_json())
+    return HELD
+
+
+def day_ceiling_value(
+    conn: redis.Redis, config: Config, date: str | dt.date, ruleset: str
+) -> int | None:
+    """The ceiling the ceiling job stored for a revealed day (None until it ran)."""
+    raw = conn.get(redis_key(config, "ceiling", parse_date(date).isoformat(),
+                             canonical_name(ruleset)))
+    return int(json.loads(raw)["ceiling"]) if raw is not None else None
+
+
+def _no_log_result() -> Result:
+    return Result("g_1", "p_1", "", dt.date(2026, 11, 29), "yahtzee", 1, 1.0, "", "")
