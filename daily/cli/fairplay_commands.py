@@ -5,6 +5,7 @@
 * ``daily review list``: the games held for review, oldest first.
 * ``daily review show GAME``: the evidence (the decisions that gave it away, the
   ceiling, the par).
+* ``daily review stats DATE RULESET``: scout-like games, games from busy networks.
 * ``daily review clear GAME`` / ``daily review disqualify GAME [--note TEXT]``: decide.
   Both are idempotent; a cleared game takes its rank on the board.
 
@@ -45,6 +46,10 @@ def register(sub: Any) -> None:
     show.add_argument("game_id")
     show.add_argument("--json", action="store_true", help="the stored entry as JSON")
     show.set_defaults(handler=_review_show)
+    stats = rsub.add_parser("stats", help="a day set's review statistics (scout-like games...)")
+    stats.add_argument("date")
+    stats.add_argument("ruleset")
+    stats.set_defaults(handler=_review_stats)
     for name, help_text in (("clear", "put the game on the board"),
                             ("disqualify", "keep the game off the board for good")):
         decide = rsub.add_parser(name, help=help_text)
@@ -95,6 +100,23 @@ def _review_show(args: argparse.Namespace) -> int:
     r = entry.result
     raw = queue.conn.get(redis_key(config, "par", r.date.isoformat(), r.ruleset))
     print(describe(entry, json.loads(raw) if raw is not None else None))
+    return 0
+
+
+def _review_stats(args: argparse.Namespace) -> int:
+    from daily.dice import parse_date
+    from daily.rules import canonical_name
+
+    queue, _ = _queue()
+    date, ruleset = parse_date(args.date).isoformat(), canonical_name(args.ruleset)
+    signals = queue.signals(date, ruleset)
+    states: dict[str, int] = {}
+    for entry in queue.entries_of(date, ruleset):
+        states[entry.state] = states.get(entry.state, 0) + 1
+    print(f"{date} {ruleset}: {signals['checked']} games checked,"
+          f" {signals['scout_like']} scout-like (rerolled every die),"
+          f" {signals['busy_network']} from busy networks;"
+          f" review: {', '.join(f'{n} {s}' for s, n in sorted(states.items())) or 'none'}")
     return 0
 
 

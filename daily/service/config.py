@@ -14,6 +14,9 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_RULESETS`` | the daily sets, comma separated | ``yahtzee,maxi-yatzy`` |
 | ``DAILY_MAX_BODY`` | request body limit in bytes | ``65536`` |
 | ``DAILY_RATE_LIMIT`` | limit per IP and per player (``N/unit``, ``off``) | ``600/minute`` |
+| ``DAILY_PLAYER_LIMIT`` | new players per IP (``N/unit``, ``off``) | ``30/hour`` |
+| ``DAILY_PLAYER_NET_LIMIT`` | new players per /24 (IPv4) or /48 (IPv6) | ``300/hour`` |
+| ``DAILY_PLAYER_POW_BITS`` | proof-of-work for a new player, 0 (none) to 26 bits | ``0`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
@@ -54,6 +57,9 @@ class Config:
     daily_rulesets: tuple[str, ...]
     max_body: int
     rate_limit: str
+    player_limit: str
+    player_net_limit: str
+    player_pow_bits: int
     host: str
     port: int
     trusted_proxies: int
@@ -145,6 +151,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         daily_rulesets=rulesets,
         max_body=_int(env, "DAILY_MAX_BODY", 65536, 1024, 16 * 1024 * 1024),
         rate_limit=env.get("DAILY_RATE_LIMIT") or "600/minute",
+        player_limit=env.get("DAILY_PLAYER_LIMIT") or "30/hour",
+        player_net_limit=env.get("DAILY_PLAYER_NET_LIMIT") or "300/hour",
+        player_pow_bits=_int(env, "DAILY_PLAYER_POW_BITS", 0, 0, 26),
         host=env.get("DAILY_HOST") or "127.0.0.1",
         port=_int(env, "DAILY_PORT", 8000, 1, 65535),
         trusted_proxies=_int(env, "DAILY_TRUSTED_PROXIES", 0, 0, 5),

@@ -28,6 +28,7 @@ from daily.movelog import MoveLog
 from daily.rules import Ruleset, canonical_name
 from daily.service.config import Config
 from daily.service.connections import redis_key
+from daily.service.creation import players_from_network
 from daily.service.keys import Keyring
 from daily.service.leaderboard import Result
 from daily.service.review import CLEARED, HELD, ReviewQueue
@@ -36,6 +37,10 @@ from daily.strategy.store import get_table
 
 #: Days whose ceiling a process keeps in memory (2 MB each for Yahtzee).
 CEILINGS_KEPT = 4
+#: A game that rerolled every die in this share of its rerolls looks like scouting.
+SCOUT_SHARE = 0.9
+#: A network that created this many players in a day is busy.
+BUSY_NETWORK = 10
 
 _LOCK = threading.Lock()
 _CEILINGS: OrderedDict[tuple[str, dt.date, str], Ceiling] = OrderedDict()
@@ -84,9 +89,17 @@ def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None
     if entry is not None:
         return None if entry.state == CLEARED else entry.state
     verdict = check_result(config, result)
-    if verdict is None or not verdict.flagged:
+    if verdict is None:
         return None
-    queue.hold(result, verdict.to_json())
+    network = players_from_network(conn, config.key_prefix, result.player_id)
+    queue.note_signals(
+        result.date.isoformat(), result.ruleset, game_id=result.game_id,
+        scout_like=verdict.scouting >= SCOUT_SHARE,
+        busy_network=network is not None and network >= BUSY_NETWORK,
+    )
+    if not verdict.flagged:
+        return None
+    queue.hold(result, {**verdict.to_json(), "network_new_players": network})
     return HELD
 
 

@@ -18,6 +18,7 @@ Redis keys (``P`` = prefix; the board's hash tag keeps the review with its board
     P lb:{D:R}:review  HASH  game id -> JSON {"state", "result", "verdict", "updated_at"}
     P review:index     HASH  game id -> "D R" (where to find a game's entry)
     P review:open      ZSET  game id -> finished_at (the held games, oldest first)
+    P lb:{D:R}:signals HASH  checked, scout_like, busy_network: counts of checked games
 
 On disk, next to the day's archive: ``<data>/archive/<D>/<R>.review.jsonl``, a header
 line (``daily-review/1``) then one entry per line, written atomically by the rollover
@@ -236,6 +237,33 @@ class ReviewQueue:
             write_review_archive(self, result.date.isoformat(), result.ruleset, archive_dir)
         return outcome
 
+    def note_signals(self, date: str, ruleset: str, *, scout_like: bool, busy_network: bool,
+                     game_id: str) -> None:
+        """Count a checked game in the board's review statistics (once per game).
+
+        ``scout_like``: it rerolled every die nearly every time; ``busy_network``: its
+        player came from a network that created many players that day. Statistics for
+        operators, never a reason to hold a game by themselves.
+        """
+        key = self.key(date, ruleset).removesuffix(":review") + ":signals"
+        if not self.conn.sadd(key + ":seen", game_id):
+            return
+        with self.conn.pipeline(transaction=False) as pipe:
+            pipe.hincrby(key, "checked", 1)
+            if scout_like:
+                pipe.hincrby(key, "scout_like", 1)
+            if busy_network:
+                pipe.hincrby(key, "busy_network", 1)
+            pipe.execute()
+
+    def signals(self, date: str, ruleset: str) -> dict[str, int]:
+        """The board's review statistics (see :meth:`note_signals`)."""
+        key = self.key(date, ruleset).removesuffix(":review") + ":signals"
+        raw = self.conn.hgetall(key)
+        out = {"checked": 0, "scout_like": 0, "busy_network": 0}
+        out.update({as_text(k): int(v) for k, v in raw.items()})
+        return out
+
     def restore(self, entries: Iterable[ReviewEntry]) -> int:
         """Put archived entries back (a rebuild); returns how many."""
         count = 0
@@ -317,6 +345,7 @@ def describe(entry: ReviewEntry, par: Mapping[str, Any] | None = None) -> str:
         f"reason: {entry.reason}",
         f"ceiling (perfect game with foresight): {v.get('ceiling')}"
         + (f"; par: {', '.join(f'{k} {n}' for k, n in sorted(par.items()))}" if par else ""),
+        f"players created from the same network that day: {v.get('network_new_players')}",
         f"check {v.get('method')}: statistic {v.get('statistic')} (limit {v.get('threshold')}),"
         f" {v.get('optimal_in_hindsight')} of {v.get('decisions')} decisions best in"
         f" hindsight, rerolled everything in {100 * float(v.get('scouting') or 0):.0f}%"

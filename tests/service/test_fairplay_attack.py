@@ -153,6 +153,8 @@ def test_scout_then_perfect_game_never_reaches_the_board(
     board = cheat.call("GET", BOARD).get_json()
     assert board["players"] == 2 and board["review"]["state"] == "disqualified"
     assert "0 game(s) held" in _cli(monkeypatch, service_config, capsys, "review", "list")
+    stats = _cli(monkeypatch, service_config, capsys, "review", "stats", DATE, "yahtzee")
+    assert "3 games checked, 1 scout-like" in stats and "1 disqualified" in stats
 
 
 def test_a_cleared_game_takes_its_rank_and_the_archive_and_rebuild_carry_the_review(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint, current_app, request
 
+from daily.service.creation import CreationGuard
 from daily.service.errors import ApiError
 from daily.service.players import check_name
 from daily.service.requests import current_player, json_object
@@ -14,19 +15,36 @@ from daily.service.stats import player_history, player_stats
 bp = Blueprint("players", __name__)
 
 
-def _only_name(body: dict[str, Any]) -> None:
+def _only_name(body: dict[str, Any], allowed: tuple[str, ...] = ("name",)) -> None:
     for key in body:
-        if key != "name":
-            raise ApiError(422, "invalid_field", f"unknown field {key!r}; allowed: name", field=key)
+        if key not in allowed:
+            raise ApiError(422, "invalid_field",
+                           f"unknown field {key!r}; allowed: {', '.join(allowed)}", field=key)
+
+
+@bp.get("/players/challenge")
+def challenge() -> dict[str, Any]:
+    """A one-time proof-of-work challenge for creating a player (``bits`` 0: none needed)."""
+    services = current_app.extensions["daily"]
+    return CreationGuard(services.conn, services.config).challenge()
 
 
 @bp.post("/players")
 def create() -> tuple[dict[str, Any], int]:
-    """A new anonymous player and its secret token (shown only here)."""
+    """A new anonymous player and its secret token (shown only here).
+
+    Limited per address and network, and with a proof-of-work when configured
+    (:mod:`daily.service.creation`).
+    """
+    services = current_app.extensions["daily"]
     body = json_object()
-    _only_name(body)
+    _only_name(body, ("name", "pow"))
     name = check_name(body["name"]) if body.get("name") is not None else None
-    player, token = current_app.extensions["daily"].players.create(name)
+    guard = CreationGuard(services.conn, services.config)
+    ip = request.remote_addr or "unknown"
+    guard.admit(ip, body, limits=current_app.config.get("RATELIMIT_ENABLED", True))
+    player, token = services.players.create(name)
+    guard.remember(player.id, ip, services.clock().date().isoformat())
     return {"player": player.to_json(), "token": token}, 201
 
 

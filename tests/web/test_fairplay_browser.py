@@ -1,0 +1,74 @@
+"""Fair play in the browser: the proof-of-work of a new player, the review notice, the
+ceiling line, in English and Italian."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from daily.service.connections import redis_key
+from daily.service.leaderboard import Result
+from daily.service.review import ReviewQueue
+
+from .player import play_game, state
+from .server import LiveServer
+from .test_browser import api_get, new_page, token_of
+
+POW = {"DAILY_PLAYER_POW_BITS": "14"}
+
+
+@pytest.mark.parametrize("live_server", [POW], indirect=True)
+def test_pow_player_then_review_notice_and_ceiling(
+    chromium: Browser, live_server: LiveServer
+) -> None:
+    services = live_server.app.extensions["daily"]
+    context, page = new_page(chromium, live_server)
+    page.goto("/")
+    page.get_by_test_id("play-yahtzee").click()  # creates the player: solves the challenge
+    page.wait_for_selector("section.game")
+    token = token_of(page)
+    assert token and services.players.get(token.split(".")[0]) is not None
+    play_game(page)
+    game_id = state(page)["id"]
+    game = api_get(live_server, f"/games/{game_id}", token)
+    log = game["log"]
+    result = Result.from_json({
+        "game_id": game["id"], "player_id": token.split(".")[0], "player_name": "x",
+        "date": game["date"], "ruleset": "yahtzee", "total": game["total"],
+        "finished_at": 1764400000.0, "code": game["result"]["code"], "log": log,
+    })
+    # What the results worker does for a flagged game (the detection itself is tested in
+    # tests/fairplay and end to end in tests/service/test_fairplay_attack.py).
+    ReviewQueue(services.conn, services.config.key_prefix).hold(result, {
+        "method": "foresight-llr/1", "flagged": True, "decisions": 30,
+        "optimal_in_hindsight": 29, "reason": "29 of 30 decisions were exactly the best",
+        "ceiling": 346,
+    })
+    review = page.get_by_test_id("review")
+    expect(review).to_contain_text("Under review", timeout=15_000)
+    expect(review).to_contain_text("29 of your 30 decisions")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+    # The result page in Italian, once the ceiling is known.
+    services.conn.set(redis_key(services.config, "ceiling", game["date"], "yahtzee"),
+                      json.dumps({"ceiling": 346}))
+    it_context, it_page = new_page(chromium, live_server, locale="it-IT")
+    it_page.goto(f"/r/{game['result']['code']}")
+    expect(it_page.get_by_test_id("review")).to_contain_text("In revisione")
+    expect(it_page.get_by_test_id("review")).to_contain_text("29 delle tue 30 decisioni")
+    context.close()
+    it_context.close()
+
+
+def test_ceiling_on_the_board(chromium: Browser, live_server: LiveServer) -> None:
+    services = live_server.app.extensions["daily"]
+    context, page = new_page(chromium, live_server)
+    page.goto("/")
+    date = page.evaluate("fetch('/api/v1/today').then(r => r.json())")["open_dates"][0]
+    services.conn.set(redis_key(services.config, "ceiling", date, "yahtzee"),
+                      json.dumps({"ceiling": 346}))
+    page.goto(f"/#/board/{date}/yahtzee")
+    expect(page.get_by_test_id("ceiling")).to_have_text("Perfect game with foresight: 346")
+    context.close()
