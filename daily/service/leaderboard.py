@@ -226,8 +226,14 @@ class Result:
         """Compact JSON text with the move log in its compact text form (about 250 bytes).
 
         :meth:`from_json` reads it back; the results stream carries this form.
+
+        >>> r = Result.from_json({"game_id": "g_1", "player_id": "p_1", "player_name": "",
+        ...     "date": "2026-11-29", "ruleset": "yahtzee", "total": 0,
+        ...     "finished_at": 1764400000.5, "code": "", "log": None})
+        >>> Result.from_json(r.dumps()) == r
+        True
         """
-        return json.dumps({**self.to_json(), "log": self.log}, separators=(",", ":"))
+        return json.dumps({**self.to_json(), "log": self.log or None}, separators=(",", ":"))
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object form (the inverse of :meth:`from_json`)."""
