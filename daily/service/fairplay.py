@@ -5,7 +5,9 @@ per process and kept for the next games of the same day (:data:`CEILINGS_KEPT` d
 at a time). With the ruleset's strategy table the full foresight test runs
 (:func:`daily.fairplay.foresight.assess`); without it, only a game that scores the
 ceiling is held (:func:`daily.fairplay.foresight.assess_ceiling_only`). A result with
-no complete move log (not one the API produces) is not checked.
+no complete move log (not one the API produces) is not checked. When the check cannot
+run (no keyring, a log that does not replay on the day's dice) the game is held with
+that reason: a gate that fails stays closed, and an operator sees why.
 
 >>> from daily.service.config import load_config
 >>> check_result(load_config({}), _no_log_result()) is None
@@ -16,12 +18,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import threading
 from collections import OrderedDict
 
 import redis
 
 from daily.dice import parse_date
+from daily.errors import DailyError
 from daily.fairplay.ceiling import Ceiling, ceiling_of_seed
 from daily.fairplay.foresight import Verdict, assess, assess_ceiling_only
 from daily.movelog import MoveLog
@@ -41,6 +45,10 @@ CEILINGS_KEPT = 4
 SCOUT_SHARE = 0.9
 #: A network that created this many players in a day is busy.
 BUSY_NETWORK = 10
+#: The method recorded when the check could not run (the game is held).
+UNCHECKED = "unchecked"
+
+log = logging.getLogger(__name__)
 
 _LOCK = threading.Lock()
 _CEILINGS: OrderedDict[tuple[str, dt.date, str], Ceiling] = OrderedDict()
@@ -88,7 +96,15 @@ def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None
     entry = queue.entry(result.game_id)
     if entry is not None:
         return None if entry.state == CLEARED else entry.state
-    verdict = check_result(config, result)
+    try:
+        verdict = check_result(config, result)
+    except DailyError as exc:  # no keyring, a log that does not replay: an operator looks
+        log.error("fair-play check of game %s could not run: %s", result.game_id, exc)
+        queue.hold(result, {
+            "method": UNCHECKED, "flagged": True, "total": result.total,
+            "reason": f"the fair-play check could not run ({exc})",
+        })
+        return HELD
     if verdict is None:
         return None
     network = players_from_network(conn, config.key_prefix, result.player_id)

@@ -79,7 +79,7 @@ def _schemas() -> dict[str, Any]:
         ["state", "reason", "reason_code"],
         state={"enum": ["under_review", "disqualified"]},
         reason={"type": "string", "description": "why the game is held, in plain words"},
-        reason_code={"enum": ["foresight", "ceiling"]}, decisions=NULLABLE_INT,
+        reason_code={"enum": ["foresight", "ceiling", "unchecked"]}, decisions=NULLABLE_INT,
         optimal_in_hindsight=NULLABLE_INT, total={"type": "integer"},
     )], "description": "fair-play review of a ranked game kept off the board (docs/fairplay.md)"}
     ceiling = {**NULLABLE_INT,

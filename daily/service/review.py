@@ -97,13 +97,16 @@ class ReviewEntry:
         """What the player sees (nothing once cleared): the state, the reason in plain
         words, and the figures a client needs to say it in its own language.
 
-        ``reason_code`` is ``foresight`` (the likelihood test) or ``ceiling`` (a game
-        that scored the day's ceiling, when no strategy table was available).
+        ``reason_code`` is ``foresight`` (the likelihood test), ``ceiling`` (a game
+        that scored the day's ceiling, when no strategy table was available) or
+        ``unchecked`` (the check could not run).
         """
         if self.state == CLEARED:
             return None
         v = self.verdict
-        code = "ceiling" if str(v.get("method", "")).startswith("ceiling") else "foresight"
+        method = str(v.get("method", ""))
+        code = ("ceiling" if method.startswith("ceiling")
+                else "unchecked" if method == "unchecked" else "foresight")
         out: dict[str, Any] = {
             "state": "under_review" if self.state == HELD else DISQUALIFIED,
             "reason": self.reason,

@@ -29,8 +29,8 @@ export function ceilingBlock(ceiling) {
 // A ranked game held by the fair-play review: why, in the player's language.
 export function reviewBlock(review) {
   if (!review || typeof review !== "object") return null;
-  const key = (review.state === "disqualified" ? "review_disqualified_" : "review_held_")
-    + (review.reason_code === "ceiling" ? "ceiling" : "foresight");
+  const reason = ["ceiling", "unchecked"].includes(review.reason_code) ? review.reason_code : "foresight";
+  const key = (review.state === "disqualified" ? "review_disqualified_" : "review_held_") + reason;
   return h("div", { class: "review", role: "status", "data-testid": "review" },
     h("strong", { text: t(review.state === "disqualified" ? "review_disqualified" : "review_title") }),
     h("p", { text: t(key, {
