@@ -9,13 +9,21 @@ Inside an RQ worker the job uses the worker's own connection; called directly (t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import datetime as dt
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import redis
 from rq import get_current_job
 
+from daily import calendar
+from daily.dice import parse_date
+from daily.errors import StateError
+from daily.rules import canonical_name
 from daily.service.config import Config, load_config
-from daily.service.connections import redis_from_config
+from daily.service.connections import redis_from_config, redis_key
+from daily.service.keys import Keyring
 
 
 def job_config(env: Mapping[str, str] | None = None) -> Config:
@@ -29,3 +37,31 @@ def job_connection(config: Config | None = None) -> redis.Redis:
     if job is not None:
         return job.connection
     return redis_from_config(config or job_config())
+
+
+DayFigures = Callable[[Config, str, bytes], dict[str, Any]]
+
+
+def store_day_figures(
+    kind: str, date: str, ruleset: str, compute: DayFigures, now: str | None = None
+) -> dict[str, Any]:
+    """Compute figures of a revealed day once and keep them at ``P kind:date:ruleset``.
+
+    ``compute(config, ruleset, day_seed)`` runs only when nothing is stored yet and the
+    day is revealed (else :class:`StateError`); the first stored value wins, so a rerun
+    returns it unchanged. ``now`` (ISO 8601 with a time zone) replaces the clock.
+    """
+    config = job_config()
+    conn = job_connection(config)
+    day = parse_date(date)
+    name = canonical_name(ruleset)
+    key = redis_key(config, kind, day.isoformat(), name)
+    stored = conn.get(key)
+    if stored is not None:
+        return dict(json.loads(stored))
+    instant = dt.datetime.fromisoformat(now) if now else dt.datetime.now(dt.UTC)
+    if calendar.status(day, instant) != "revealed":
+        raise StateError(f"the day {day} of {name} is not revealed yet", field="date")
+    value = compute(config, name, Keyring.load(config).day_seed(name, day))
+    conn.set(key, json.dumps(value, sort_keys=True), nx=True)
+    return dict(json.loads(conn.get(key) or json.dumps(value)))

@@ -15,19 +15,14 @@ a rerun computes the same figures; an existing value is returned unchanged. Fail
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 from typing import Any
 
-from daily import calendar
 from daily.dice import parse_date
-from daily.errors import StateError
 from daily.rules import canonical_name, get_ruleset
-from daily.service.connections import redis_key
-from daily.service.keys import Keyring
+from daily.service.config import Config
 from daily.strategy.bots import play_bots
 from daily.strategy.store import get_table
-from workers.context import job_config, job_connection
+from workers.context import store_day_figures
 
 
 def par_key_parts(date: str, ruleset: str) -> tuple[str, str, str]:
@@ -40,19 +35,8 @@ def record_day_par(date: str, ruleset: str, now: str | None = None) -> dict[str,
 
     ``now`` (ISO 8601 with a time zone) replaces the clock, for tests.
     """
-    config = job_config()
-    conn = job_connection(config)
-    day = parse_date(date)
-    name = canonical_name(ruleset)
-    key = redis_key(config, *par_key_parts(date, name))
-    stored = conn.get(key)
-    if stored is not None:
-        return dict(json.loads(stored))
-    instant = dt.datetime.fromisoformat(now) if now else dt.datetime.now(dt.UTC)
-    if calendar.status(day, instant) != "revealed":
-        raise StateError(f"the day {day} of {name} is not revealed yet", field="date")
-    seed = Keyring.load(config).day_seed(name, day)
-    table = get_table(get_ruleset(name), config.tables_dir)
-    par = play_bots(table, seed)
-    conn.set(key, json.dumps(par, sort_keys=True), nx=True)
-    return dict(json.loads(conn.get(key) or json.dumps(par)))
+
+    def bots(config: Config, name: str, seed: bytes) -> dict[str, Any]:
+        return dict(play_bots(get_table(get_ruleset(name), config.tables_dir), seed))
+
+    return store_day_figures("par", date, ruleset, bots, now)

@@ -42,6 +42,7 @@ from daily.strategy.kernel import (
     fill_successors,
     first_open,
     joker_mode,
+    keep_fits,
     state_idx,
     turn_tables,
 )
@@ -332,21 +333,12 @@ def walk(
             if code[ebest] >= 0:  # larger keep first, then leftmost dice, like the bots
                 for j in range(py_order.shape[0]):
                     K = py_order[j]
-                    if abs(E_all[rl, K] - etop) <= 1e-9:
-                        ok = True
-                        for f in range(6):
-                            cf = 0
-                            for i in range(n):
-                                if dice[i] == f + 1:
-                                    cf += 1
-                            if keeps[K, f] > cf:
-                                ok = False
-                        if ok:
-                            lm = _leftmost_mask(dice, keeps[K])
-                            for c in range(nc):
-                                if code[c] == lm:
-                                    ebest = c
-                            break
+                    if abs(E_all[rl, K] - etop) <= 1e-9 and keep_fits(dice, keeps[K]):
+                        lm = _leftmost_mask(dice, keeps[K])
+                        for c in range(nc):
+                            if code[c] == lm:
+                                ebest = c
+                        break
             vtop = NEG
             vbest = 0
             for c in range(nc):  # the best in hindsight; among those, the best expected
@@ -398,15 +390,7 @@ def walk(
                 if rl > 0:
                     for j in range(py_order.shape[0]):
                         K = py_order[j]
-                        ok = True
-                        for f in range(6):
-                            cf = 0
-                            for i in range(n):
-                                if dice[i] == f + 1:
-                                    cf += 1
-                            if keeps[K, f] > cf:
-                                ok = False
-                        if ok and E_g[rl, K] > bv + 1e-9:
+                        if keep_fits(dice, keeps[K]) and E_g[rl, K] > bv + 1e-9:
                             bv = E_g[rl, K]
                             lm = _leftmost_mask(dice, keeps[K])
                             for c in range(nc):

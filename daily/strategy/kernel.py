@@ -313,6 +313,19 @@ def solve_masks(
 
 
 @njit(cache=True)
+def keep_fits(dice, keep):  # pragma: no cover - compiled
+    """Whether the multiset ``keep`` (six face counts) is among ``dice``."""
+    for f in range(6):
+        c = 0
+        for i in range(dice.shape[0]):
+            if dice[i] == f + 1:
+                c += 1
+        if keep[f] > c:
+            return False
+    return True
+
+
+@njit(cache=True)
 def play_games(
     slots, level, temperature, rng_seed, W, P, raw, alike, upper_face, joker_points,
     child, parent, keeps, py_order, code_index,
@@ -373,16 +386,7 @@ def play_games(
                 if rl > 0:
                     for j in range(py_order.shape[0]):
                         K = py_order[j]
-                        ok = True
-                        for f in range(6):
-                            c = 0
-                            for i in range(n):
-                                if dice[i] == f + 1:
-                                    c += 1
-                            if keeps[K, f] > c:
-                                ok = False
-                                break
-                        if ok:
+                        if keep_fits(dice, keeps[K]):
                             cand_v[nc] = E_all[rl, K]
                             cand_a[nc] = K
                             if cand_v[nc] > best:

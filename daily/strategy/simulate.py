@@ -70,8 +70,8 @@ def action_orders(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
 
     >>> from daily.rules import get_ruleset
     >>> order, index = action_orders(GameSpec.from_rules(get_ruleset("yacht")))
-    >>> len(order), int(index[5])  # five 1s: the first roll
-    (210, 210)
+    >>> len(order), int(index[5])  # five 1s: the last of the 462 keeps
+    (210, 461)
     """
     n = spec.rules.dice
     proper = [i for i in range(spec.n_keeps) if spec.sizes[i] < n]
