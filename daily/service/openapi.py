@@ -221,11 +221,21 @@ def _paths() -> dict[str, Any]:
             "summary": "This document", "responses": {"200": _json({"type": "object"}, "OK"),
                                                       **_errors(429)}}},
         "/api/v1/players": {"post": {
-            "summary": "Create an anonymous player",
+            "summary": "Create an anonymous player (limited per address and network)",
             "requestBody": _body({"type": "object", "additionalProperties": False,
-                                  "properties": {"name": name}}, required=False),
+                                  "properties": {"name": name, "pow": _obj(
+                                      ["challenge", "nonce"],
+                                      challenge={"type": "string", "maxLength": 64},
+                                      nonce={"type": "string", "maxLength": 64},
+                                  )}}, required=False),
             "responses": {"201": _json(_ref("NewPlayer"), "Created"),
-                          **_errors(400, 413, 422)}}},
+                          **_errors(400, 413, 422, 429)}}},
+        "/api/v1/players/challenge": {"get": {
+            "summary": "A one-time proof-of-work challenge for creating a player",
+            "responses": {"200": _json(_obj(
+                ["challenge", "bits", "expires_in"], challenge={"type": "string"},
+                bits={"type": "integer", "description": "0: no proof-of-work needed"},
+                expires_in={"type": "integer"}), "OK"), **_errors(429)}}},
         "/api/v1/players/me": {
             "get": {"summary": "You, your stats and history", "security": AUTH,
                     "responses": {"200": _json(_ref("Me"), "OK"), **_errors(401)}},
