@@ -21,6 +21,8 @@ RESULTS_QUEUE = "results"
 #: Queue for day rollover, archives and par computation.
 DAYS_QUEUE = "days"
 ALL_QUEUES = (RESULTS_QUEUE, DAYS_QUEUE)
+#: Seconds to wait for a connection to Redis before giving up.
+CONNECT_TIMEOUT = 3.0
 
 
 def redis_key(config: Config, *parts: str) -> str:
@@ -42,7 +44,10 @@ def redis_from_config(config: Config) -> redis.Redis:
             "is not set; run `daily serve` to start an embedded Redis, or point it at one",
             field="REDIS_URL",
         )
-    return redis.Redis.from_url(config.redis_url, health_check_interval=30)
+    # A connect timeout: an unreachable server is a quick 503, not a hung request.
+    return redis.Redis.from_url(
+        config.redis_url, health_check_interval=30, socket_connect_timeout=CONNECT_TIMEOUT
+    )
 
 
 def queue(conn: redis.Redis, name: str) -> Queue:
