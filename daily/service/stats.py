@@ -48,6 +48,7 @@ from typing import Any
 import redis
 
 from daily import calendar
+from daily.service import keymap
 from daily.service.leaderboard import Result, as_text
 
 # KEYS: games agg days   ARGV: game_id row_json total ruleset date ordinal
@@ -68,7 +69,7 @@ return 1
 
 
 def _keys(prefix: str, player_id: str) -> list[str]:
-    return [f"{prefix}player:{{{player_id}}}:{part}" for part in ("games", "agg", "days")]
+    return [keymap.player_stats(prefix, player_id, part) for part in ("games", "agg", "days")]
 
 
 def streaks(dates: Iterable[dt.date], now: dt.datetime) -> tuple[int, int]:
