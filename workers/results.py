@@ -1,6 +1,8 @@
 """The results job: a finished ranked game onto its leaderboard and player statistics.
 
-The API enqueues one job per finished ranked game with :func:`enqueue_result` (job id
+The API enqueues one job per finished ranked game (prepared by
+:func:`daily.service.resultjobs.prepare_result_job`, which names this module's
+:func:`record_result` by its path; tools use :func:`enqueue_result`) (job id
 ``result-<game_id>``, queue ``results``, retried on failure). The job has two steps,
 each idempotent on its own:
 
@@ -33,51 +35,14 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from rq import Queue, Retry
+from rq import Queue
 from rq.job import Job
-from rq.queue import EnqueueData
 
 from daily.service.connections import RESULTS_QUEUE
 from daily.service.leaderboard import Leaderboard, Result
+from daily.service.resultjobs import RETRIES, job_id, prepare_result_job
 from daily.service.stats import record_game
 from workers.context import job_config, job_connection
-
-#: Retries of a failed or abandoned results job.
-RETRIES = 3
-#: A results job takes milliseconds; anything this long is stuck.
-JOB_TIMEOUT = 60
-#: Keep failed jobs a month for an operator to look at and requeue.
-FAILURE_TTL = 30 * 24 * 3600
-#: Keep the return value a day.
-RESULT_TTL = 24 * 3600
-
-
-def job_id(game_id: str) -> str:
-    """The job id of a game's results job.
-
-    >>> job_id("g_7K3M9Q")
-    'result-g_7K3M9Q'
-    """
-    return f"result-{game_id}"
-
-
-def prepare_result_job(result: dict[str, Any]) -> EnqueueData:
-    """The checked job that records ``result`` (id ``result-<game_id>``, retried).
-
-    Bad results raise :class:`daily.service.leaderboard.ResultError` here, before
-    anything is enqueued. The API enqueues it in the transaction that finishes a game.
-    """
-    parsed = Result.from_json(result)
-    return Queue.prepare_data(
-        record_result,
-        args=(parsed.to_json(),),
-        job_id=job_id(parsed.game_id),
-        timeout=JOB_TIMEOUT,
-        result_ttl=RESULT_TTL,
-        failure_ttl=FAILURE_TTL,
-        retry=Retry(max=RETRIES),
-        description=f"record {parsed.ruleset} {parsed.date} game {parsed.game_id}",
-    )
 
 
 def enqueue_result(conn: redis.Redis, result: dict[str, Any]) -> Job:
@@ -123,3 +88,6 @@ def record_result(result: dict[str, Any]) -> dict[str, Any]:
         "board": board_outcome,
         "stats": "recorded" if counted else "already_recorded",
     }
+
+
+__all__ = ["RETRIES", "enqueue_result", "job_id", "record_result"]
