@@ -29,6 +29,11 @@ key                                    type     what, and how long it lives
                                                 renamed over the live board when complete
 ``P player:{<player>}:<part>``         various  ranked statistics (parts: ``games`` HASH,
                                                 ``agg`` HASH, ``days`` ZSET); forever
+``P results:{r<N>}``                   STREAM   finished ranked games not yet on their board
+                                                (shard ``N``, :mod:`daily.service.
+                                                results_stream`); each entry until applied
+``P results:{r<N>}:open``              HASH     date -> results of that date not yet applied
+``P results:{r<N>}:rejected``          HASH     game id -> a result the board refused; forever
 ``P rl:ip:<ip>``                       STRING   request counter of an IP; one window (``EX``)
 ``P rl:player:<player>``               STRING   request counter of a player; one window
 ``P lock:<name>``                      STRING   a lock (``scheduler``, ``rollover``) with a
@@ -101,6 +106,20 @@ def board(prefix: str, date: dt.date | str, ruleset: str, part: str) -> str:
 def player_stats(prefix: str, player_id: str, part: str) -> str:
     """One part of a player's statistics (``games``, ``agg``, ``days``)."""
     return f"{prefix}player:{{{player_id}}}:{part}"
+
+
+def results_stream(prefix: str, shard: int) -> str:
+    """The results stream of one shard.
+
+    >>> results_stream("dd:", 3), results_part("dd:", 3, "open")
+    ('dd:results:{r3}', 'dd:results:{r3}:open')
+    """
+    return f"{prefix}results:{{r{shard}}}"
+
+
+def results_part(prefix: str, shard: int, part: str) -> str:
+    """A key beside a results stream (``open``, ``rejected``), in its hash slot."""
+    return f"{results_stream(prefix, shard)}:{part}"
 
 
 def rate_ip(prefix: str, ip: str) -> str:

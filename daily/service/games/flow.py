@@ -11,7 +11,8 @@ A move is ``read → check → decide → compare-and-set``:
 3. replay the stored log with the core and apply the decision (the rules answer here,
    always on the record just read);
 4. write the new record only if the game is still at the position read (one Lua call,
-   or ``WATCH``/``MULTI`` when the game finishes and its results job is enqueued). If
+   or ``WATCH``/``MULTI`` when the game finishes and its result joins the results
+   stream). If
    another request got there first, the move starts over from step 1, where it is now
    either a repeat or stale: it is never applied at a position the player did not see.
 
@@ -33,7 +34,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import redis
-from rq import Queue
 
 from daily import calendar
 from daily.dice import SlotSource, parse_date
@@ -61,7 +61,7 @@ from daily.service.games.record import (
 from daily.service.games.store import GameStore, MovedOn, Stored
 from daily.service.games.views import GameViews
 from daily.service.players import Player
-from daily.service.resultjobs import prepare_result_job
+from daily.service.results_stream import ResultStream
 
 MODES = ("ranked", "practice")
 #: How often a move starts over after losing a race (the second read settles it).
@@ -85,14 +85,14 @@ class GameService:
         config: Config,
         clock: Clock,
         seeds: DaySeeds,
-        results_queue: Queue,
+        results: ResultStream,
         names: Callable[[str], str | None],
     ) -> None:
         self.conn = conn
         self.config = config
         self.clock = clock
         self.seeds = seeds
-        self.queue = results_queue
+        self.results = results
         self.names = names
         self.store = GameStore(conn, config.key_prefix)
         self.views = GameViews(conn, config.key_prefix, config.public_url, names)
@@ -324,11 +324,11 @@ class GameService:
         return self.views.state(after, _Position(game, log))
 
     def _finish(self, stored: Stored, after: GameRecord, game: Game, log: MoveLog) -> None:
-        """Store the verified result and (ranked) enqueue the leaderboard job."""
+        """Store the verified result and (ranked) append it to the results stream."""
         after.total = game.card.total  # computed by the core's replay, never by a client
         after.finished_at = self.clock().timestamp()
 
-        def enqueue(pipe: Any) -> None:
+        def publish(pipe: Any) -> None:
             if after.mode != "ranked":
                 return
             payload = {
@@ -340,11 +340,11 @@ class GameService:
                 "total": after.total,
                 "finished_at": after.finished_at,
                 "code": after.code,
-                "log": log.to_json(),
+                "log": log.to_text(),
             }
-            self.queue.enqueue_many([prepare_result_job(payload)], pipeline=pipe)
+            self.results.append(pipe, payload)
 
-        self.store.finish(stored, after, enqueue)
+        self.store.finish(stored, after, publish)
 
     # ----- a whole log ------------------------------------------------------------------
 

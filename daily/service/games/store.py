@@ -3,8 +3,9 @@
 Every write of a game checks its position (``v``, the first field of the record's
 JSON, see :mod:`daily.service.games.record`) against the one the caller read, in the
 same atomic step: a Lua script for a move, ``WATCH``/``MULTI`` for finishing (which
-also enqueues the results job). A write whose position moved on changes nothing and
-reports it, so no decision is ever applied to a position it was not decided at.
+also appends the result to the results stream). A write whose position moved on
+changes nothing and reports it, so no decision is ever applied to a position it was
+not decided at.
 Keys: :mod:`daily.service.keymap` (``game``, ``ranked``, ``code``).
 """
 
@@ -130,13 +131,13 @@ class GameStore:
             raise MovedOn
 
     def finish(
-        self, before: Stored, after: GameRecord, enqueue: Callable[[Any], None]
+        self, before: Stored, after: GameRecord, publish: Callable[[Any], None]
     ) -> None:
-        """Store a finished game, its result code and (``enqueue``) its job, atomically.
+        """Store a finished game, its result code and (``publish``) its result, atomically.
 
         ``after`` gets a fresh result code. The transaction runs only if the game is
-        still at ``before``'s position (else :class:`MovedOn`); ``enqueue(pipeline)``
-        adds the results job to the same ``MULTI``.
+        still at ``before``'s position (else :class:`MovedOn`); ``publish(pipeline)``
+        adds the finished game's result to the same ``MULTI``.
         """
         key = self.key(after.id)
         with self.conn.pipeline() as pipe:
@@ -149,7 +150,7 @@ class GameStore:
                 pipe.multi()
                 pipe.set(key, after.dumps())
                 pipe.set(keymap.code(self.prefix, after.code), after.id)
-                enqueue(pipe)
+                publish(pipe)
                 pipe.execute()
             except redis.WatchError:
                 raise MovedOn from None
