@@ -15,6 +15,7 @@ from typing import Any
 
 from daily.fairplay.ceiling import ceiling_of_seed
 from daily.rules import get_ruleset
+from daily.service import keymap
 from daily.service.config import Config
 from workers.context import store_day_figures
 
@@ -29,4 +30,4 @@ def record_day_ceiling(date: str, ruleset: str, now: str | None = None) -> dict[
         found = ceiling_of_seed(get_ruleset(name), seed)
         return {"ceiling": found.value, "seconds": round(found.seconds, 3)}
 
-    return store_day_figures("ceiling", date, ruleset, ceiling, now)
+    return store_day_figures(keymap.ceiling, date, ruleset, ceiling, now)

@@ -22,7 +22,7 @@ from daily.dice import parse_date
 from daily.errors import StateError
 from daily.rules import canonical_name
 from daily.service.config import Config, load_config
-from daily.service.connections import redis_from_config, redis_key
+from daily.service.connections import redis_from_config
 from daily.service.keys import Keyring
 
 
@@ -40,12 +40,14 @@ def job_connection(config: Config | None = None) -> redis.Redis:
 
 
 DayFigures = Callable[[Config, str, bytes], dict[str, Any]]
+DayKey = Callable[[str, dt.date, str], str]
 
 
 def store_day_figures(
-    kind: str, date: str, ruleset: str, compute: DayFigures, now: str | None = None
+    key_of: DayKey, date: str, ruleset: str, compute: DayFigures, now: str | None = None
 ) -> dict[str, Any]:
-    """Compute figures of a revealed day once and keep them at ``P kind:date:ruleset``.
+    """Compute figures of a revealed day once and keep them at ``key_of(P, day, ruleset)``
+    (:mod:`daily.service.keymap`: ``par``, ``ceiling``).
 
     ``compute(config, ruleset, day_seed)`` runs only when nothing is stored yet and the
     day is revealed (else :class:`StateError`); the first stored value wins, so a rerun
@@ -55,7 +57,7 @@ def store_day_figures(
     conn = job_connection(config)
     day = parse_date(date)
     name = canonical_name(ruleset)
-    key = redis_key(config, kind, day.isoformat(), name)
+    key = key_of(config.key_prefix, day, name)
     stored = conn.get(key)
     if stored is not None:
         return dict(json.loads(stored))

@@ -7,27 +7,20 @@ revealed, loads the ruleset's strategy table from ``<data>/tables`` (built with
 and stores ``{"easy": .., "medium": .., "hard": ..}`` as JSON at ``<prefix>par:<date>:
 <ruleset>``. The bots are deterministic (the medium bot is seeded by the day seed), so
 a rerun computes the same figures; an existing value is returned unchanged. Failures
-(no keyring, no table, day not revealed) raise, and RQ records them.
-
->>> par_key_parts("2026-11-29", "kniffel")
-('par', '2026-11-29', 'yahtzee')
+(no keyring, no table, day not revealed) raise, and RQ records them. The key is
+:func:`daily.service.keymap.par`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from daily.dice import parse_date
-from daily.rules import canonical_name, get_ruleset
+from daily.rules import get_ruleset
+from daily.service import keymap
 from daily.service.config import Config
 from daily.strategy.bots import play_bots
 from daily.strategy.store import get_table
 from workers.context import store_day_figures
-
-
-def par_key_parts(date: str, ruleset: str) -> tuple[str, str, str]:
-    """The parts of the Redis key of a day's par (after the prefix)."""
-    return ("par", parse_date(date).isoformat(), canonical_name(ruleset))
 
 
 def record_day_par(date: str, ruleset: str, now: str | None = None) -> dict[str, Any]:
@@ -39,4 +32,4 @@ def record_day_par(date: str, ruleset: str, now: str | None = None) -> dict[str,
     def bots(config: Config, name: str, seed: bytes) -> dict[str, Any]:
         return dict(play_bots(get_table(get_ruleset(name), config.tables_dir), seed))
 
-    return store_day_figures("par", date, ruleset, bots, now)
+    return store_day_figures(keymap.par, date, ruleset, bots, now)

@@ -89,7 +89,7 @@ def _review_list(args: argparse.Namespace) -> int:
 
 
 def _review_show(args: argparse.Namespace) -> int:
-    from daily.service.connections import redis_key
+    from daily.service import keymap
     from daily.service.review import describe
 
     queue, config = _queue()
@@ -98,7 +98,7 @@ def _review_show(args: argparse.Namespace) -> int:
         print(json.dumps(entry.to_json(), indent=2, ensure_ascii=False))
         return 0
     r = entry.result
-    raw = queue.conn.get(redis_key(config, "par", r.date.isoformat(), r.ruleset))
+    raw = queue.conn.get(keymap.par(config.key_prefix, r.date, r.ruleset))
     print(describe(entry, json.loads(raw) if raw is not None else None))
     return 0
 

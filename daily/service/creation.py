@@ -34,6 +34,7 @@ from typing import Any
 import redis
 from werkzeug.exceptions import TooManyRequests
 
+from daily.service import keymap
 from daily.service.config import Config
 from daily.service.errors import ApiError
 from daily.service.ratelimit import Limit, parse_limit
@@ -117,7 +118,8 @@ class CreationGuard:
         """A one-time challenge (``bits`` 0 means none is needed)."""
         token = secrets.token_hex(16)
         if self.bits:
-            self.conn.set(f"{self.prefix}pow:{token}", "1", ex=CHALLENGE_SECONDS, nx=True)
+            self.conn.set(keymap.pow_challenge(self.prefix, token), "1", ex=CHALLENGE_SECONDS,
+                          nx=True)
         return {"challenge": token, "bits": self.bits, "expires_in": CHALLENGE_SECONDS}
 
     def admit(self, ip: str, body: Mapping[str, Any], *, limits: bool = True) -> None:
@@ -132,7 +134,8 @@ class CreationGuard:
         ip_limit = self.per_ip or Limit(-1, 1, "")
         net_limit = self.per_net or Limit(-1, 1, "")
         which, wait = self._count(
-            keys=[f"{self.prefix}rl:new:ip:{ip}", f"{self.prefix}rl:new:net:{network_of(ip)}"],
+            keys=[keymap.rate_new_player(self.prefix, "ip", ip),
+                  keymap.rate_new_player(self.prefix, "net", network_of(ip))],
             args=[ip_limit.count, ip_limit.seconds, net_limit.count, net_limit.seconds],
         )
         if int(which):
@@ -156,7 +159,7 @@ class CreationGuard:
             raise ApiError(422, "invalid_field",
                            f"the proof-of-work needs {self.bits} leading zero bits",
                            field="pow.nonce")
-        if not self.conn.delete(f"{self.prefix}pow:{challenge}"):
+        if not self.conn.delete(keymap.pow_challenge(self.prefix, challenge)):
             raise ApiError(422, "invalid_field",
                            "unknown, used or expired challenge; ask for a new one",
                            field="pow.challenge")
@@ -164,10 +167,11 @@ class CreationGuard:
     def remember(self, player_id: str, ip: str, day: str) -> None:
         """Note the new player's network (salted hash) and count it for the day."""
         net = _net_digest(network_of(ip), self.prefix)
+        count = keymap.network_count(self.prefix, day, net)
         with self.conn.pipeline(transaction=False) as pipe:
-            pipe.hset(f"{self.prefix}fairplay:origin", player_id, f"{day} {net}")
-            pipe.incr(f"{self.prefix}fairplay:net:{day}:{net}")
-            pipe.expire(f"{self.prefix}fairplay:net:{day}:{net}", NETWORK_COUNT_SECONDS)
+            pipe.hset(keymap.player_origin(self.prefix), player_id, f"{day} {net}")
+            pipe.incr(count)
+            pipe.expire(count, NETWORK_COUNT_SECONDS)
             pipe.execute()
 
 
@@ -177,9 +181,9 @@ def _net_digest(network: str, salt: str) -> str:
 
 def players_from_network(conn: redis.Redis, prefix: str, player_id: str) -> int | None:
     """How many players were created from this player's network on its creation day."""
-    origin = conn.hget(f"{prefix}fairplay:origin", player_id)
+    origin = conn.hget(keymap.player_origin(prefix), player_id)
     if origin is None:
         return None
     day, net = (origin.decode() if isinstance(origin, bytes) else origin).split(" ")
-    count = conn.get(f"{prefix}fairplay:net:{day}:{net}")
+    count = conn.get(keymap.network_count(prefix, day, net))
     return int(count) if count is not None else None

@@ -30,8 +30,8 @@ from daily.fairplay.ceiling import Ceiling, ceiling_of_seed
 from daily.fairplay.foresight import Verdict, assess, assess_ceiling_only
 from daily.movelog import MoveLog
 from daily.rules import Ruleset, canonical_name
+from daily.service import keymap
 from daily.service.config import Config
-from daily.service.connections import redis_key
 from daily.service.creation import players_from_network
 from daily.service.keys import Keyring
 from daily.service.leaderboard import Result
@@ -120,11 +120,10 @@ def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None
 
 
 def day_ceiling_value(
-    conn: redis.Redis, config: Config, date: str | dt.date, ruleset: str
+    conn: redis.Redis, prefix: str, date: str | dt.date, ruleset: str
 ) -> int | None:
     """The ceiling the ceiling job stored for a revealed day (None until it ran)."""
-    raw = conn.get(redis_key(config, "ceiling", parse_date(date).isoformat(),
-                             canonical_name(ruleset)))
+    raw = conn.get(keymap.ceiling(prefix, parse_date(date), canonical_name(ruleset)))
     return int(json.loads(raw)["ceiling"]) if raw is not None else None
 
 

@@ -45,6 +45,7 @@ import redis
 from daily.dice import parse_date
 from daily.errors import DailyError, StateError
 from daily.rules import canonical_name
+from daily.service import keymap
 from daily.service.archive import archive_path, write_archive
 from daily.service.leaderboard import Leaderboard, Result, as_text
 from daily.service.stats import record_game
@@ -136,18 +137,17 @@ class ReviewQueue:
 
     def key(self, date: str, ruleset: str) -> str:
         """The review hash of a board (same hash tag as the board)."""
-        day = parse_date(date).isoformat()
-        return f"{self.prefix}lb:{{{day}:{canonical_name(ruleset)}}}:review"
+        return keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "review")
 
     @property
     def index_key(self) -> str:
         """Game id -> "date ruleset"."""
-        return f"{self.prefix}review:index"
+        return keymap.review_index(self.prefix)
 
     @property
     def open_key(self) -> str:
         """The held games, by finish time."""
-        return f"{self.prefix}review:open"
+        return keymap.review_open(self.prefix)
 
     # -- reading -------------------------------------------------------------------
 
@@ -248,7 +248,7 @@ class ReviewQueue:
         player came from a network that created many players that day. Statistics for
         operators, never a reason to hold a game by themselves.
         """
-        key = self.key(date, ruleset).removesuffix(":review") + ":signals"
+        key = keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
         if not self.conn.sadd(key + ":seen", game_id):
             return
         with self.conn.pipeline(transaction=False) as pipe:
@@ -261,7 +261,7 @@ class ReviewQueue:
 
     def signals(self, date: str, ruleset: str) -> dict[str, int]:
         """The board's review statistics (see :meth:`note_signals`)."""
-        key = self.key(date, ruleset).removesuffix(":review") + ":signals"
+        key = keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
         raw = self.conn.hgetall(key)
         out = {"checked": 0, "scout_like": 0, "busy_network": 0}
         out.update({as_text(k): int(v) for k, v in raw.items()})

@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Browser, expect
 
-from daily.service.connections import redis_key
+from daily.service import keymap
 from daily.service.leaderboard import Result
 from daily.service.review import ReviewQueue
 
@@ -52,7 +52,7 @@ def test_pow_player_then_review_notice_and_ceiling(
     assert page.errors == []  # type: ignore[attr-defined]
 
     # The result page in Italian, once the ceiling is known.
-    services.conn.set(redis_key(services.config, "ceiling", game["date"], "yahtzee"),
+    services.conn.set(keymap.ceiling(services.config.key_prefix, game["date"], "yahtzee"),
                       json.dumps({"ceiling": 346}))
     it_context, it_page = new_page(chromium, live_server, locale="it-IT")
     it_page.goto(f"/r/{game['result']['code']}")
@@ -67,7 +67,7 @@ def test_ceiling_on_the_board(chromium: Browser, live_server: LiveServer) -> Non
     context, page = new_page(chromium, live_server)
     page.goto("/")
     date = page.evaluate("fetch('/api/v1/today').then(r => r.json())")["open_dates"][0]
-    services.conn.set(redis_key(services.config, "ceiling", date, "yahtzee"),
+    services.conn.set(keymap.ceiling(services.config.key_prefix, date, "yahtzee"),
                       json.dumps({"ceiling": 346}))
     page.goto(f"/#/board/{date}/yahtzee")
     expect(page.get_by_test_id("ceiling")).to_have_text("Perfect game with foresight: 346")
