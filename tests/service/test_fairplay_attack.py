@@ -43,6 +43,14 @@ def ranked(player: Player) -> dict[str, Any]:
     return body.get_json()
 
 
+def move(player: Player, state: dict[str, Any], kind: str, **body: Any) -> dict[str, Any]:
+    """One move, bound to the position it was decided in."""
+    response = player.call("POST", f"/games/{state['id']}/{kind}",
+                           {**body, "position": state["position"]})
+    assert response.status_code == 200, response.get_json()
+    return dict(response.get_json())
+
+
 def scout(player: Player) -> np.ndarray:
     """Reroll every die at every chance: every slot of the day is seen."""
     rules = get_ruleset("yahtzee")
@@ -51,10 +59,10 @@ def scout(player: Player) -> np.ndarray:
     for t in range(rules.turns):
         slots[t, 0] = state["dice"]
         for r in range(1, rules.rolls_per_turn):
-            state = player.call("POST", f"/games/{state['id']}/roll", {"hold": "00000"}).get_json()
+            state = move(player, state, "roll", hold="00000")
             slots[t, r] = state["dice"]
         box = next(c["box"] for c in state["choices"] if c["legal"])
-        state = player.call("POST", f"/games/{state['id']}/score", {"box": box}).get_json()
+        state = move(player, state, "score", box=box)
     assert state["over"]
     return slots
 
@@ -66,8 +74,8 @@ def cash_in(player: Player, slots: np.ndarray) -> dict[str, Any]:
     state = ranked(player)
     for turn in ceiling.perfect_log(seed=bytes(32)).turns:
         for hold in turn.holds:
-            state = player.call("POST", f"/games/{state['id']}/roll", {"hold": hold}).get_json()
-        state = player.call("POST", f"/games/{state['id']}/score", {"box": turn.box}).get_json()
+            state = move(player, state, "roll", hold=hold)
+        state = move(player, state, "score", box=turn.box)
     assert state["over"] and state["total"] == ceiling.value
     return state
 
