@@ -17,6 +17,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_PLAYER_LIMIT`` | new players per IP (``N/unit``, ``off``) | ``30/hour`` |
 | ``DAILY_PLAYER_NET_LIMIT`` | new players per /24 (IPv4) or /48 (IPv6) | ``300/hour`` |
 | ``DAILY_PLAYER_POW_BITS`` | proof-of-work for a new player, 0 (none) to 26 bits | ``0`` |
+| ``DAILY_FAIRPLAY_RULESETS`` | rulesets checked for fair play | ``yahtzee,yatzy,yacht`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
@@ -60,6 +61,7 @@ class Config:
     player_limit: str
     player_net_limit: str
     player_pow_bits: int
+    fairplay_rulesets: tuple[str, ...]
     host: str
     port: int
     trusted_proxies: int
@@ -119,6 +121,17 @@ def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise ConfigError(f"must be on or off, not {raw!r}", field=name)
 
 
+def _names(env: Mapping[str, str], name: str, default: str) -> tuple[str, ...]:
+    """Canonical ruleset names from a comma-separated variable ("" or "off": none)."""
+    raw = env.get(name, default)
+    if raw.strip().lower() == "off":
+        return ()
+    try:
+        return tuple(canonical_name(r.strip()) for r in raw.split(",") if r.strip())
+    except DailyError as exc:
+        raise ConfigError(exc.message, field=name) from None
+
+
 def _path(env: Mapping[str, str], name: str) -> Path | None:
     raw = env.get(name)
     return Path(raw) if raw else None
@@ -154,6 +167,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         player_limit=env.get("DAILY_PLAYER_LIMIT") or "30/hour",
         player_net_limit=env.get("DAILY_PLAYER_NET_LIMIT") or "300/hour",
         player_pow_bits=_int(env, "DAILY_PLAYER_POW_BITS", 0, 0, 26),
+        fairplay_rulesets=_names(env, "DAILY_FAIRPLAY_RULESETS", "yahtzee,yatzy,yacht"),
         host=env.get("DAILY_HOST") or "127.0.0.1",
         port=_int(env, "DAILY_PORT", 8000, 1, 65535),
         trusted_proxies=_int(env, "DAILY_TRUSTED_PROXIES", 0, 0, 5),

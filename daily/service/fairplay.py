@@ -21,13 +21,12 @@ import json
 import logging
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import redis
 
 from daily.dice import parse_date
 from daily.errors import DailyError
-from daily.fairplay.ceiling import Ceiling, ceiling_of_seed
-from daily.fairplay.foresight import Verdict, assess, assess_ceiling_only
 from daily.movelog import MoveLog
 from daily.rules import Ruleset, canonical_name
 from daily.service import keymap
@@ -36,8 +35,10 @@ from daily.service.creation import players_from_network
 from daily.service.keys import Keyring
 from daily.service.leaderboard import Result
 from daily.service.review import CLEARED, HELD, ReviewQueue
-from daily.strategy.spec import StrategyError
-from daily.strategy.store import get_table
+
+if TYPE_CHECKING:  # the compiled engine is imported when a game is first checked
+    from daily.fairplay.ceiling import Ceiling
+    from daily.fairplay.foresight import Verdict
 
 #: Days whose ceiling a process keeps in memory (2 MB each for Yahtzee).
 CEILINGS_KEPT = 4
@@ -62,6 +63,8 @@ def day_ceiling(config: Config, rules: Ruleset, date: dt.date) -> Ceiling:
         if hit is not None:
             _CEILINGS.move_to_end(key)
             return hit
+    from daily.fairplay.ceiling import ceiling_of_seed
+
     ceiling = ceiling_of_seed(rules, Keyring.load(config).day_seed(rules.name, date))
     with _LOCK:
         _CEILINGS[key] = ceiling
@@ -71,13 +74,20 @@ def day_ceiling(config: Config, rules: Ruleset, date: dt.date) -> Ceiling:
 
 
 def check_result(config: Config, result: Result) -> Verdict | None:
-    """The verdict on a ranked result, or None when it has no complete log."""
+    """The verdict on a ranked result, or None when it has no complete log or its
+    ruleset is not checked (``DAILY_FAIRPLAY_RULESETS``)."""
     if not result.log:
         return None
     log = MoveLog.from_text(result.log)
     if not log.complete:
         return None
     rules = log.rules
+    if rules.name not in config.fairplay_rulesets:
+        return None
+    from daily.fairplay.foresight import assess, assess_ceiling_only
+    from daily.strategy.spec import StrategyError
+    from daily.strategy.store import get_table
+
     ceiling = day_ceiling(config, rules, result.date)
     try:
         table = get_table(rules, config.tables_dir)

@@ -26,7 +26,7 @@ from tests.ops.conftest import OwnValkey
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
 #: Routes that answer from files and memory only.
-NEEDS_NO_REDIS = ("/api/v1/keys", "/api/v1/openapi.json")
+NEEDS_NO_REDIS = ("/api/v1/keys", "/api/v1/openapi.json", "/api/v1/players/challenge")
 DEEP = "[" * 5000 + "]" * 5000  # 10 KB, far under the body limit
 
 
