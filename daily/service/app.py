@@ -45,7 +45,7 @@ from daily.service.keys import Keyring
 from daily.service.metrics import Metrics
 from daily.service.players import Players
 from daily.service.ratelimit import RateLimiter, parse_limit
-from daily.service.requests import token_player_id
+from daily.service.requests import request_lang, token_player_id
 
 API_PREFIX = "/api/v1"
 
@@ -126,7 +126,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     metrics = Metrics()
     services = Services(
         config=config, conn=conn, clock=clock, seeds=seeds, players=players,
-        games=GameService(conn, config, clock, seeds, results_queue, player_name),
+        games=GameService(conn, config, clock, seeds, results_queue, player_name, request_lang),
         results_queue=results_queue, metrics=metrics, limiter=limiter,
     )
     app.extensions["daily"] = services

@@ -32,6 +32,8 @@ _ALIASES = {"I": "1", "L": "1", "O": "0"}
 GOOD = "\N{LARGE GREEN SQUARE}"
 FAIR = "\N{LARGE YELLOW SQUARE}"
 ZERO = "\N{BLACK LARGE SQUARE}"
+#: The squares by name (what the PNG share card draws).
+MARK_NAMES = {GOOD: "good", FAIR: "fair", ZERO: "zero"}
 TITLES = {"yahtzee": "Yahtzee", "maxi-yatzy": "Maxi Yatzy", "yatzy": "Yatzy", "yacht": "Yacht"}
 
 
@@ -97,6 +99,22 @@ def box_marks(card: Card) -> list[str]:
     return marks
 
 
+#: The words of a share text, per language (``en`` is the fallback).
+SHARE_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "practice": "practice", "points": "{total} points", "rank": "rank {rank}",
+        "of": " of {players}",
+        "legend": f"{GOOD} 60%+ of the box's best · {FAIR} below · {ZERO} 0",
+    },
+    "it": {
+        "practice": "allenamento", "points": "{total} punti", "rank": "{rank}° posto",
+        "of": " su {players}",
+        "legend": f"{GOOD} almeno il 60% del massimo della casella · {FAIR} meno · {ZERO} 0",
+    },
+}
+LANGS = tuple(SHARE_WORDS)
+
+
 def share_text(
     card: Card,
     *,
@@ -105,8 +123,9 @@ def share_text(
     rank: int | None = None,
     players: int | None = None,
     mode: str = "ranked",
+    lang: str = "en",
 ) -> str:
-    """The plain-text share message, like Wordle's.
+    """The plain-text share message, like Wordle's, with a one-line legend of the squares.
 
     >>> from daily.rules import get_ruleset
     >>> card = Card.empty(get_ruleset("yacht")).fill(11, 50, 0)
@@ -116,18 +135,26 @@ def share_text(
     50 points · rank 3 of 120
     ⬛⬛⬛⬛⬛⬛
     ⬛⬛⬛⬛⬛🟩
+    🟩 60%+ of the box's best · 🟨 below · ⬛ 0
     https://dd.example/r/DD-1
+    >>> print(share_text(card, date=None, url="https://dd.example/r/DD-1", mode="practice",
+    ...                  lang="it").splitlines()[:2])
+    ['Daily Dice · Yacht · allenamento', '50 punti']
     """
+    words = SHARE_WORDS.get(lang, SHARE_WORDS["en"])
     title = TITLES.get(card.rules.name, card.rules.title)
-    head = " · ".join(p for p in ("Daily Dice", title, date or "practice") if p)
+    head = " · ".join(p for p in ("Daily Dice", title, date or words["practice"]) if p)
     if mode == "practice" and date:
-        head += " (practice)"
-    score = f"{card.total} points"
+        head += f" ({words['practice']})"
+    score = words["points"].format(total=card.total)
     if rank is not None:
-        score += f" · rank {rank}" + (f" of {players}" if players else "")
+        score += " · " + words["rank"].format(rank=rank)
+        if players:
+            score += words["of"].format(players=players)
     marks = box_marks(card)
     upper = len(card.rules.upper_indices)
-    lines = [head, score, "".join(marks[:upper]), *_rows(marks[upper:], upper), url]
+    lines = [head, score, "".join(marks[:upper]), *_rows(marks[upper:], upper),
+             words["legend"], url]
     return "\n".join(lines)
 
 

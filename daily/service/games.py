@@ -44,13 +44,14 @@ from daily.movelog import MoveLog, parse_log
 from daily.replay import ReplayResult, replay, turns_json
 from daily.rules import Ruleset, canonical_name, get_ruleset
 from daily.service.clock import Clock, iso
-from daily.service.codes import new_code, share_text
+from daily.service.codes import MARK_NAMES, box_marks, new_code, share_text
 from daily.service.config import Config
 from daily.service.connections import redis_key
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import ApiError
 from daily.service.leaderboard import Leaderboard
 from daily.service.players import Player
+from daily.service.publicurl import public_base_url
 from workers.results import prepare_result_job
 
 MODES = ("ranked", "practice")
@@ -137,6 +138,7 @@ class GameService:
         seeds: DaySeeds,
         results_queue: Queue,
         names: Callable[[str], str | None],
+        lang: Callable[[], str] = lambda: "en",
     ) -> None:
         self.conn = conn
         self.config = config
@@ -144,6 +146,7 @@ class GameService:
         self.seeds = seeds
         self.queue = results_queue
         self.names = names
+        self.lang = lang  # the language of share texts, for the request being served
         self._start = conn.register_script(_START_RANKED)
         self._swap = conn.register_script(_SWAP)
         self._recent: dict[str, str] = {}
@@ -535,6 +538,7 @@ class GameService:
             "players": players,
             "share_text": self._share(record, card, rank, players),
             "url": self._url(record),
+            "marks": [MARK_NAMES[m] for m in box_marks(card)],
         }
         if revealed:
             out["history"] = turns_json(result.history)
@@ -542,12 +546,12 @@ class GameService:
         return out
 
     def _url(self, record: GameRecord) -> str:
-        return f"{self.config.public_url}/r/{record.code}"
+        return f"{public_base_url(self.config)}/r/{record.code}"
 
     def _share(self, record: GameRecord, card: Any, rank: int | None, players: int | None) -> str:
         return share_text(
             card, date=record.date, url=self._url(record), rank=rank, players=players,
-            mode=record.mode,
+            mode=record.mode, lang=self.lang(),
         )
 
     # ----- the state document -----------------------------------------------------------

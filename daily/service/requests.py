@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request
+from flask import current_app, has_request_context, request
 
 from daily.service.errors import ApiError
 from daily.service.players import Player
@@ -89,3 +89,27 @@ def token_player_id() -> str | None:
     if player_id.startswith("p_") and len(player_id) <= 40:
         return player_id
     return None
+
+
+#: The languages of texts the server writes (share texts); the first is the default.
+TEXT_LANGS = ("en", "it")
+
+
+def request_lang() -> str:
+    """The language of server-written texts: ``?lang=``, else ``Accept-Language``, else en.
+
+    Outside a request (a worker) it is English.
+
+    >>> from flask import Flask
+    >>> with Flask(__name__).test_request_context("/", headers={"Accept-Language": "it-IT"}):
+    ...     request_lang()
+    'it'
+    >>> request_lang()
+    'en'
+    """
+    if not has_request_context():
+        return TEXT_LANGS[0]
+    asked = request.args.get("lang")
+    if asked in TEXT_LANGS:
+        return asked
+    return request.accept_languages.best_match(TEXT_LANGS) or TEXT_LANGS[0]

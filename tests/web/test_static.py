@@ -109,3 +109,36 @@ def test_qr_code_refuses_bad_bodies_naming_the_field(
     )
     assert answer.status_code == status
     assert answer.get_json()["error"]["field"] == "text"
+
+
+def _rules_examples() -> dict[str, dict[str, list]]:
+    import json
+
+    source = (STATIC / "rules.js").read_text(encoding="utf-8")
+    start = source.index("export const RULES_EXAMPLES = ") + len("export const RULES_EXAMPLES = ")
+    end = source.index("\n};\n", start) + 2
+    return json.loads(source[start:end])
+
+
+def test_the_rules_page_has_an_example_for_every_box_and_the_core_agrees() -> None:
+    examples = _rules_examples()
+    assert {"yahtzee", "yatzy", "maxi-yatzy", "yacht"} <= set(examples)
+    for ruleset, boxes in examples.items():
+        rules = get_ruleset(ruleset)
+        assert list(boxes) == list(rules.box_ids), ruleset
+        for box, (dice, points) in boxes.items():
+            assert len(dice) == rules.dice, (ruleset, box)
+            scored = rules.table[tuple(sorted(dice))][rules.box_ids.index(box)]
+            assert scored == points, (ruleset, box, dice, scored)
+
+
+def test_the_rules_page_describes_every_box_in_both_languages() -> None:
+    source = (STATIC / "rules.js").read_text(encoding="utf-8")
+    for ruleset, boxes in _rules_examples().items():
+        for lang in ("en", "it"):
+            block = _block(source, "RULES_DOC", lang)
+            key = f'"{ruleset}"' if "-" in ruleset else ruleset
+            part = block[block.index(f"{key}: {{"):]
+            described = _keys(part[: part.index("notes:")]) | {
+                "ones", "twos", "threes", "fours", "fives", "sixes"}
+            assert set(boxes) - described == set(), (ruleset, lang)

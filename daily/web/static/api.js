@@ -1,4 +1,5 @@
 // The one door to the JSON API (/api/v1): bearer token, JSON in and out, one error type.
+import { lang } from "./i18n.js";
 import { getToken, setToken } from "./store.js";
 
 export const API = "/api/v1";
@@ -18,7 +19,8 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body, { token } = {}) {
-  const headers = { Accept: "application/json" };
+  // The server writes share texts in this language.
+  const headers = { Accept: "application/json", "Accept-Language": lang() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const bearer = token === undefined ? getToken() : token;
   if (bearer) headers.Authorization = `Bearer ${bearer}`;

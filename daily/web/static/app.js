@@ -39,7 +39,7 @@ function parseRoute() {
     case "practice": return { name: "practice", args: [], nav: "#/practice" };
     case "profile": return { name: "profile", args: [], nav: "#/profile" };
     case "import": return { name: "import", args: [parts[1]], nav: "#/profile" };
-    case "rules": return { name: "rules", args: [], nav: "#/rules" };
+    case "rules": return { name: "rules", args: [parts[1]], nav: "#/rules" };
     default: return { name: "home", args: [], nav: "#/" };
   }
 }

@@ -5,6 +5,7 @@ import { adviceText } from "./advice.js";
 import { renderCard } from "./card.js";
 import { endScreen } from "./end.js";
 import { boxName, fmtDate, fmtNumber, rulesetName, t } from "./i18n.js";
+import { jokerBanner, momentOf, rolledDice, showMoment } from "./feel.js";
 import { forgetToken, loadHolds, rememberGame, saveHolds } from "./store.js";
 import {
   announce, confirmDialog, dieFace, errorText, h, hideBanner, miniDice, showBanner,
@@ -57,6 +58,7 @@ export class GameView {
     rememberGame(game);
     const n = (game.dice || []).length;
     const newTurn = !previous || previous.turn !== game.turn || game.over;
+    this.rolling = rolledDice(previous, game, this.holds);
     if (restoreHolds) {
       const saved = loadHolds(game.id, game.turn, game.roll);
       this.holds = saved && saved.length === n ? saved : Array(n).fill(false);
@@ -64,6 +66,9 @@ export class GameView {
       this.holds = Array(n).fill(false);
     }
     this.render();
+    this.rolling = null;
+    const moment = previous && previous.id === game.id ? momentOf(previous, game) : null;
+    if (moment) showMoment(moment);
     if (game.over && previous && !previous.over) {
       // The game just ended: bring the end screen into view and give it the focus.
       const title = this.root.querySelector("#end-title");
@@ -119,8 +124,9 @@ export class GameView {
     const g = this.game;
     const dice = (g.dice || []).map((face, i) => {
       const kept = this.holds[i];
+      const rolling = this.rolling && this.rolling.has(i) ? " rolling" : "";
       return h("button", {
-        type: "button", class: kept ? "die kept" : "die", "data-key": `die${i}`, "data-index": i,
+        type: "button", class: (kept ? "die kept" : "die") + rolling, "data-key": `die${i}`, "data-index": i,
         "aria-pressed": kept ? "true" : "false", disabled: this.busy || g.rolls_left <= 0,
         "aria-label": `${t("die_label", { i: i + 1, face })}, ${kept ? t("die_kept") : t("die_free")}`,
         onclick: () => this.toggle(i),
@@ -139,8 +145,12 @@ export class GameView {
         }, t("roll")),
         h("span", { class: "rolls-left", "data-testid": "rolls-left", "data-left": left },
           h("span", { class: "dots", "aria-hidden": "true" }, dots), leftText)),
-      h("p", { class: "hint muted" },
-        left > 0 && this.holds.length && this.holds.every(Boolean) ? t("all_kept") : t("roll_hint")),
+      left > 0 && this.holds.length && this.holds.every(Boolean)
+        ? h("p", { class: "hint muted", text: t("all_kept") })
+        : h("p", { class: "hint muted", "data-testid": "roll-hint" },
+          h("span", { class: "long", text: t("roll_hint") }),
+          left > 0 ? h("span", { class: "tap", text: t("tap_hint") }) : null),
+      jokerBanner(g),
       h("p", { class: "hint muted keys", text: t("keys_hint", { n: (g.dice || []).length }) }),
       g.mode === "practice" ? this.advicePanel() : null,
       this.pastTurns());

@@ -3,7 +3,7 @@ import * as api from "./api.js";
 import { renderCard } from "./card.js";
 import { parBlock } from "./end.js";
 import { startAndOpen } from "./game.js";
-import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
+import { boxName, fmtDate, fmtNumber, lang, playerName, rulesetName, t } from "./i18n.js";
 import { getToken, rememberedGame, setToken } from "./store.js";
 import {
   copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice, shiftDate, toast,
@@ -67,7 +67,7 @@ export async function homePage(root) {
     }
     const count = h("span", { class: "muted players-so-far" });
     api.getBoard(date, ruleset, 1).then((board) => {
-      count.textContent = t("players_so_far", { n: fmtNumber(board.players) });
+      count.textContent = t("players_so_far", { n: fmtNumber(board.players), count: board.players });
     }).catch(() => {});
     const faces = ruleset === "maxi-yatzy" ? [1, 2, 3, 4, 5, 6] : [2, 3, 4, 5, 6];
     return h("article", { class: "set-card", "data-ruleset": ruleset },
@@ -99,7 +99,7 @@ function boardTable(rows, meRank, caption) {
       const mine = meRank !== null && row.rank === meRank;
       return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null },
         h("td", { text: row.rank }),
-        h("td", {}, (row.player && row.player.name) || "–", mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
+        h("td", {}, playerName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
         h("td", { class: "num", text: row.score }));
     })));
 }
@@ -136,7 +136,7 @@ export async function boardPage(root, date, ruleset) {
     const parts = [
       h("p", { class: "board-meta" },
         h("span", { class: "badge", text: board.frozen ? t("frozen") : t("live") }), " ",
-        t("players_n", { n: fmtNumber(board.players) })),
+        t("players_n", { n: fmtNumber(board.players), count: board.players })),
     ];
     if (!board.top || !board.top.length) parts.push(h("p", { text: t("no_players") }));
     if (board.me) {
@@ -346,7 +346,7 @@ export async function resultPage(root, code) {
   const parts = [
     h("h1", {}, `${t("result_title")} · ${rulesetName(result.ruleset)}`),
     h("p", { class: "muted" }, [result.date ? fmtDate(result.date) : t("practice_mode"),
-      result.player && result.player.name ? t("by", { name: result.player.name }) : null].filter(Boolean).join(" · ")),
+      result.player && result.player.name ? t("by", { name: playerName(result.player.name) }) : null].filter(Boolean).join(" · ")),
     h("p", { class: "final" }, h("span", { text: t("final_total") }),
       h("strong", { class: "final-total", "data-testid": "result-total", text: result.total })),
     result.rank ? h("p", { class: "rank", text: (result.players ? t("rank_line", { rank: result.rank, players: fmtNumber(result.players) }) : t("rank_only", { rank: result.rank })) +
@@ -387,20 +387,36 @@ async function offerPlay(result, box) {
 
 // ---------- rules ----------
 
-export async function rulesPage(root) {
-  const { RULES_DOC } = await import("./rules.js");
+export async function rulesPage(root, only) {
+  const { RULES_DOC, RULES_EXAMPLES } = await import("./rules.js");
   const doc = RULES_DOC[lang()] || RULES_DOC.en;
-  root.replaceChildren(h("section", { class: "rules" },
-    h("h1", { text: t("rules_title") }),
-    h("ol", {}, t("rules_text").map((line) => h("li", { text: line }))),
-    Object.entries(doc).map(([ruleset, part]) => h("section", { class: "panel", "data-ruleset": ruleset },
+  const rulesets = Object.keys(RULES_EXAMPLES);
+  const shown = rulesets.includes(only) ? [only] : rulesets;
+  const section = (ruleset) => {
+    const part = doc[ruleset] || RULES_DOC.en[ruleset] || { intro: "", boxes: {}, notes: [] };
+    const examples = RULES_EXAMPLES[ruleset];
+    return h("section", { class: "panel", id: `rules-${ruleset}`, "data-ruleset": ruleset },
       h("h2", { text: rulesetName(ruleset) }),
       h("p", { class: "muted", text: part.intro }),
       h("table", { class: "board rules-table" },
         h("thead", {}, h("tr", {},
-          h("th", { scope: "col", text: t("box") }), h("th", { scope: "col", text: t("points") }))),
-        h("tbody", {}, Object.entries(part.boxes).map(([box, text]) =>
-          h("tr", {}, h("th", { scope: "row", text: boxName(box) }), h("td", { text }))))),
-      part.notes.map((note) => h("p", { text: note }))))));
+          h("th", { scope: "col", text: t("box") }), h("th", { scope: "col", text: t("points") }),
+          h("th", { scope: "col", text: t("rules_example") }))),
+        h("tbody", {}, Object.entries(examples).map(([box, [dice, points]]) =>
+          h("tr", { "data-box": box },
+            h("th", { scope: "row", text: boxName(box) }),
+            h("td", { text: part.boxes[box] || "" }),
+            h("td", { class: "rules-example" }, miniDice(dice), " = ", h("strong", { text: points })))))),
+      (part.notes || []).map((note) => h("p", { text: note })));
+  };
+  root.replaceChildren(h("section", { class: "rules" },
+    h("h1", { text: t("rules_title") }),
+    h("ol", {}, t("rules_text").map((line) => h("li", { text: line }))),
+    h("nav", { class: "tabs", "aria-label": t("rules_pick") },
+      h("a", { class: shown.length > 1 ? "tab active" : "tab", href: "/#/rules", text: t("rules_all") }),
+      rulesets.map((r) => h("a", {
+        class: shown.length === 1 && shown[0] === r ? "tab active" : "tab", href: `/#/rules/${r}`, text: rulesetName(r),
+      }))),
+    shown.map(section)));
   return () => {};
 }
