@@ -34,18 +34,24 @@ from rq import Queue
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from daily.rules import Ruleset
 from daily.service import api as api_package
+from daily.service.challenges import Challenges
 from daily.service.clock import Clock, FixedClock, system_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import RESULTS_QUEUE, redis_from_config
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import register_error_handlers
 from daily.service.games import GameService
+from daily.service.groups import Groups
 from daily.service.keys import Keyring
 from daily.service.metrics import Metrics
+from daily.service.opponents import strategy_table
 from daily.service.players import Players
+from daily.service.publicurl import public_base_url
 from daily.service.ratelimit import RateLimiter, parse_limit
 from daily.service.requests import request_lang, token_player_id
+from daily.strategy.solver import StrategyTable
 
 API_PREFIX = "/api/v1"
 
@@ -63,6 +69,8 @@ class Services:
     results_queue: Queue
     metrics: Metrics
     limiter: RateLimiter
+    challenges: Challenges
+    groups: Groups
 
 
 def api_blueprints() -> list[Blueprint]:
@@ -124,10 +132,17 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
 
     limiter = RateLimiter(conn, config.key_prefix, parse_limit(config.rate_limit))
     metrics = Metrics()
+    games = GameService(conn, config, clock, seeds, results_queue, player_name, request_lang)
+
+    def tables(rules: Ruleset) -> StrategyTable:
+        return strategy_table(rules, config.tables_dir)
+
     services = Services(
-        config=config, conn=conn, clock=clock, seeds=seeds, players=players,
-        games=GameService(conn, config, clock, seeds, results_queue, player_name, request_lang),
+        config=config, conn=conn, clock=clock, seeds=seeds, players=players, games=games,
         results_queue=results_queue, metrics=metrics, limiter=limiter,
+        challenges=Challenges(conn, config, clock, games, tables,
+                              lambda: public_base_url(config)),
+        groups=Groups(conn, config, clock, games.ranked_totals, player_name),
     )
     app.extensions["daily"] = services
 

@@ -44,16 +44,30 @@ def new_code() -> str:
     >>> code.startswith(PREFIX), len(code) == len(PREFIX) + CODE_LENGTH
     (True, True)
     """
-    return PREFIX + "".join(secrets.choice(CROCKFORD) for _ in range(CODE_LENGTH))
+    return random_code(PREFIX, CODE_LENGTH)
 
 
 def parse_code(text: Any) -> str:
     """The canonical form of a result code typed by a person."""
+    return parse_crockford(text, PREFIX, MAX_CODE_LENGTH, "result code")
+
+
+def parse_crockford(
+    text: Any, prefix: str, max_length: int, what: str, field: str = "code"
+) -> str:
+    """A typed code in canonical form: upper case, ``prefix`` + Crockford characters.
+
+    Dashes and spaces are ignored, the prefix may be left out, ``I``/``L`` read as
+    ``1`` and ``O`` as ``0``.
+
+    >>> parse_crockford("ch-k7m2 q9xd", "CH-", 8, "challenge code")
+    'CH-K7M2Q9XD'
+    """
     if not isinstance(text, str) or len(text) > 40:
-        raise ApiError(422, "invalid_field", "a result code is a short string", field="code")
+        raise ApiError(422, "invalid_field", f"a {what} is a short string", field=field)
     body = text.strip().upper()
-    if body.startswith(PREFIX):
-        body = body[len(PREFIX) :]
+    if body.startswith(prefix):
+        body = body[len(prefix) :]
     body = body.replace("-", "").replace(" ", "")
     out = []
     for ch in body:
@@ -62,18 +76,27 @@ def parse_code(text: Any) -> str:
             raise ApiError(
                 422,
                 "invalid_field",
-                f"{text!r} is not a result code: {ch!r} is not Crockford base32",
-                field="code",
+                f"{text!r} is not a {what}: {ch!r} is not Crockford base32",
+                field=field,
             )
         out.append(ch)
-    if not 1 <= len(out) <= MAX_CODE_LENGTH:
+    if not 1 <= len(out) <= max_length:
         raise ApiError(
             422,
             "invalid_field",
-            f"{text!r} is not a result code: {PREFIX} and 1 to {MAX_CODE_LENGTH} characters",
-            field="code",
+            f"{text!r} is not a {what}: {prefix} and 1 to {max_length} characters",
+            field=field,
         )
-    return PREFIX + "".join(out)
+    return prefix + "".join(out)
+
+
+def random_code(prefix: str, length: int) -> str:
+    """``prefix`` and ``length`` random Crockford characters.
+
+    >>> len(random_code("CH-", 8))
+    11
+    """
+    return prefix + "".join(secrets.choice(CROCKFORD) for _ in range(length))
 
 
 def box_marks(card: Card) -> list[str]:

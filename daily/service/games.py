@@ -30,13 +30,14 @@ import hmac
 import json
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
 from rq import Queue
 
 from daily import calendar
+from daily.card import Card
 from daily.dice import SlotCache, SlotSource, parse_date
 from daily.errors import DailyError
 from daily.game import Game
@@ -50,6 +51,7 @@ from daily.service.connections import redis_key
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import ApiError
 from daily.service.leaderboard import Leaderboard
+from daily.service.opponents import Opponents, parse_opponents
 from daily.service.players import Player
 from daily.service.publicurl import public_base_url
 from workers.results import prepare_result_job
@@ -111,6 +113,9 @@ class GameRecord:
     finished_at: float | None = None
     code: str | None = None
     total: int | None = None
+    opponents: list[str] = field(default_factory=list)  # computer opponents' levels
+    challenge: str | None = None  # the friend challenge this game is an entry of
+    rival: str | None = None  # the game id whose card is shown turn by turn (score to beat)
 
     def dumps(self) -> str:
         """The stored JSON text."""
@@ -139,6 +144,7 @@ class GameService:
         results_queue: Queue,
         names: Callable[[str], str | None],
         lang: Callable[[], str] = lambda: "en",
+        opponents: Opponents | None = None,
     ) -> None:
         self.conn = conn
         self.config = config
@@ -147,6 +153,7 @@ class GameService:
         self.queue = results_queue
         self.names = names
         self.lang = lang  # the language of share texts, for the request being served
+        self.opponents = opponents or Opponents(config.tables_dir)
         self._start = conn.register_script(_START_RANKED)
         self._swap = conn.register_script(_SWAP)
         self._recent: dict[str, str] = {}
@@ -166,7 +173,7 @@ class GameService:
 
     def start(self, player: Player, body: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
         """Start (or resume) a game; returns the state and whether it is new."""
-        _only_fields(body, ("ruleset", "date", "mode", "options"))
+        _only_fields(body, ("ruleset", "date", "mode", "options", "opponents"))
         mode = body.get("mode", "ranked")
         if mode not in MODES:
             raise ApiError(
@@ -176,6 +183,7 @@ class GameService:
         ruleset = canonical_name(body.get("ruleset"))
         options = body.get("options")
         date_raw = body.get("date")
+        fields: dict[str, Any] = {"opponents": list(parse_opponents(body.get("opponents")))}
         if mode == "ranked":
             if options not in (None, {}):
                 raise ApiError(
@@ -184,8 +192,20 @@ class GameService:
                 )
             if date_raw is None:
                 raise ApiError(422, "invalid_field", "a ranked game names its date", field="date")
-            return self._start_ranked(player, ruleset, parse_date(date_raw))
-        return self._start_practice(player, ruleset, options, date_raw), True
+            return self._start_ranked(player, ruleset, parse_date(date_raw), fields)
+        return self._start_practice(player, ruleset, options, date_raw, fields), True
+
+    def start_for(
+        self, player: Player, *, ruleset: str, mode: str, date: str | None = None,
+        options: Mapping[str, Any] | None = None, seed: bytes | None = None,
+        opponents: Any = None, fields: Mapping[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], bool]:
+        """Start a game of a friend challenge: a day set (ranked while the day is open,
+        practice once it is revealed) or a practice game on the challenge's own seed."""
+        extra = {**(fields or {}), "opponents": list(parse_opponents(opponents))}
+        if mode == "ranked":
+            return self._start_ranked(player, ruleset, parse_date(date), extra)
+        return self._start_practice(player, ruleset, options, date, extra, seed=seed), True
 
     def _daily_ruleset(self, ruleset: str) -> None:
         if ruleset not in self.config.daily_rulesets:
@@ -196,7 +216,7 @@ class GameService:
             )
 
     def _start_ranked(
-        self, player: Player, ruleset: str, day: dt.date
+        self, player: Player, ruleset: str, day: dt.date, fields: Mapping[str, Any]
     ) -> tuple[dict[str, Any], bool]:
         self._daily_ruleset(ruleset)
         now = self.clock()
@@ -211,9 +231,11 @@ class GameService:
                 field="date",
             )
         rules = get_ruleset(ruleset)
+        self.opponents.check(rules, fields.get("opponents") or ())
         record = GameRecord(
             id=new_game_id(), player=player.id, mode="ranked", ruleset=ruleset, options={},
             date=day.isoformat(), log=MoveLog(ruleset, day=day).to_text(), created=iso(now),
+            **fields,
         )
         existing = self._start(
             keys=[self._ranked_key(record.date or "", ruleset, player.id),
@@ -232,7 +254,8 @@ class GameService:
         return self._state(record, self._replay(record, rules)), True
 
     def _start_practice(
-        self, player: Player, ruleset: str, options: Any, date_raw: Any
+        self, player: Player, ruleset: str, options: Any, date_raw: Any,
+        fields: Mapping[str, Any], seed: bytes | None = None,
     ) -> dict[str, Any]:
         now = self.clock()
         if date_raw is not None:
@@ -257,12 +280,13 @@ class GameService:
             rules = get_ruleset(ruleset, options or {})
             log = MoveLog(
                 ruleset, options=tuple(rules.non_default_options().items()),
-                seed=secrets.token_bytes(32),
+                seed=seed or secrets.token_bytes(32),
             )
+        self.opponents.check(rules, fields.get("opponents") or ())
         record = GameRecord(
             id=new_game_id(), player=player.id, mode="practice", ruleset=ruleset,
             options=rules.non_default_options(), date=log.day.isoformat() if log.day else None,
-            log=log.to_text(), created=iso(now),
+            log=log.to_text(), created=iso(now), **fields,
         )
         self.conn.set(self._game_key(record.id), record.dumps(), ex=PRACTICE_TTL)
         return self._state(record, self._replay(record, rules))
@@ -499,8 +523,11 @@ class GameService:
         return self._load(raw.decode())
 
     def revealed(self, record: GameRecord) -> bool:
-        """Whether the game's dice may be shown to anyone (random practice, closed day)."""
-        return record.day is None or calendar.status(record.day, self.clock()) == "revealed"
+        """Whether the game's dice may be shown to anyone (random practice outside a
+        challenge, closed day)."""
+        if record.day is None:
+            return record.challenge is None  # a challenge's seed stays on the server
+        return calendar.status(record.day, self.clock()) == "revealed"
 
     def standing(self, record: GameRecord) -> tuple[int | None, float | None, int | None]:
         """Rank, percentile and board size of a finished ranked game, once recorded."""
@@ -554,6 +581,99 @@ class GameService:
             mode=record.mode, lang=self.lang(),
         )
 
+    # ----- opponents, challenges, groups -------------------------------------------------
+
+    def load(self, game_id: str) -> GameRecord:
+        """Any game's record (404 when unknown)."""
+        return self._load(game_id)
+
+    def replay_record(self, record: GameRecord) -> ReplayResult:
+        """A stored game replayed on its dice."""
+        return self._replay(record)
+
+    def slots_of(self, record: GameRecord) -> SlotSource | None:
+        """The dice of a day game (None for a practice game: its seed is in the log)."""
+        return self._slots(record, get_ruleset(record.ruleset, record.options))
+
+    def seed_hex(self, record: GameRecord) -> str | None:
+        """The seed of a practice game on random dice (server side only)."""
+        seed = MoveLog.from_text(record.log).seed
+        return seed.hex() if seed else None
+
+    def _dice_source(self, record: GameRecord, rules: Ruleset) -> tuple[SlotSource, bytes]:
+        if record.day is not None:
+            seed = self.seeds.seed(record.ruleset, record.day)
+            return self.seeds.slots(record.ruleset, record.day, rules.dice), seed
+        seed = MoveLog.from_text(record.log).seed or b""
+        return SlotCache(seed, rules.dice), seed
+
+    def _opponents(self, record: GameRecord, rules: Ruleset, done: int) -> list[dict[str, Any]]:
+        """The computer opponents up to the player's ``done`` scored turns."""
+        if not record.opponents:
+            return []
+        slots, seed = self._dice_source(record, rules)
+        return self.opponents.state(record.id, rules, record.opponents, slots, seed, done)
+
+    def _challenge_state(self, record: GameRecord, done: int) -> dict[str, Any] | None:
+        """The challenge of an entry, with the rival's card up to ``done`` turns."""
+        if record.challenge is None:
+            return None
+        out: dict[str, Any] = {"code": record.challenge, "rival": None}
+        if record.rival:
+            rival = self._load(record.rival)
+            turns = turns_json(self._replay(rival).game.history)
+            shown = turns[:done]
+            out["rival"] = {
+                "name": self.names(rival.player) or "",
+                "total": _running_total(rival, shown),
+                "turns": shown,
+                "over": len(shown) == len(turns),
+            }
+        return out
+
+    def attach(self, game_id: str, **fields: Any) -> None:
+        """Set fields of a stored game (its challenge), keeping its expiry."""
+        key = self._game_key(game_id)
+        with self.conn.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    raw = pipe.get(key)
+                    if raw is None:
+                        raise ApiError(404, "not_found", f"no game {game_id!r}", field="id")
+                    ttl = pipe.ttl(key)
+                    record = GameRecord.loads(raw)
+                    for name, value in fields.items():
+                        setattr(record, name, value)
+                    pipe.multi()
+                    if ttl and ttl > 0:
+                        pipe.set(key, record.dumps(), ex=ttl)
+                    else:
+                        pipe.set(key, record.dumps())
+                    pipe.execute()
+                    self._recent.pop(game_id, None)
+                    return
+                except redis.WatchError:
+                    continue
+
+    def ranked_totals(self, queries: list[tuple[str, str, str]]) -> list[int | None]:
+        """The total of each (player, date, ruleset)'s finished ranked game, or None."""
+        with self.conn.pipeline(transaction=False) as pipe:
+            for player_id, date, ruleset in queries:
+                pipe.get(self._ranked_key(date, ruleset, player_id))
+            ids = pipe.execute()
+        with self.conn.pipeline(transaction=False) as pipe:
+            for game_id in ids:
+                if game_id is not None:
+                    pipe.get(self._game_key(game_id.decode()))
+            records = iter(pipe.execute())
+        out: list[int | None] = []
+        for game_id in ids:
+            raw = next(records) if game_id is not None else None
+            record = GameRecord.loads(raw) if raw is not None else None
+            out.append(record.total if record and record.finished_at is not None else None)
+        return out
+
     # ----- the state document -----------------------------------------------------------
 
     def _state(self, record: GameRecord, result: ReplayResult | _Position) -> dict[str, Any]:
@@ -561,8 +681,9 @@ class GameService:
         rules = game.rules
         card = game.card
         log_json = result.log.to_json()
-        if not game.over and "seed" in log_json:
-            log_json["seed"] = None  # a practice seed is shown once the game is over
+        if (not game.over or record.challenge is not None) and "seed" in log_json:
+            # A practice seed is shown once the game is over, unless a challenge uses it.
+            log_json["seed"] = None
         over = game.over
         state: dict[str, Any] = {
             "id": record.id,
@@ -590,6 +711,8 @@ class GameService:
             "history": turns_json(game.history),
             "log": log_json,
             "result": None,
+            "opponents": self._opponents(record, rules, len(game.history)),
+            "challenge": self._challenge_state(record, len(game.history)),
         }
         if over and record.code is not None:
             rank, pct, players = self.standing(record)
@@ -612,6 +735,16 @@ class _Position:
 
     game: Game
     log: MoveLog
+
+
+def _running_total(record: GameRecord, turns: list[dict[str, Any]]) -> int:
+    """The card total after ``turns`` (the core's card, replayed box by box)."""
+    rules = get_ruleset(record.ruleset, record.options)
+    card = Card.empty(rules)
+    for turn in turns:
+        index = rules.box_ids.index(turn["box"])
+        card = card.fill(index, turn["points"], turn["bonus"])
+    return card.total
 
 
 def _plausible_id(game_id: str) -> bool:

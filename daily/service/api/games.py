@@ -20,10 +20,15 @@ def _counted(state: dict[str, Any], *, finishing: bool) -> dict[str, Any]:
 
 @bp.post("/games")
 def start() -> tuple[dict[str, Any], int]:
-    """Start a ranked or practice game (200 with the same game when resuming)."""
+    """Start a ranked or practice game, or take a friend challenge (``{"challenge": code}``);
+    200 with the same game when resuming."""
     player = current_player()
     services = current_app.extensions["daily"]
-    state, created = services.games.start(player, json_object())
+    body = json_object()
+    if "challenge" in body:
+        state, created = services.challenges.take(player, body)
+    else:
+        state, created = services.games.start(player, body)
     if created:
         services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()
     return state, 201 if created else 200
