@@ -89,3 +89,13 @@ export async function qrSvg(text) {
   if (!response.ok) throw new ApiError(response.status, "qr", "QR code unavailable");
   return response.text();
 }
+
+// Friend challenges and groups.
+export const createChallenge = (body) => api("POST", "/challenges", body);
+export const getChallenge = (code) => api("GET", `/challenges/${encodeURIComponent(code)}`);
+export const getGroups = () => api("GET", "/groups");
+export const createGroup = (name) => api("POST", "/groups", { name });
+export const joinGroup = (code) => api("POST", `/groups/${encodeURIComponent(code)}/members`, {});
+export const leaveGroup = (code) => api("DELETE", `/groups/${encodeURIComponent(code)}/members/me`);
+export const getGroup = (code, date) =>
+  api("GET", `/groups/${encodeURIComponent(code)}${date ? `?date=${date}` : ""}`);

@@ -6,6 +6,7 @@ import { renderCard } from "./card.js";
 import { endScreen } from "./end.js";
 import { boxName, fmtDate, fmtNumber, rulesetName, t } from "./i18n.js";
 import { jokerBanner, momentOf, rolledDice, showMoment } from "./feel.js";
+import { rivalsPanel } from "./together.js";
 import { forgetToken, loadHolds, rememberGame, saveHolds } from "./store.js";
 import {
   announce, confirmDialog, dieFace, errorText, h, hideBanner, miniDice, showBanner,
@@ -109,9 +110,11 @@ export class GameView {
       "data-over": g.over ? "1" : "0", "data-busy": this.busy ? "1" : "0",
     }, head);
     if (g.over) {
-      section.append(h("div", { class: "game-grid over" }, endScreen(g), renderCard(g)));
+      section.append(h("div", { class: "game-grid over" }, endScreen(g),
+        h("div", { class: "card-column" }, renderCard(g), rivalsPanel(g))));
     } else {
-      section.append(h("div", { class: "game-grid" }, this.playPanel(), this.cardPanel()));
+      section.append(h("div", { class: "game-grid" }, this.playPanel(),
+        h("div", { class: "card-column" }, this.cardPanel(), rivalsPanel(g))));
     }
     this.root.replaceChildren(section);
     if (focusKey) {

@@ -122,7 +122,7 @@ const STRINGS = {
     group_members: "Members", group_board: "Today's board", group_week: "This week",
     group_streak: "Streak", group_days: "Days", group_total: "Total", no_groups: "You are in no group yet.",
     group_left: "You left the group.", group_joined: "You joined {name}.",
-    group_invite: "Invite code: {code}",
+    group_invite: "Invite code: ",
     rules_example: "Example", rules_pick: "Ruleset", rules_all: "All",
     rules_title: "How to play",
     rules_text: [
@@ -252,7 +252,7 @@ const STRINGS = {
     group_members: "Membri", group_board: "Classifica di oggi", group_week: "Questa settimana",
     group_streak: "Serie", group_days: "Giorni", group_total: "Totale", no_groups: "Non sei ancora in un gruppo.",
     group_left: "Sei uscito dal gruppo.", group_joined: "Sei entrato in {name}.",
-    group_invite: "Codice d'invito: {code}",
+    group_invite: "Codice d'invito: ",
     rules_example: "Esempio", rules_pick: "Gioco", rules_all: "Tutti",
     rules_title: "Come si gioca",
     rules_text: [

@@ -5,6 +5,7 @@ import { parBlock } from "./end.js";
 import { startAndOpen } from "./game.js";
 import { boxName, fmtDate, fmtNumber, lang, playerName, rulesetName, t } from "./i18n.js";
 import { getToken, rememberedGame, setToken } from "./store.js";
+import { challengeForm, chosenOpponents, groupsSection, opponentsPicker } from "./together.js";
 import {
   copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice, shiftDate, toast,
 } from "./ui.js";
@@ -61,7 +62,7 @@ export async function homePage(root) {
       action = h("button", {
         type: "button", class: "btn primary big", "data-testid": `play-${ruleset}`,
         text: played ? t("resume") : t("play"),
-        onclick: () => startAndOpen({ ruleset, date, mode: "ranked" }),
+        onclick: () => startAndOpen({ ruleset, date, mode: "ranked", opponents: chosenOpponents() }),
         "data-resume": resume ? "1" : null,
       });
     }
@@ -82,7 +83,9 @@ export async function homePage(root) {
     h("h1", { text: t("home_title") }),
     h("p", { class: "intro", text: t("home_intro") }),
     h("div", { class: "sets" }, cards),
+    h("div", { class: "panel" }, opponentsPicker("home-opp"), h("p", { class: "muted hint-small", text: t("opponents_help") })),
     clock,
+    groupsSection(),
     h("p", {}, h("a", { class: "link", href: "/#/rules", text: t("rules_link") }))));
   return () => clearInterval(timer);
 }
@@ -174,8 +177,20 @@ export async function practicePage(root) {
       h("div", { class: "row wrap" }, select,
         h("button", {
           type: "button", class: "btn primary", "data-testid": "practice-random", text: t("random_dice"),
-          onclick: () => startAndOpen({ ruleset: select.value, mode: "practice" }),
-        }))),
+          onclick: () => startAndOpen({ ruleset: select.value, mode: "practice", opponents: chosenOpponents() }),
+        }),
+        h("button", {
+          type: "button", class: "btn", "data-testid": "practice-challenge", text: t("challenge"),
+          onclick: async () => {
+            try {
+              await api.ensurePlayer();
+              const made = await api.createChallenge({ ruleset: select.value });
+              location.hash = `#/challenge/${made.code}`;
+            } catch (err) { toast(errorText(err)); }
+          },
+        })),
+      opponentsPicker("practice-opp")),
+    challengeForm(),
     h("h2", { text: t("revealed_days") }), days));
   try {
     const today = await api.getToday();
@@ -192,7 +207,7 @@ export async function practicePage(root) {
           h("a", { class: "btn small ghost", href: `/#/board/${d.date}/${d.ruleset}`, text: t("see_board") }),
           h("button", {
             type: "button", class: "btn small", text: t("play_practice"),
-            onclick: () => startAndOpen({ ruleset: d.ruleset, mode: "practice", date: d.date }),
+            onclick: () => startAndOpen({ ruleset: d.ruleset, mode: "practice", date: d.date, opponents: chosenOpponents() }),
           })))))
       : h("p", { text: t("no_revealed") }));
   } catch (err) {
