@@ -114,7 +114,7 @@ export class GameView {
         h("div", { class: "card-column" }, renderCard(g), rivalsPanel(g))));
     } else {
       section.append(h("div", { class: "game-grid" }, this.playPanel(),
-        h("div", { class: "card-column" }, this.cardPanel(), rivalsPanel(g))));
+        h("div", { class: "card-column" }, jokerBanner(g), this.cardPanel(), rivalsPanel(g))));
     }
     this.root.replaceChildren(section);
     if (focusKey) {
@@ -153,7 +153,6 @@ export class GameView {
         : h("p", { class: "hint muted", "data-testid": "roll-hint" },
           h("span", { class: "long", text: t("roll_hint") }),
           left > 0 ? h("span", { class: "tap", text: t("tap_hint") }) : null),
-      jokerBanner(g),
       h("p", { class: "hint muted keys", text: t("keys_hint", { n: (g.dice || []).length }) }),
       g.mode === "practice" ? this.advicePanel() : null,
       this.pastTurns());
