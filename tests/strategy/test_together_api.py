@@ -88,7 +88,7 @@ def test_ranked_opponents_never_show_a_later_slot(player: Player, tables: Strate
         body = json.dumps(state["opponents"])
         # the dice of turn t+1 (the player's next turn) are the first roll shown now
         assert all(t["turn"] <= len(state["history"]) for t in shown)
-        assert '"turn": %d' % (len(state["history"]) + 1) not in body
+        assert f'"turn": {len(state["history"]) + 1}' not in body
     # Resuming the ranked game keeps its opponents.
     again = started(player, {"ruleset": "yahtzee", "date": DAY, "mode": "ranked"}, 200)
     assert again["id"] == state["id"] and len(again["opponents"][0]["turns"]) == 4
@@ -236,7 +236,7 @@ def test_groups_boards_week_and_streaks(make_player: Any, clock: Any) -> None:
     view = ada.call("GET", f"/groups/{group['code']}?date={DAY}").get_json()
     board = next(b for b in view["boards"] if b["ruleset"] == "yahtzee")
     assert {r["name"] for r in board["rows"]} == {"Ada", "Bob"}
-    assert [r["rank"] for r in board["rows"]][0] == 1
+    assert board["rows"][0]["rank"] == 1
     assert board["rows"][0]["total"] >= board["rows"][1]["total"]
     week = next(s for s in view["week"]["standings"] if s["ruleset"] == "yahtzee")
     assert view["week"]["from"] == "2026-11-23" and all(r["days"] == 2 for r in week["rows"])

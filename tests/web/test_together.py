@@ -152,12 +152,9 @@ def test_a_group_board_in_both_languages(
     bob.locator("#group-join").fill(code.lower())
     bob.get_by_test_id("group-join-btn").click()
     bob.wait_for_selector("section.group")
-    date = bob.evaluate("location.hash") and api_get(
-        live_server, "/today", token_of(bob))["open_dates"]
-    today = bob.evaluate(
-        "(() => { const d = new Date(); return d.getFullYear() + '-' + "
-        "String(d.getMonth() + 1).padStart(2, '0') + '-' + String(d.getDate()).padStart(2, '0'); })()")
-    day = today if today in date else sorted(date)[-1]
+    open_dates = api_get(live_server, "/today", token_of(bob))["open_dates"]
+    today = bob.evaluate("async () => (await import('/static/web/ui.js')).localDate()")
+    day = today if today in open_dates else sorted(open_dates)[-1]
     totals = {name: play_ranked_by_api(live_server, token_of(page), day)["total"]
               for name, page in (("ada", ada), ("bob", bob))}
     bob.goto(f"/#/group/{code}/{day}")
@@ -216,7 +213,10 @@ def contrast(page: Page, selector: str) -> float:
         """(selector) => {
           const rgb = (s) => s.match(/[\\d.]+/g).map(Number);
           const lum = ([r, g, b]) => {
-            const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+            const f = (c) => {
+              c /= 255;
+              return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+            };
             return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
           };
           const el = document.querySelector(selector);
