@@ -30,7 +30,6 @@ from typing import Any
 
 import redis
 from flask import Blueprint, Flask, Response, g, request
-from rq import Queue
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -39,7 +38,7 @@ from daily.service import api as api_package
 from daily.service.challenges import Challenges
 from daily.service.clock import Clock, FixedClock, system_clock
 from daily.service.config import Config, load_config
-from daily.service.connections import RESULTS_QUEUE, redis_from_config
+from daily.service.connections import redis_from_config
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import register_error_handlers
 from daily.service.games import GameService
@@ -51,6 +50,7 @@ from daily.service.players import Players
 from daily.service.publicurl import public_base_url
 from daily.service.ratelimit import RateLimiter, parse_limit
 from daily.service.requests import request_lang, token_player_id
+from daily.service.results_stream import ResultStream
 from daily.strategy.solver import StrategyTable
 
 API_PREFIX = "/api/v1"
@@ -66,7 +66,7 @@ class Services:
     seeds: DaySeeds
     players: Players
     games: GameService
-    results_queue: Queue
+    results: ResultStream
     metrics: Metrics
     limiter: RateLimiter
     challenges: Challenges
@@ -121,7 +121,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         return app.config["CLOCK"]()
 
     conn = redis_from_config(config)
-    results_queue = Queue(RESULTS_QUEUE, connection=conn)
+    results = ResultStream(conn, prefix=config.key_prefix)
     players = Players(conn, config, clock)
     keyring = app.config.get("KEYRING")
     seeds = DaySeeds(config, keyring if isinstance(keyring, Keyring) else None)
@@ -132,14 +132,14 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
 
     limiter = RateLimiter(conn, config.key_prefix, parse_limit(config.rate_limit))
     metrics = Metrics()
-    games = GameService(conn, config, clock, seeds, results_queue, player_name, request_lang)
+    games = GameService(conn, config, clock, seeds, results, player_name, request_lang)
 
     def tables(rules: Ruleset) -> StrategyTable:
         return strategy_table(rules, config.tables_dir)
 
     services = Services(
         config=config, conn=conn, clock=clock, seeds=seeds, players=players, games=games,
-        results_queue=results_queue, metrics=metrics, limiter=limiter,
+        results=results, metrics=metrics, limiter=limiter,
         challenges=Challenges(conn, config, clock, games, tables,
                               lambda: public_base_url(config)),
         groups=Groups(conn, config, clock, games.ranked_totals, player_name),
