@@ -18,11 +18,7 @@ Fair play:
 * the turn-by-turn comparison of ``GET /challenges/<code>`` is shown only to a player
   whose own entry is finished.
 
-Redis keys (``P`` = prefix)::
-
-    P challenge:<code>            STRING  JSON of the challenge (with its seed, server only)
-    P challenge:<code>:entries    HASH    player id -> game id
-    P challenge-of:<game id>      STRING  the challenge made from that game's result
+Redis keys: :mod:`daily.service.keymap` (``challenge``, ``challenge_of``).
 
 >>> new_challenge_code().startswith("CH-")
 True
@@ -43,12 +39,12 @@ import redis
 
 from daily import calendar
 from daily.rules import canonical_name, get_ruleset
+from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.codes import PREFIX as RESULT_PREFIX
 from daily.service.codes import parse_code, parse_crockford, random_code
 from daily.service.config import Config
-from daily.service.connections import redis_key
-from daily.service.errors import ApiError
+from daily.service.domain import Invalid, NotFound, Unavailable
 from daily.service.players import Player
 from daily.strategy.analysis import analyse
 from daily.strategy.solver import StrategyTable
@@ -119,13 +115,13 @@ class Challenges:
     # ----- keys -----------------------------------------------------------------
 
     def _key(self, code: str) -> str:
-        return redis_key(self.config, "challenge", code)
+        return keymap.challenge(self.config.key_prefix, code)
 
     def _entries_key(self, code: str) -> str:
-        return redis_key(self.config, "challenge", code, "entries")
+        return keymap.challenge(self.config.key_prefix, code, "entries")
 
     def _of_game_key(self, game_id: str) -> str:
-        return redis_key(self.config, "challenge-of", game_id)
+        return keymap.challenge_of(self.config.key_prefix, game_id)
 
     # ----- creating ---------------------------------------------------------------
 
@@ -133,16 +129,12 @@ class Challenges:
         """A challenge from ``{"code": result}`` or ``{"ruleset", "options"}``."""
         for name in body:
             if name not in ("code", "ruleset", "options"):
-                raise ApiError(
-                    422, "invalid_field",
-                    f"unknown field {name!r}; allowed: code, or ruleset and options", field=name,
-                )
+                raise Invalid(f"unknown field {name!r}; allowed: code, or ruleset and options",
+                              field=name)
         if "code" in body:
             if "ruleset" in body or "options" in body:
-                raise ApiError(
-                    422, "invalid_field",
-                    "give a result code or a ruleset with options, not both", field="code",
-                )
+                raise Invalid("give a result code or a ruleset with options, not both",
+                              field="code")
             challenge = self._of_result(parse_code(body["code"]))
         else:
             challenge = self._fresh(player, body.get("ruleset"), body.get("options"))
@@ -159,7 +151,7 @@ class Challenges:
     def _fresh(self, player: Player, ruleset_raw: Any, options: Any) -> Challenge:
         ruleset = canonical_name(ruleset_raw)
         if options is not None and not isinstance(options, Mapping):
-            raise ApiError(422, "invalid_field", "options is an object", field="options")
+            raise Invalid("options is an object", field="options")
         rules = get_ruleset(ruleset, options or {})
         return self._store(Challenge(
             code=new_challenge_code(), ruleset=ruleset, options=rules.non_default_options(),
@@ -193,7 +185,7 @@ class Challenges:
     def _load(self, code: str) -> Challenge:
         raw = self.conn.get(self._key(code))
         if raw is None:
-            raise ApiError(404, "not_found", f"no challenge {code}", field="challenge")
+            raise NotFound(f"no challenge {code}", field="challenge")
         return Challenge.loads(raw)
 
     def resolve(self, text: Any) -> Challenge:
@@ -214,14 +206,11 @@ class Challenges:
         """``POST /games {"challenge": code, "blind": false, "opponents": [...]}``."""
         for name in body:
             if name not in ("challenge", "blind", "opponents"):
-                raise ApiError(
-                    422, "invalid_field",
-                    f"unknown field {name!r} with a challenge; allowed: challenge, blind, "
-                    "opponents", field=name,
-                )
+                raise Invalid(f"unknown field {name!r} with a challenge; allowed: challenge, "
+                              "blind, opponents", field=name)
         blind = body.get("blind", False)
         if not isinstance(blind, bool):
-            raise ApiError(422, "invalid_field", "blind is true or false", field="blind")
+            raise Invalid("blind is true or false", field="blind")
         challenge = self.resolve(body["challenge"])
         mine = self.entries(challenge).get(player.id)
         if mine is not None:
@@ -335,7 +324,7 @@ class Challenges:
             return cached
         try:
             table = self.tables(result.rules)
-        except (ApiError, StrategyError):
+        except (Unavailable, StrategyError):
             return None
         report = analyse(table, result.log, slots=self.games.slots_of(record))
         per_turn: dict[int, float] = {}

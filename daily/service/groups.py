@@ -7,11 +7,7 @@ streak (consecutive days, up to the given date, with a finished ranked game). On
 members see a group. The scores come from the ranked games themselves, so a group
 shows exactly what the leaderboards show.
 
-Redis keys (``P`` = prefix)::
-
-    P group:<code>             STRING  JSON {"code", "name", "created", "owner"}
-    P group:<code>:members     ZSET    player id -> time joined
-    P player-groups:<player>   SET     codes of the player's groups
+Redis keys: :mod:`daily.service.keymap` (``group``, ``player_groups``).
 
 >>> new_group_code().startswith("G-")
 True
@@ -28,11 +24,11 @@ import redis
 
 from daily import calendar
 from daily.dice import parse_date
+from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.codes import parse_crockford, random_code
 from daily.service.config import Config
-from daily.service.connections import redis_key
-from daily.service.errors import ApiError
+from daily.service.domain import Conflict, Forbidden, Invalid, NotFound
 from daily.service.players import Player
 
 PREFIX = "G-"
@@ -83,13 +79,13 @@ class Groups:
         self.names = names
 
     def _key(self, code: str) -> str:
-        return redis_key(self.config, "group", code)
+        return keymap.group(self.config.key_prefix, code)
 
     def _members_key(self, code: str) -> str:
-        return redis_key(self.config, "group", code, "members")
+        return keymap.group(self.config.key_prefix, code, "members")
 
     def _mine_key(self, player_id: str) -> str:
-        return redis_key(self.config, "player-groups", player_id)
+        return keymap.player_groups(self.config.key_prefix, player_id)
 
     # ----- membership -------------------------------------------------------------
 
@@ -97,11 +93,11 @@ class Groups:
         """A new group named ``body["name"]``, with its creator as first member."""
         for name in body:
             if name != "name":
-                raise ApiError(422, "invalid_field", f"unknown field {name!r}; allowed: name",
+                raise Invalid(f"unknown field {name!r}; allowed: name",
                                field=name)
         title = body.get("name")
         if not isinstance(title, str) or not title.strip() or len(title.strip()) > MAX_NAME:
-            raise ApiError(422, "invalid_field", f"name is 1 to {MAX_NAME} characters",
+            raise Invalid(f"name is 1 to {MAX_NAME} characters",
                            field="name")
         record = {"code": new_group_code(), "name": " ".join(title.split()),
                   "created": iso(self.clock()), "owner": player.id}
@@ -113,15 +109,15 @@ class Groups:
     def _load(self, code: str) -> dict[str, Any]:
         raw = self.conn.get(self._key(code))
         if raw is None:
-            raise ApiError(404, "not_found", f"no group {code}", field="code")
+            raise NotFound(f"no group {code}", field="code")
         return dict(json.loads(raw))
 
     def _add(self, player: Player, code: str) -> None:
         if self.conn.scard(self._mine_key(player.id)) >= MAX_GROUPS:
-            raise ApiError(409, "conflict", f"a player is in at most {MAX_GROUPS} groups",
+            raise Conflict(f"a player is in at most {MAX_GROUPS} groups",
                            field="code")
         if self.conn.zcard(self._members_key(code)) >= MAX_MEMBERS:
-            raise ApiError(409, "conflict", f"a group has at most {MAX_MEMBERS} members",
+            raise Conflict(f"a group has at most {MAX_MEMBERS} members",
                            field="code")
         with self.conn.pipeline() as pipe:
             pipe.zadd(self._members_key(code), {player.id: self.clock().timestamp()}, nx=True)
@@ -144,7 +140,7 @@ class Groups:
             pipe.srem(self._mine_key(player.id), code)
             removed, _ = pipe.execute()
         if not removed:
-            raise ApiError(404, "not_found", f"you are not in group {code}", field="code")
+            raise NotFound(f"you are not in group {code}", field="code")
 
     def members(self, code: str) -> list[str]:
         """Member ids in the order they joined."""
@@ -181,7 +177,7 @@ class Groups:
         record = self._load(code)
         members = self.members(code)
         if player.id not in members:
-            raise ApiError(403, "forbidden", "only members see a group's boards", field="code")
+            raise Forbidden("only members see a group's boards", field="code")
         now = self.clock()
         day = parse_date(date_raw) if date_raw is not None else max(calendar.open_dates(now))
         rulesets = list(self.config.daily_rulesets)

@@ -17,7 +17,7 @@ means), and the state's ``total`` is what it got on these dice.
 >>> parse_opponents(["hard", "hard"])
 Traceback (most recent call last):
 ...
-daily.service.errors.ApiError: opponents: each level at most once; 'hard' is twice
+daily.service.domain.Invalid: opponents: each level at most once; 'hard' is twice
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from daily.dice import SlotSource
 from daily.game import Game
 from daily.replay import turns_json
 from daily.rules import Ruleset
-from daily.service.errors import ApiError
+from daily.service.domain import Invalid, Unavailable
 from daily.strategy.advisor import Position
 from daily.strategy.bots import LEVELS, Bot
 from daily.strategy.solver import StrategyTable
@@ -57,22 +57,17 @@ def parse_opponents(raw: Any) -> tuple[str, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list) or len(raw) > len(LEVELS):
-        raise ApiError(
-            422, "invalid_field",
-            f"opponents is a list of up to {len(LEVELS)} levels: {', '.join(LEVELS)}",
+        raise Invalid(f"opponents is a list of up to {len(LEVELS)} levels: {', '.join(LEVELS)}",
             field="opponents",
         )
     seen: list[str] = []
     for level in raw:
         if level not in LEVELS:
-            raise ApiError(
-                422, "invalid_field",
-                f"{level!r} is not a level; the levels are {', '.join(LEVELS)}",
+            raise Invalid(f"{level!r} is not a level; the levels are {', '.join(LEVELS)}",
                 field="opponents",
             )
         if level in seen:
-            raise ApiError(
-                422, "invalid_field", f"each level at most once; {level!r} is twice",
+            raise Invalid(f"each level at most once; {level!r} is twice",
                 field="opponents",
             )
         seen.append(level)
@@ -84,8 +79,7 @@ def strategy_table(rules: Ruleset, folder: Path) -> StrategyTable:
     try:
         return get_table(rules, folder)
     except StrategyError as exc:
-        raise ApiError(
-            503, "unavailable", f"computer opponents need the strategy table: {exc.message}",
+        raise Unavailable(f"computer opponents need the strategy table: {exc.message}",
             field="opponents",
         ) from None
 

@@ -27,8 +27,8 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
+from daily.errors import DailyError
 from daily.service.codes import parse_code
-from daily.service.errors import ApiError
 from daily.service.publicurl import public_base_url
 from daily.service.requests import request_lang
 from daily.web.previews import challenge_preview, result_preview
@@ -76,7 +76,7 @@ def _public_result(code: str) -> dict[str, Any] | None:
         return None
     try:
         return services.games.public_result(parse_code(code))
-    except ApiError:
+    except DailyError:
         return None
 
 
@@ -87,7 +87,7 @@ def _challenge(code: str) -> dict[str, Any] | None:
         return None
     try:
         return challenges.public(code, None)
-    except ApiError:
+    except DailyError:
         return None
 
 
