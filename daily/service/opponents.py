@@ -34,7 +34,6 @@ from daily.game import Game
 from daily.replay import turns_json
 from daily.rules import Ruleset
 from daily.service.domain import Invalid, Unavailable
-from daily.strategy.advisor import Position
 from daily.strategy.bots import LEVELS, Bot
 from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import StrategyError
@@ -141,13 +140,7 @@ def play_bot(
     game = Game(table.rules, slots)
     totals: list[int] = []
     while not game.over:
-        action = bot.choose(Position.from_game(game))
-        if action.kind == "keep":
-            assert action.hold is not None
-            game.reroll(action.hold)
-        else:
-            assert action.box is not None
-            game.score(action.box)
+        if bot.step(game).kind == "box":
             totals.append(game.card.total)
     return BotGame(level, turns_json(game.history), totals)
 

@@ -84,16 +84,21 @@ class Bot:
         weights = [math.exp((a.value - best) / self.temperature) for a in acts]
         return self._rng.choices(acts, weights)[0]
 
+    def step(self, game: Game) -> Action:
+        """Take this bot's next decision in ``game`` (a reroll or a box); returns it."""
+        action = self.choose(Position.from_game(game))
+        if action.kind == "keep":
+            assert action.hold is not None
+            game.reroll(action.hold)
+        else:
+            assert action.box is not None
+            game.score(action.box)
+        return action
+
     def play(self, game: Game) -> Game:
         """Play ``game`` to the end and return it."""
         while not game.over:
-            action = self.choose(Position.from_game(game))
-            if action.kind == "keep":
-                assert action.hold is not None
-                game.reroll(action.hold)
-            else:
-                assert action.box is not None
-                game.score(action.box)
+            self.step(game)
         return game
 
 
