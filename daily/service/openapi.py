@@ -281,7 +281,7 @@ def _paths() -> dict[str, Any]:
             "requestBody": _body(start_body),
             "responses": {"201": _json(_ref("Game"), "Started"),
                           "200": _json(_ref("Game"), "Your ranked game, resumed"),
-                          **_errors(400, 401, 409, 413, 422, 503)}}},
+                          **_errors(400, 401, 404, 409, 413, 422, 503)}}},
         "/api/v1/games/{game_id}": {"get": {
             "summary": "A game of yours", "security": AUTH, "parameters": [GAME_ID],
             "responses": {"200": game, **_errors(401, 403, 404, 503)}}},
