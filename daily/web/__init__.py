@@ -25,12 +25,12 @@ import re
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template
 
 from daily.errors import DailyError
 from daily.service.codes import parse_code
 from daily.service.publicurl import public_base_url
-from daily.service.requests import request_lang
+from daily.service.requests import json_object, request_lang
 from daily.web.previews import challenge_preview, result_preview
 from daily.web.sharecard import render_card
 
@@ -141,10 +141,7 @@ def challenge_card(code: str) -> Response:
 @bp.post("/qr.svg")
 def qr_svg() -> Response:
     """An SVG QR code of ``{"text": ...}`` from the JSON body; never cached."""
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        return _error(400, "bad_request", "the body must be a JSON object", field="text")
-    text = body.get("text")
+    text = json_object().get("text")  # 400 naming "body" if it is not a JSON object
     if not isinstance(text, str) or not text:
         return _error(400, "invalid_field", "text must be a non-empty string", field="text")
     if len(text) > QR_MAX_CHARS:
