@@ -11,6 +11,7 @@ A chat app that is sent a result link fetches the page, reads its ``og:`` and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +25,7 @@ _WORDS = {
         "challenge_desc": "Same dice for everyone. {n} played so far; best {best}. "
         "Can you beat it?",
         "challenge_empty": "Same dice for everyone. Can you beat your friends?",
-        "player": "a player",
+        "player": "a player", "default_player": "Player {n}",
     },
     "it": {
         "points": "{total} punti", "rank": "{rank}° su {players}", "practice": "allenamento",
@@ -32,7 +33,7 @@ _WORDS = {
         "challenge_desc": "Gli stessi dadi per tutti. Finora {n} giocatori; il migliore {best}. "
         "Riesci a batterlo?",
         "challenge_empty": "Gli stessi dadi per tutti. Riesci a battere i tuoi amici?",
-        "player": "un giocatore",
+        "player": "un giocatore", "default_player": "Giocatore {n}",
     },
 }
 
@@ -40,6 +41,19 @@ _WORDS = {
 def words(lang: str) -> dict[str, str]:
     """The preview words of a language (English when unknown)."""
     return _WORDS.get(lang, _WORDS["en"])
+
+
+def display_name(name: str | None, lang: str) -> str:
+    """A player's name as shown: the default "Player 8731" in the preview's language.
+
+    >>> display_name("Player 8731", "it"), display_name("Ada", "it"), display_name("", "en")
+    ('Giocatore 8731', 'Ada', 'a player')
+    """
+    w = words(lang)
+    match = re.fullmatch(r"Player (\d+)", name or "")
+    if match:
+        return w["default_player"].format(n=match.group(1))
+    return name or w["player"]
 
 
 @dataclass(frozen=True)
@@ -60,7 +74,7 @@ def game_title(ruleset: str, date: str | None, lang: str) -> str:
 def result_preview(result: dict[str, Any], base: str, lang: str) -> tuple[Preview, ShareCard]:
     """The tags and the card of a public result (``GameService.public_result``)."""
     w = words(lang)
-    name = (result.get("player") or {}).get("name") or w["player"]
+    name = display_name((result.get("player") or {}).get("name"), lang)
     game = game_title(result["ruleset"], result.get("date"), lang)
     points = w["points"].format(total=result["total"])
     caption = points.replace(str(result["total"]), "").strip()
@@ -92,7 +106,7 @@ def challenge_preview(
     description = (
         w["challenge_desc"].format(n=len(done), best=best) if done else w["challenge_empty"]
     )
-    rows = [(e.get("name") or w["player"], str(e["total"]))
+    rows = [(display_name(e.get("name"), lang), str(e["total"]))
             for e in sorted(done, key=lambda e: -e["total"])]
     preview = Preview(
         title=w["challenge"].format(code=code, game=game), description=description,
