@@ -84,6 +84,8 @@ class Game:
         self._masks = VALID_MASKS[rules.dice]
         self.turn = 0
         self.bank = 0
+        #: A served Generala ended the game as a win (option ``served_generala_wins``).
+        self.won_outright = False
         self.history: list[TurnRecord] = []
         self._start_turn()
 
@@ -131,7 +133,7 @@ class Game:
         """The open boxes for the dice now showing, with points and legality."""
         if self.over:
             raise IllegalMoveError("the game is over", turn=self.turn)
-        return placements(self.rules, self._scores, self.dice)
+        return placements(self.rules, self._scores, self.dice, first_roll=not self.holds)
 
     def reroll(self, mask: str) -> tuple[int, ...]:
         """Keep the dice marked '1' in ``mask`` and reroll the rest; returns the dice."""
@@ -164,7 +166,8 @@ class Game:
         scores = self._scores
         if scores[index] is not None:
             raise IllegalMoveError(f"box {box!r} is already filled", turn=turn, field="box")
-        points, bonus, reason = place(self.rules, scores, self.dice, index)
+        first_roll = not self.holds
+        points, bonus, reason = place(self.rules, scores, self.dice, index, first_roll=first_roll)
         if reason is not None:
             raise IllegalMoveError(f"box {box!r} is not allowed: {reason}", turn=turn)
         scores[index] = points
@@ -175,5 +178,8 @@ class Game:
         if self.rules.saved_rolls:
             self.bank += self.rules.rolls_per_turn - 1 - len(self.holds)
         self.turn += 1
+        if self.rules.served_wins and first_roll and points and index == self.rules.yahtzee_index:
+            self.won_outright = True
+            self._turns = self.turn  # the served Generala ends the game at once
         self._start_turn()
         return points
