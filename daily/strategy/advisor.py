@@ -83,6 +83,16 @@ class Position:
         """The score card of the position."""
         return Card(self.rules, self.scores, self.extra_bonus)
 
+    @property
+    def first_roll(self) -> bool:
+        """The dice stand on the turn's first roll (a combination scored now is served).
+
+        >>> from daily.rules import get_ruleset
+        >>> Position(get_ruleset("generala"), (None,) * 11, (1, 2, 3, 4, 5), 2).first_roll
+        True
+        """
+        return self.rolls_left == self.rules.rolls_per_turn - 1
+
 
 @dataclass(frozen=True)
 class Action:
@@ -200,13 +210,13 @@ class Advisor:
         card = pos.card
         before = card.total
         state = spec.card_state(pos.scores)
-        turn = placements(rules, pos.scores, pos.dice)
+        turn = placements(rules, pos.scores, pos.dice, first_roll=pos.first_roll)
         upper_before = card.upper_total
         threshold = rules.upper_bonus_threshold
         out = []
         full = bin(state.mask).count("1") == len(rules.boxes) - 1
         for p in turn.legal():
-            gained = p.points + turn.bonus
+            gained = p.points + p.bonus
             crossing = upper_before < threshold <= upper_before + p.points
             if spec.upper_face[p.index] and rules.upper_bonus and crossing:
                 gained += rules.upper_bonus
@@ -215,7 +225,7 @@ class Advisor:
                 future = self.table.value(spec.next_state(state, p.index, p.points))
             out.append(
                 Action(
-                    "box", before + gained + future, box=p.box, points=p.points, bonus=turn.bonus
+                    "box", before + gained + future, box=p.box, points=p.points, bonus=p.bonus
                 )
             )
         out.sort(key=lambda a: -a.value)

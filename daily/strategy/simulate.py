@@ -83,6 +83,7 @@ def play_slots(
         table.values,
         spec.params,
         spec.raw,
+        spec.raw_served,
         spec.alike,
         spec.upper_face,
         spec.joker_points,
