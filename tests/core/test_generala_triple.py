@@ -185,6 +185,6 @@ def test_generala_log_options_in_text_form():
                   seed=bytes(32))
     assert log.to_text().split("~")[2] == "generala_points=40-50"
     assert parse_log(log.to_text()) == log
-    with pytest.raises(LogFormatError, match="turn 1: triple-yahtzee has no box '4.ones'"):
+    with pytest.raises(LogFormatError, match=r"turn 1: triple-yahtzee has no box '4\.ones'"):
         MoveLog.from_json({"format": "daily-log/1", "ruleset": "triple-yahtzee",
                            "seed": "00" * 32, "turns": [{"holds": [], "category": "4.ones"}]})
