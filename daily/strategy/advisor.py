@@ -184,6 +184,14 @@ class Advisor:
         self._cache = cache
         self._keep_lists: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, ...]]]] = {}
 
+    #: The values are exact (see :class:`daily.strategy.triple.TripleAdvisor`).
+    heuristic = False
+
+    @property
+    def expected(self) -> float:
+        """The optimal expected score of a new game."""
+        return self.table.expected
+
     def _turn(self, state: CardState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         hit = self._turns.get(state)
         if hit is None:

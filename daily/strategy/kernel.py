@@ -455,3 +455,134 @@ def play_games(
                 break
         totals[g] = total
     return totals
+
+
+@njit(cache=True)
+def play_triple_games(
+    slots, use_future, W, P, raw, alike, upper_face, joker_points, child, parent, keeps,
+    py_order, code_index, weights,
+):  # pragma: no cover - compiled
+    """Play one multi-column game per row of ``slots``; return the totals.
+
+    ``W`` and ``P`` are those of the one-column table. The decisions and tie-breaks are
+    those of :class:`daily.strategy.triple.TripleAdvisor`: a box is worth its column's
+    weight times (points, bonus and the column's future value minus its value now),
+    plus any extra-Yahtzee bonus unweighted; a keep is valued by expectimax over the
+    turn with the best box of any column at its end. ``use_future`` false: greedy.
+    """
+    n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
+    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+    C = weights.shape[0]
+    G = slots.shape[0]
+    full = (1 << nb) - 1
+    totals = np.zeros(G, dtype=np.int64)
+    succ = np.empty((C, nb, n + 1))
+    colv = np.empty(nr)
+    v0 = np.empty(nr)
+    here = np.empty(C)
+    E_all = np.empty((R + 1, nk))
+    M_all = np.empty((R, nk))
+    dice = np.empty(n, dtype=np.int64)
+    need = np.empty(6, dtype=np.int64)
+    mask = np.zeros(C, dtype=np.int64)
+    u = np.zeros(C, dtype=np.int64)
+    y = np.zeros(C, dtype=np.int64)
+    upper_raw = np.zeros(C, dtype=np.int64)
+    for g in range(G):
+        total = 0
+        for c in range(C):
+            mask[c] = 0
+            u[c] = 0
+            y[c] = 0
+            upper_raw[c] = 0
+        for t in range(C * nb):
+            for r in range(nr):
+                v0[r] = NEG
+            for c in range(C):
+                here[c] = 0.0
+                if mask[c] == full:
+                    continue
+                if use_future:
+                    here[c] = W[state_idx(mask[c], u[c], y[c], nu, ny)]
+                box_values(mask[c], u[c], y[c], W, use_future, P, raw, alike, upper_face,
+                           joker_points, succ[c], colv)
+                w = weights[c]
+                for r in range(nr):
+                    cand = w * (colv[r] - here[c])
+                    cand -= (w - 1) * extra_bonus(r, mask[c], y[c], P, alike)
+                    if cand > v0[r]:
+                        v0[r] = cand
+            turn_tables(v0, v0, P, child, parent, E_all, M_all)
+            for i in range(n):
+                dice[i] = slots[g, t, 0, i]
+            roll = 1
+            while True:
+                code = 0
+                for i in range(n):
+                    code += 7 ** (dice[i] - 1)
+                r = code_index[code] - r0
+                rl = R - roll
+                best = NEG
+                best_c = -1
+                best_b = -1
+                best_k = -1
+                best_pts = 0
+                best_extra = 0
+                for c in range(C):
+                    if mask[c] == full:
+                        continue
+                    first = first_open(mask[c], nb)
+                    extra = extra_bonus(r, mask[c], y[c], P, alike)
+                    mode, mbox, jok = joker_mode(r, mask[c], P, alike, upper_face)
+                    for b in range(nb):
+                        v, pts = box_value(r, b, mask[c], y[c], succ[c], P, raw, upper_face,
+                                           joker_points, mode, mbox, jok, first)
+                        if v <= NEG:
+                            continue
+                        d = weights[c] * (v - here[c]) + extra
+                        if d > best:
+                            best = d
+                            best_c = c
+                            best_b = b
+                            best_pts = pts
+                            best_extra = extra
+                if rl > 0:
+                    for j in range(py_order.shape[0]):
+                        K = py_order[j]
+                        ok = True
+                        for f in range(6):
+                            cnt = 0
+                            for i in range(n):
+                                if dice[i] == f + 1:
+                                    cnt += 1
+                            if keeps[K, f] > cnt:
+                                ok = False
+                                break
+                        if ok and E_all[rl, K] > best:
+                            best = E_all[rl, K]
+                            best_k = K
+                if best_k >= 0:
+                    for f in range(6):
+                        need[f] = keeps[best_k, f]
+                    for i in range(n):
+                        if need[dice[i] - 1] > 0:
+                            need[dice[i] - 1] -= 1
+                        else:
+                            dice[i] = slots[g, t, roll, i]
+                    roll += 1
+                    continue
+                c = best_c
+                b = best_b
+                w = weights[c]
+                total += w * best_pts + best_extra
+                if upper_face[b] > 0:
+                    if ub > 0 and upper_raw[c] < T <= upper_raw[c] + best_pts:
+                        total += w * ub
+                    upper_raw[c] += best_pts
+                    u[c] = min(T, u[c] + best_pts) if T > 0 else 0
+                if b == P[6] and ny == 2:
+                    y[c] = 1 if best_pts > 0 else 0
+                mask[c] |= 1 << b
+                break
+        totals[g] = total
+    return totals

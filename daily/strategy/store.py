@@ -16,9 +16,11 @@ import threading
 from pathlib import Path
 
 from daily.rules import Ruleset
+from daily.strategy.advisor import Advisor
 from daily.strategy.solver import StrategyTable, solve
 from daily.strategy.spec import StrategyError
 from daily.strategy.tablefile import load_table, table_filename
+from daily.strategy.triple import TripleAdvisor, column_rules
 
 _LOCK = threading.Lock()
 _OPEN: dict[tuple[str, float], StrategyTable] = {}
@@ -67,3 +69,18 @@ def table_or_solve(rules: Ruleset, folder: Path | None = None) -> StrategyTable:
     except StrategyError:
         print(f"(no saved {rules.name} table: solving it in memory)", file=sys.stderr)
         return solve(rules)
+
+
+def advisor_for(rules: Ruleset, folder: Path | None = None) -> Advisor | TripleAdvisor:
+    """The engine that advises on ``rules``: the exact :class:`Advisor` on its table, or
+    for Triple Yahtzee the heuristic :class:`TripleAdvisor` on its one-column table.
+
+    >>> from daily.rules import get_ruleset
+    >>> advisor_for(get_ruleset("yacht"), Path("/nonexistent"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    daily.strategy.spec.StrategyError: table: no strategy table for yacht in /nonexistent; ...
+    """
+    if len(rules.weights) > 1:
+        return TripleAdvisor(get_table(column_rules(rules), folder), rules)
+    return Advisor(get_table(rules, folder))
