@@ -184,18 +184,19 @@ class GameService:
             return self._start_ranked(player, ruleset, parse_date(date_raw))
         return self._start_practice(player, ruleset, options, date_raw), True
 
-    def _daily_ruleset(self, ruleset: str) -> None:
-        if ruleset not in self.config.daily_rulesets:
-            daily = ", ".join(self.config.daily_rulesets)
+    def _daily_ruleset(self, ruleset: str, day: dt.date) -> None:
+        if ruleset not in self.config.rulesets_on(day):
+            daily = ", ".join(self.config.rulesets_on(day))
             raise ApiError(
                 422, "invalid_field",
-                f"{ruleset} has no daily set; the daily sets are {daily}", field="ruleset",
+                f"{ruleset} has no daily set on {day}; the daily sets are {daily}",
+                field="ruleset",
             )
 
     def _start_ranked(
         self, player: Player, ruleset: str, day: dt.date
     ) -> tuple[dict[str, Any], bool]:
-        self._daily_ruleset(ruleset)
+        self._daily_ruleset(ruleset, day)
         now = self.clock()
         state = calendar.status(day, now)
         if state != "open":
@@ -234,7 +235,7 @@ class GameService:
         now = self.clock()
         if date_raw is not None:
             day = parse_date(date_raw)
-            self._daily_ruleset(ruleset)
+            self._daily_ruleset(ruleset, day)
             if options not in (None, {}):
                 raise ApiError(
                     422, "invalid_field", "a practice game on a day's dice uses the day's rules",

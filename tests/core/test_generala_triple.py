@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from daily.card import Card
@@ -188,3 +191,38 @@ def test_generala_log_options_in_text_form():
     with pytest.raises(LogFormatError, match=r"turn 1: triple-yahtzee has no box '4\.ones'"):
         MoveLog.from_json({"format": "daily-log/1", "ruleset": "triple-yahtzee",
                            "seed": "00" * 32, "turns": [{"holds": [], "category": "4.ones"}]})
+
+
+SEEDS_DIR = Path(__file__).resolve().parents[2] / "seeds"
+RULESET_VECTORS = json.loads((SEEDS_DIR / "logs-v1-generala-triple.json").read_text())
+
+
+def test_the_vector_file_covers_both_rulesets_and_their_options():
+    assert RULESET_VECTORS["format"] == "daily-log/1"
+    seen = {(v["log"]["ruleset"], tuple(sorted(v["log"]["options"]))) for v in
+            RULESET_VECTORS["vectors"]}
+    assert ("generala", ("ace_high", "generala_points")) in seen
+    assert ("triple-yahtzee", ("joker",)) in seen
+    assert any(v["served"] for v in RULESET_VECTORS["vectors"])
+    assert any(v["extra_bonus"] for v in RULESET_VECTORS["vectors"])
+
+
+@pytest.mark.parametrize("vector", RULESET_VECTORS["vectors"],
+                         ids=lambda v: v["log"]["ruleset"])
+def test_generala_and_triple_vectors_replay_to_their_known_totals(vector):
+    log = MoveLog.from_json(vector["log"])
+    assert MoveLog.from_text(vector["text"]) == log
+    result = replay(log).to_json()
+    assert result["complete"]
+    for key in ("total", "boxes", "upper_bonus", "extra_bonus"):
+        assert result[key] == vector[key], key
+    rules = log.rules
+    if "columns" in vector:
+        assert result["columns"] == vector["columns"]
+        assert result["total"] == sum(c["total"] * c["weight"] for c in vector["columns"]) + \
+            vector["extra_bonus"]
+    else:
+        assert result["total"] == sum(vector["boxes"].values())
+    served = [t["turn"] for t in result["turns"] if not t["holds"] and rules.served and
+              t["points"] != rules.table[tuple(sorted(t["dice"]))][rules.box_index(t["box"])]]
+    assert served == vector["served"]
