@@ -24,6 +24,8 @@ from daily.strategy.triple import TripleAdvisor, column_rules
 
 _LOCK = threading.Lock()
 _OPEN: dict[tuple[str, float], StrategyTable] = {}
+_ADVISORS: dict[int, Advisor] = {}
+_TRIPLES: dict[tuple[int, Ruleset], TripleAdvisor] = {}
 
 
 def tables_dir_for(data_dir: Path) -> Path:
@@ -53,6 +55,21 @@ def get_table(rules: Ruleset, folder: Path | None = None) -> StrategyTable:
         return table
 
 
+def get_advisor(rules: Ruleset, folder: Path | None = None) -> Advisor:
+    """A warm :class:`Advisor` on the table of ``rules``, one per table and process.
+
+    Its caches (turn values, box gains, keep lists) stay warm across requests; it is
+    safe to share between threads. A rebuilt table file gets a new advisor.
+    """
+    table = get_table(rules, folder)
+    with _LOCK:
+        advisor = _ADVISORS.get(id(table))
+        if advisor is None or advisor.table is not table:
+            advisor = Advisor(table, cache=256)  # about 10 MB of caches at most
+            _ADVISORS[id(table)] = advisor
+        return advisor
+
+
 def table_or_solve(rules: Ruleset, folder: Path | None = None) -> StrategyTable:
     """The saved table of ``rules``, or, when none is saved, one solved in memory.
 
@@ -72,8 +89,9 @@ def table_or_solve(rules: Ruleset, folder: Path | None = None) -> StrategyTable:
 
 
 def advisor_for(rules: Ruleset, folder: Path | None = None) -> Advisor | TripleAdvisor:
-    """The engine that advises on ``rules``: the exact :class:`Advisor` on its table, or
-    for Triple Yahtzee the heuristic :class:`TripleAdvisor` on its one-column table.
+    """The engine that advises on ``rules``, warm and one per table and process: the
+    exact :class:`Advisor` on its table, or for Triple Yahtzee the heuristic
+    :class:`TripleAdvisor` on its one-column table.
 
     >>> from daily.rules import get_ruleset
     >>> advisor_for(get_ruleset("yacht"), Path("/nonexistent"))  # doctest: +ELLIPSIS
@@ -81,6 +99,12 @@ def advisor_for(rules: Ruleset, folder: Path | None = None) -> Advisor | TripleA
     ...
     daily.strategy.spec.StrategyError: table: no strategy table for yacht in /nonexistent; ...
     """
-    if len(rules.weights) > 1:
-        return TripleAdvisor(get_table(column_rules(rules), folder), rules)
-    return Advisor(get_table(rules, folder))
+    if len(rules.weights) < 2:
+        return get_advisor(rules, folder)
+    table = get_table(column_rules(rules), folder)
+    with _LOCK:
+        triple = _TRIPLES.get((id(table), rules))
+        if triple is None or triple.table is not table:
+            triple = TripleAdvisor(table, rules, cache=256)
+            _TRIPLES[(id(table), rules)] = triple
+        return triple

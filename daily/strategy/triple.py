@@ -22,7 +22,6 @@ points (the baseline of the benchmark).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -76,9 +75,8 @@ class TripleAdvisor:
         self.spec = column_table.spec
         self.greedy = greedy
         self._width = len(wanted.boxes)
-        self._turns: OrderedDict[tuple[int | None, ...], tuple[float, np.ndarray]] = (
-            OrderedDict()
-        )
+        # A plain dict emptied when full: safe to share between threads (as Advisor's).
+        self._turns: dict[tuple[int | None, ...], tuple[float, np.ndarray]] = {}
         self._cache = cache
 
     # ----- the evaluation --------------------------------------------------------------
@@ -145,9 +143,9 @@ class TripleAdvisor:
         M_all = np.full((R, nk), np.nan)
         kernel.turn_tables(v0, v0, s.params, s.child, s.parent, E_all, M_all)
         hit = (base, E_all)
+        if len(self._turns) >= self._cache:
+            self._turns.clear()
         self._turns[scores] = hit
-        if len(self._turns) > self._cache:
-            self._turns.popitem(last=False)
         return hit
 
     # ----- actions ---------------------------------------------------------------------

@@ -30,6 +30,7 @@ MAX_TOP = 20
 
 
 def _advisor(rules: Ruleset) -> Advisor | TripleAdvisor:
+    """The process's warm advisor of the ruleset (503 naming the build command if none)."""
     try:
         return advisor_for(rules, current_app.extensions["daily"].config.tables_dir)
     except StrategyError as exc:
