@@ -25,7 +25,7 @@ from daily.strategy.triple import TripleAdvisor, column_rules
 _LOCK = threading.Lock()
 _OPEN: dict[tuple[str, float], StrategyTable] = {}
 _ADVISORS: dict[int, Advisor] = {}
-_TRIPLES: dict[tuple[int, Ruleset], TripleAdvisor] = {}
+_TRIPLES: dict[tuple[int, str, tuple[tuple[str, object], ...]], TripleAdvisor] = {}
 
 
 def tables_dir_for(data_dir: Path) -> Path:
@@ -102,9 +102,10 @@ def advisor_for(rules: Ruleset, folder: Path | None = None) -> Advisor | TripleA
     if len(rules.weights) < 2:
         return get_advisor(rules, folder)
     table = get_table(column_rules(rules), folder)
+    key = (id(table), rules.name, tuple(sorted(rules.options.items())))
     with _LOCK:
-        triple = _TRIPLES.get((id(table), rules))
+        triple = _TRIPLES.get(key)
         if triple is None or triple.table is not table:
             triple = TripleAdvisor(table, rules, cache=256)
-            _TRIPLES[(id(table), rules)] = triple
+            _TRIPLES[key] = triple
         return triple
