@@ -233,3 +233,18 @@ class TripleAdvisor:
                 assert action.box is not None
                 game.score(action.box)
         return game
+
+
+def play_triple_bots(column_table: StrategyTable, rules: Ruleset, seed: bytes) -> dict[str, Any]:
+    """The greedy (easy) and lookahead (hard) players' totals on the dice of ``seed``.
+
+    >>> from daily.strategy.solver import solve
+    >>> rules = get_ruleset("triple-yahtzee")
+    >>> sorted(play_triple_bots(solve(column_rules(rules)), rules, bytes(32)))
+    ['easy', 'hard', 'heuristic']
+    """
+    out: dict[str, Any] = {"heuristic": True}
+    for level, greedy in (("easy", True), ("hard", False)):
+        player = TripleAdvisor(column_table, rules, greedy=greedy)
+        out[level] = player.play(Game.from_seed(rules, seed)).card.total
+    return out
