@@ -47,6 +47,9 @@ def new_page(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # Anything the Content-Security-Policy blocks is an error of the page too.
+    page.on("console", lambda msg: errors.append(msg.text)
+            if "Content Security Policy" in msg.text else None)
     page.errors = errors  # type: ignore[attr-defined]
     return context, page
 
