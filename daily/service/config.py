@@ -17,6 +17,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_RATE_LIMIT_READS`` | reads (GET) per verified player, else per IP | ``1200/minute`` |
 | ``DAILY_RATE_LIMIT_IP`` | every request from one IP, verified or not | ``6000/minute`` |
 | ``DAILY_PLAYER_DAYS`` | days an unused player is kept (each day of use restarts it) | ``180`` |
+| ``DAILY_RANKED_DAYS`` | days ranked games and codes stay after their day closes | ``400`` |
 | ``DAILY_HSTS`` | ``on``: HSTS on every answer (else only on https requests) | ``off`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
@@ -64,6 +65,7 @@ class Config:
     port: int
     trusted_proxies: int
     player_days: int
+    ranked_days: int
     hsts: bool
     rollover_interval: int
     par_jobs: bool
@@ -159,6 +161,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         port=_int(env, "DAILY_PORT", 8000, 1, 65535),
         trusted_proxies=_int(env, "DAILY_TRUSTED_PROXIES", 0, 0, 5),
         player_days=_int(env, "DAILY_PLAYER_DAYS", 180, 1, 3650),
+        ranked_days=_int(env, "DAILY_RANKED_DAYS", 400, 1, 36500),
         hsts=_switch(env, "DAILY_HSTS", False),
         rollover_interval=_int(env, "DAILY_ROLLOVER_INTERVAL", 60, 1, 3600),
         par_jobs=_switch(env, "DAILY_PAR_JOBS", True),

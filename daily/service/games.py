@@ -19,6 +19,12 @@ Redis keys (``P`` = prefix)::
     P ranked:<date>:<ruleset>:<player>  STRING  the id of the player's ranked game
     P code:<code>                  STRING  game id of a result code
 
+Lifetimes: a practice game and its code expire :data:`PRACTICE_TTL` after their last
+write (each move restarts it; the finish writes both). A ranked game, its ``ranked:``
+entry and its code expire ``DAILY_RANKED_DAYS`` days after its day closes (see
+:meth:`GameService.ranked_expiry`); the day's archive on disk keeps every result after
+that.
+
 >>> new_game_id().startswith("g_")
 True
 """
@@ -55,28 +61,28 @@ from workers.results import prepare_result_job
 
 MODES = ("ranked", "practice")
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
-#: Unfinished practice games are forgotten after this many seconds of inactivity.
+#: Practice games (and their result codes) are forgotten this long after their last write.
 PRACTICE_TTL = 30 * 24 * 3600
 #: Games whose last written record one process keeps, to skip a read on the next move.
 RECENT_GAMES = 10_000
 
-# KEYS: ranked game   ARGV: game id, record JSON
+# KEYS: ranked entry, game   ARGV: game id, record JSON, expiry (epoch seconds)
 _START_RANKED = """
 local existing = redis.call('GET', KEYS[1])
 if existing then return existing end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[1], ARGV[1], 'EXAT', ARGV[3])
+redis.call('SET', KEYS[2], ARGV[2], 'EXAT', ARGV[3])
 return false
 """
 
 
-# KEYS: game   ARGV: expected JSON, new JSON, ttl seconds (0 = keep forever)
+# KEYS: game   ARGV: expected JSON, new JSON, ttl seconds (0 = keep the expiry it has)
 _SWAP = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if tonumber(ARGV[3]) > 0 then
   redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 else
-  redis.call('SET', KEYS[1], ARGV[2])
+  redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 end
 return 1
 """
@@ -159,6 +165,27 @@ class GameService:
     def _code_key(self, code: str) -> str:
         return redis_key(self.config, "code", code)
 
+    # ----- lifetimes --------------------------------------------------------------
+
+    def ranked_expiry(self, day: dt.date) -> int:
+        """When the records of a ranked game of ``day`` expire (epoch seconds): the
+        configured number of days after the day closes.
+
+        >>> from daily.service.config import load_config
+        >>> games = GameService(redis.Redis(), load_config({"DAILY_RANKED_DAYS": "1"}),
+        ...                     None, None, None, None)
+        >>> dt.datetime.fromtimestamp(games.ranked_expiry(dt.date(2026, 11, 29)), dt.UTC)
+        datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
+        """
+        closes = calendar.closes_at(day)
+        return int(closes.timestamp()) + self.config.ranked_days * 86400
+
+    def _lifetime(self, record: GameRecord) -> dict[str, int]:
+        """The expiry of a finished game's keys, as ``SET`` arguments."""
+        if record.mode == "ranked" and record.day is not None:
+            return {"exat": self.ranked_expiry(record.day)}
+        return {"ex": PRACTICE_TTL}
+
     # ----- starting ---------------------------------------------------------------
 
     def start(self, player: Player, body: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -215,7 +242,7 @@ class GameService:
         existing = self._start(
             keys=[self._ranked_key(record.date or "", ruleset, player.id),
                   self._game_key(record.id)],
-            args=[record.id, record.dumps()],
+            args=[record.id, record.dumps(), self.ranked_expiry(day)],
         )
         if existing is not None:
             old = self._load(existing.decode())
@@ -433,8 +460,8 @@ class GameService:
         record.total = result.total  # computed by the core's replay, never by a client
         record.finished_at = now.timestamp()
         pipe.multi()
-        pipe.set(self._game_key(record.id), record.dumps())
-        pipe.set(self._code_key(code), record.id)
+        pipe.set(self._game_key(record.id), record.dumps(), **self._lifetime(record))
+        pipe.set(self._code_key(code), record.id, **self._lifetime(record))
         if record.mode == "ranked":
             payload = {
                 "game_id": record.id,

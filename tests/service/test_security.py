@@ -3,6 +3,7 @@ list parameters, token rotation and revocation, and the sliding expiry of player
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -12,9 +13,10 @@ from flask.testing import FlaskClient
 
 from daily.service.app import create_app
 from daily.service.config import Config
+from daily.service.games import PRACTICE_TTL
 from daily.service.headers import CSP
 from daily.web import draw_qr
-from tests.service.conftest import PREFIX, Player
+from tests.service.conftest import PREFIX, Player, play_out
 
 pytestmark = pytest.mark.redis
 
@@ -140,3 +142,34 @@ def test_players_expire_after_months_unused_and_each_day_of_use_restarts_that(
     assert redis_client.hget(key, "seen") == b"2026-11-30"
     redis_client.delete(key)  # what expiry does
     assert player.call("GET", "/players/me").status_code == 401
+
+
+def test_practice_games_and_their_codes_expire_a_month_after_the_last_move(
+    player: Player, redis_client: redis.Redis
+) -> None:
+    state = player.call("POST", "/games", {"ruleset": "yahtzee", "mode": "practice"})
+    game_key = f"{PREFIX}game:{state.get_json()['id']}"
+    redis_client.expire(game_key, 60)
+    state = player.call("POST", f"/games/{state.get_json()['id']}/roll", {"hold": "00000"})
+    assert 29 * 86400 < redis_client.ttl(game_key) <= PRACTICE_TTL  # each move restarts it
+    final = play_out(player, state.get_json())
+    code_key = f"{PREFIX}code:{final['result']['code']}"
+    for key in (game_key, code_key):
+        assert 29 * 86400 < redis_client.ttl(key) <= PRACTICE_TTL, key
+
+
+def test_ranked_records_live_the_configured_days_after_their_day_closes(
+    player: Player, redis_client: redis.Redis, app: Flask
+) -> None:
+    state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29",
+                                           "mode": "ranked"}).get_json()
+    expiry = app.extensions["daily"].games.ranked_expiry(dt.date(2026, 11, 29))
+    # The 29th closes on the 30th at 12:00 UTC; 400 days later by default.
+    assert expiry == int(dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC).timestamp()) + 400 * 86400
+    keys = [f"{PREFIX}game:{state['id']}",
+            f"{PREFIX}ranked:2026-11-29:yahtzee:{player.id}"]
+    state = player.call("POST", f"/games/{state['id']}/roll", {"hold": "00000"}).get_json()
+    assert [redis_client.expiretime(k) for k in keys] == [expiry, expiry]  # moves keep it
+    final = play_out(player, state)
+    keys.append(f"{PREFIX}code:{final['result']['code']}")
+    assert [redis_client.expiretime(k) for k in keys] == [expiry] * 3
