@@ -27,6 +27,7 @@ from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.connections import redis_key
 from daily.service.errors import ApiError
+from daily.service.stats import record_keys
 
 NAME_MAX = 24
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
@@ -89,8 +90,9 @@ class Players:
     An account is a hash ``P account:ID`` with ``name``, ``token_hash``, ``created`` and
     ``seen`` (the last UTC date it authenticated). It expires after
     ``config.player_days`` days without use: the first successful authentication of a
-    UTC day moves ``seen`` and the expiry (one write per player per day), so an active
-    player never expires and a forgotten one does not stay for ever.
+    UTC day moves ``seen`` and the expiry of the account and of the player's statistics
+    (one pipelined write per player per day), so an active player never expires and a
+    forgotten one does not stay for ever.
     """
 
     def __init__(self, conn: redis.Redis, config: Config, clock: Clock) -> None:
@@ -148,9 +150,10 @@ class Players:
             return None
         today = self.clock().date().isoformat()
         if seen is None or seen.decode() != today:
-            with self.conn.pipeline() as pipe:
+            with self.conn.pipeline(transaction=False) as pipe:
                 pipe.hset(key, "seen", today)
-                pipe.expire(key, self.ttl_seconds)
+                for one in (key, *record_keys(player_id, prefix=self.config.key_prefix)):
+                    pipe.expire(one, self.ttl_seconds)
                 pipe.execute()
         return Player(player_id, name.decode(), (created or b"").decode())
 

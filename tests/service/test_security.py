@@ -4,6 +4,10 @@ list parameters, token rotation and revocation, and the sliding expiry of player
 from __future__ import annotations
 
 import datetime as dt
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,10 +19,12 @@ from daily.service.app import create_app
 from daily.service.config import Config
 from daily.service.games import PRACTICE_TTL
 from daily.service.headers import CSP
+from daily.service.stats import record_keys
 from daily.web import draw_qr
 from tests.service.conftest import PREFIX, Player, play_out
 
 pytestmark = pytest.mark.redis
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("path", ["/", "/r/DD-7K3M9Q", "/api/v1/today", "/api/v1/nowhere",
@@ -173,3 +179,23 @@ def test_ranked_records_live_the_configured_days_after_their_day_closes(
     final = play_out(player, state)
     keys.append(f"{PREFIX}code:{final['result']['code']}")
     assert [redis_client.expiretime(k) for k in keys] == [expiry] * 3
+
+
+def test_a_players_statistics_expire_with_the_account(
+    player: Player, redis_client: redis.Redis, service_config: Config, clock: Any
+) -> None:
+    final = play_out(player, player.call("POST", "/games", {
+        "ruleset": "yahtzee", "date": "2026-11-29", "mode": "ranked"}).get_json())
+    assert final["over"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REDIS_URL": service_config.redis_url or "",
+           "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(service_config.data_dir),
+           "DAILY_PLAYER_DAYS": "20"}
+    subprocess.run([sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
+                   env=env, cwd=ROOT, check=True, timeout=60)
+    stats = record_keys(player.id, prefix=PREFIX)
+    assert all(redis_client.exists(k) for k in stats)
+    assert all(19 * 86400 < redis_client.ttl(k) <= 20 * 86400 for k in stats)
+    # The next day of use renews them with the account (180 days in this app).
+    clock.advance(hours=24)
+    assert player.call("GET", "/players/me").get_json()["stats"]["games"] == 1
+    assert all(179 * 86400 < redis_client.ttl(k) <= 180 * 86400 for k in stats)
