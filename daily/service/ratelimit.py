@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import redis
 
+from daily.service import keymap
 from daily.service.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -169,11 +170,14 @@ class RateLimiter:
         budget = self.limits.read if kind == "read" else self.limits.write
         if budget is not None:
             if player is not None:
-                found.append((f"{self._prefix}rl:{kind}:player:{player}", budget, "player"))
+                key = keymap.rate_budget(self._prefix, kind, "player", player)
+                found.append((key, budget, "player"))
             else:
-                found.append((f"{self._prefix}rl:{kind}:ip:{ip}", budget, "address"))
+                key = keymap.rate_budget(self._prefix, kind, "ip", ip)
+                found.append((key, budget, "address"))
         if self.limits.ip is not None:
-            found.append((f"{self._prefix}rl:all:ip:{ip}", self.limits.ip, "address in all"))
+            key = keymap.rate_ceiling(self._prefix, ip)
+            found.append((key, self.limits.ip, "address in all"))
         return found
 
     def check(self, ip: str, player: str | None, kind: str) -> Refusal | None:

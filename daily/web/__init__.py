@@ -29,7 +29,7 @@ from urllib.parse import quote
 import segno
 from flask import Blueprint, Response, render_template, request
 
-from daily.service.requests import bearer_token, current_player
+from daily.service.requests import bearer_token, current_player, json_object, only_fields
 
 bp = Blueprint(
     "web",
@@ -76,6 +76,7 @@ def qr_svg() -> Response:
     """The QR code of the caller's import link (401 without a valid token); never cached
     by the browser or a proxy (it holds the token)."""
     current_player()
+    only_fields(json_object(), ())  # no body, or {} (a deep one is a 400 like anywhere)
     token = bearer_token() or ""
     link = f"{request.host_url.rstrip('/')}/#/import/{quote(token, safe='')}"
     return Response(draw_qr(link), mimetype="image/svg+xml", headers=_NO_STORE)

@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from daily.service.app import create_app
 from daily.service.config import Config
-from daily.service.games import PRACTICE_TTL
+from daily.service.games.store import PRACTICE_TTL
 from daily.service.headers import CSP
 from daily.service.stats import record_keys
 from daily.web import draw_qr
@@ -67,7 +67,9 @@ def test_the_qr_code_is_the_callers_own_import_link_and_cached(
     assert refused.status_code == 401
     assert refused.get_json()["error"]["field"] == "Authorization"
     draw_qr.cache_clear()
-    first = client.post("/qr.svg", headers=player.headers, json={"text": "ignored"})
+    extra = client.post("/qr.svg", headers=player.headers, json={"text": "http://evil"})
+    assert extra.status_code == 422 and extra.get_json()["error"]["field"] == "text"
+    first = client.post("/qr.svg", headers=player.headers, json={})
     assert first.status_code == 200 and first.mimetype == "image/svg+xml"
     assert first.data.startswith(b"<svg") and first.headers["Cache-Control"] == "no-store"
     second = client.post("/qr.svg", headers=player.headers)
@@ -169,7 +171,7 @@ def test_ranked_records_live_the_configured_days_after_their_day_closes(
 ) -> None:
     state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29",
                                            "mode": "ranked"}).get_json()
-    expiry = app.extensions["daily"].games.ranked_expiry(dt.date(2026, 11, 29))
+    expiry = app.extensions["daily"].games.store.ranked_expiry(dt.date(2026, 11, 29))
     # The 29th closes on the 30th at 12:00 UTC; 400 days later by default.
     assert expiry == int(dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC).timestamp()) + 400 * 86400
     keys = [f"{PREFIX}game:{state['id']}",

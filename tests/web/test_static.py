@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from daily.rules import get_ruleset
+from daily.service.errors import register_error_handlers
 from daily.web import bp
 
 STATIC = Path(__file__).resolve().parents[2] / "daily" / "web" / "static"
@@ -44,6 +45,7 @@ def _keys(block: str) -> set[str]:
 def client() -> FlaskClient:
     app = Flask(__name__)
     app.register_blueprint(bp)
+    register_error_handlers(app)  # as create_app does: a refused body is a JSON 4xx
     return app.test_client()
 
 

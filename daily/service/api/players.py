@@ -9,7 +9,7 @@ from flask import Blueprint, current_app
 
 from daily.service.errors import ApiError
 from daily.service.players import check_name
-from daily.service.requests import bearer_token, current_player, json_object
+from daily.service.requests import bearer_token, current_player, json_object, only_fields
 from daily.service.stats import player_history, player_stats
 
 bp = Blueprint("players", __name__)
@@ -59,9 +59,7 @@ def rename() -> dict[str, Any]:
 def rotate_token() -> dict[str, Any]:
     """A new token for the caller; the one this request carries stops working at once."""
     player = current_player()
-    body = json_object()
-    for key in body:
-        raise ApiError(422, "invalid_field", f"unknown field {key!r}; none allowed", field=key)
+    only_fields(json_object(), ())
     token = current_app.extensions["daily"].players.rotate(player, bearer_token() or "")
     return {"player": player.to_json(), "token": token}
 
