@@ -13,7 +13,12 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_PUBLIC_URL`` | base URL used in share texts and links | ``http://127.0.0.1:8000`` |
 | ``DAILY_RULESETS`` | daily sets; ``sun:a/b`` adds a weekly special | ``yahtzee,maxi-yatzy`` |
 | ``DAILY_MAX_BODY`` | request body limit in bytes | ``65536`` |
-| ``DAILY_RATE_LIMIT`` | limit per IP and per player (``N/unit``, ``off``) | ``600/minute`` |
+| ``DAILY_RATE_LIMIT`` | writes per verified player, else per IP (``off``: none) | ``600/minute`` |
+| ``DAILY_RATE_LIMIT_READS`` | reads (GET) per verified player, else per IP | ``1200/minute`` |
+| ``DAILY_RATE_LIMIT_IP`` | every request from one IP, verified or not | ``6000/minute`` |
+| ``DAILY_PLAYER_DAYS`` | days an unused player is kept (each day of use restarts it) | ``180`` |
+| ``DAILY_RANKED_DAYS`` | days ranked games and codes stay after their day closes | ``400`` |
+| ``DAILY_HSTS`` | ``on``: HSTS on every answer (else only on https requests) | ``off`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
@@ -88,9 +93,14 @@ class Config:
     daily_rulesets: tuple[str, ...]
     max_body: int
     rate_limit: str
+    rate_limit_reads: str
+    rate_limit_ip: str
     host: str
     port: int
     trusted_proxies: int
+    player_days: int
+    ranked_days: int
+    hsts: bool
     rollover_interval: int
     par_jobs: bool
     master_secret_hex: str | None
@@ -188,9 +198,14 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         daily_rulesets=rulesets,
         max_body=_int(env, "DAILY_MAX_BODY", 65536, 1024, 16 * 1024 * 1024),
         rate_limit=env.get("DAILY_RATE_LIMIT") or "600/minute",
+        rate_limit_reads=env.get("DAILY_RATE_LIMIT_READS") or "1200/minute",
+        rate_limit_ip=env.get("DAILY_RATE_LIMIT_IP") or "6000/minute",
         host=env.get("DAILY_HOST") or "127.0.0.1",
         port=_int(env, "DAILY_PORT", 8000, 1, 65535),
         trusted_proxies=_int(env, "DAILY_TRUSTED_PROXIES", 0, 0, 5),
+        player_days=_int(env, "DAILY_PLAYER_DAYS", 180, 1, 3650),
+        ranked_days=_int(env, "DAILY_RANKED_DAYS", 400, 1, 36500),
+        hsts=_switch(env, "DAILY_HSTS", False),
         rollover_interval=_int(env, "DAILY_ROLLOVER_INTERVAL", 60, 1, 3600),
         par_jobs=_switch(env, "DAILY_PAR_JOBS", True),
         master_secret_hex=env.get("DAILY_MASTER_SECRET") or None,

@@ -268,8 +268,8 @@ class DayDescriptors:
         names = (
             list(self.config.all_daily_rulesets)
             if rulesets is None
-            else [self.daily_ruleset(r) for r in rulesets]
-        )
+            else list(dict.fromkeys(self.daily_ruleset(r) for r in rulesets))
+        )  # each ruleset once, however often (or under whichever alias) it was named
         sets = []
         day = max(first, self.first_day)
         stop = min(last, last_published(now))

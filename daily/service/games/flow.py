@@ -94,7 +94,7 @@ class GameService:
         self.seeds = seeds
         self.results = results
         self.names = names
-        self.store = GameStore(conn, config.key_prefix)
+        self.store = GameStore(conn, config.key_prefix, config.ranked_days)
         self.views = GameViews(conn, config.key_prefix, config.public_url, names)
 
     # ----- starting ---------------------------------------------------------------
