@@ -99,7 +99,7 @@ class GameService:
         self.seeds = seeds
         self.results = results
         self.names = names
-        self.store = GameStore(conn, config.key_prefix)
+        self.store = GameStore(conn, config.key_prefix, config.ranked_days)
         self.views = GameViews(conn, config.key_prefix, lambda: public_base_url(config),
                                names, lang)
         self.opponents = opponents or Opponents(config.tables_dir)
@@ -138,16 +138,16 @@ class GameService:
             return self._start_ranked(player, ruleset, parse_date(date), extra)
         return self._start_practice(player, ruleset, options, date, extra, seed=seed), True
 
-    def _daily_ruleset(self, ruleset: str) -> None:
-        if ruleset not in self.config.daily_rulesets:
-            daily = ", ".join(self.config.daily_rulesets)
-            raise Invalid(f"{ruleset} has no daily set; the daily sets are {daily}",
+    def _daily_ruleset(self, ruleset: str, day: dt.date) -> None:
+        if ruleset not in self.config.rulesets_on(day):
+            daily = ", ".join(self.config.rulesets_on(day))
+            raise Invalid(f"{ruleset} has no daily set on {day}; the daily sets are {daily}",
                           field="ruleset")
 
     def _start_ranked(
         self, player: Player, ruleset: str, day: dt.date, fields: dict[str, Any]
     ) -> tuple[dict[str, Any], bool]:
-        self._daily_ruleset(ruleset)
+        self._daily_ruleset(ruleset, day)
         now = self.clock()
         status = calendar.status(day, now)
         if status != "open":
@@ -181,7 +181,7 @@ class GameService:
         now = self.clock()
         if date is not None:
             day = parse_date(date)
-            self._daily_ruleset(ruleset)
+            self._daily_ruleset(ruleset, day)
             if options not in (None, {}):
                 raise Invalid("a practice game on a day's dice uses the day's rules",
                               field="options")

@@ -154,6 +154,8 @@ export class GameView {
           h("span", { class: "long", text: t("roll_hint") }),
           left > 0 ? h("span", { class: "tap", text: t("tap_hint") }) : null),
       h("p", { class: "hint muted keys", text: t("keys_hint", { n: (g.dice || []).length }) }),
+      g.ruleset === "generala" && g.roll === 1 && !g.over
+        ? h("p", { class: "hint served", "data-testid": "served", text: t("served_hint") }) : null,
       g.mode === "practice" ? this.advicePanel() : null,
       this.pastTurns());
   }
@@ -169,7 +171,8 @@ export class GameView {
       const best = current.hint.best;
       body.push(h("p", { class: "advice-best", "data-testid": "advice" },
         h("strong", { text: adviceText(best) }),
-        ` · ${t("expected", { value: fmtNumber(best.value, 1) })}`));
+        ` · ${t("expected", { value: fmtNumber(best.value, 1) })}`,
+        current.hint.heuristic ? h("span", { class: "tag heuristic", "data-testid": "heuristic", title: t("heuristic_note"), text: ` (${t("heuristic")})` }) : null));
       if (best.kind === "keep" && best.hold) {
         body.push(h("button", {
           type: "button", class: "btn small", text: t("apply_hint"),

@@ -4,7 +4,8 @@
 // Data-driven: one entry per ruleset in RULES_EXAMPLES (the example dice of every box
 // and the points they score, checked against the core by tests/web/test_static.py) and
 // in RULES_DOC (the words, per language). A new ruleset adds an entry to both; the page
-// lists every entry of RULES_EXAMPLES. The examples are JSON (the test reads them).
+// lists every entry of RULES_EXAMPLES. The examples are JSON (the test reads them). A
+// card of several columns (Triple Yahtzee: "1.ones", "2.ones", ...) lists each box once.
 
 export const RULES_EXAMPLES = {
   "yahtzee": {
@@ -42,6 +43,21 @@ export const RULES_EXAMPLES = {
     "choice": [[1, 2, 4, 5, 6], 18], "four_of_a_kind": [[3, 3, 3, 3, 6], 18],
     "full_house": [[2, 2, 2, 5, 5], 16], "small_straight": [[1, 2, 3, 4, 6], 15],
     "large_straight": [[2, 3, 4, 5, 6], 30], "yacht": [[4, 4, 4, 4, 4], 50]
+  },
+  "generala": {
+    "ones": [[1, 1, 3, 4, 6], 2], "twos": [[2, 2, 2, 5, 6], 6], "threes": [[3, 3, 1, 4, 6], 6],
+    "fours": [[4, 4, 4, 4, 2], 16], "fives": [[5, 5, 1, 2, 3], 10], "sixes": [[6, 6, 6, 1, 2], 18],
+    "escalera": [[2, 3, 4, 5, 6], 20], "full": [[3, 3, 3, 5, 5], 30],
+    "poker": [[4, 4, 4, 4, 2], 40], "generala": [[6, 6, 6, 6, 6], 50],
+    "doble_generala": [[2, 2, 2, 2, 2], 100]
+  },
+  "triple-yahtzee": {
+    "ones": [[1, 1, 3, 4, 6], 2], "twos": [[2, 2, 2, 5, 6], 6], "threes": [[3, 3, 1, 4, 6], 6],
+    "fours": [[4, 4, 4, 4, 2], 16], "fives": [[5, 5, 1, 2, 3], 10], "sixes": [[6, 6, 6, 1, 2], 18],
+    "three_of_a_kind": [[6, 6, 6, 2, 1], 21], "four_of_a_kind": [[5, 5, 5, 5, 2], 22],
+    "full_house": [[4, 4, 4, 6, 6], 25], "small_straight": [[2, 3, 4, 5, 5], 30],
+    "large_straight": [[1, 2, 3, 4, 5], 40], "yahtzee": [[6, 6, 6, 6, 6], 50],
+    "chance": [[1, 2, 4, 5, 6], 18]
   }
 };
 
@@ -113,6 +129,34 @@ export const RULES_DOC = {
       },
       notes: ["Upper bonus: 35 when the upper boxes total 63 or more."],
     },
+    generala: {
+      intro: "5 dice, 11 boxes, up to 3 rolls a turn. A combination made on the turn's first roll is served and scores more.",
+      boxes: {
+        ones: "Sum of the 1s", twos: "Sum of the 2s", threes: "Sum of the 3s",
+        fours: "Sum of the 4s", fives: "Sum of the 5s", sixes: "Sum of the 6s",
+        escalera: "1-2-3-4-5, 2-3-4-5-6 or 3-4-5-6-1: 20, served 25",
+        full: "Three of one face and two of another: 30, served 35",
+        poker: "Four or more alike: 40, served 45",
+        generala: "Five alike: 50, served 60",
+        doble_generala: "Five alike once Generala holds points: 100",
+      },
+      notes: ["No upper bonus and no joker. Five alike are not a full."],
+    },
+    "triple-yahtzee": {
+      intro: "The Yahtzee card three times side by side: 39 boxes, 39 turns. Each turn fills one box in any column.",
+      boxes: {
+        ...UPPER_EN,
+        three_of_a_kind: "At least three alike: sum of all dice",
+        four_of_a_kind: "At least four alike: sum of all dice",
+        full_house: "Three of one face and two of another: 25",
+        small_straight: "Four in a row: 30", large_straight: "Five in a row: 40",
+        yahtzee: "Five alike: 50", chance: "Sum of all dice",
+      },
+      notes: [
+        "Each column has its own 35 bonus at 63. Column 1 counts once, column 2 twice, column 3 three times.",
+        "No extra-Yahtzee bonus and no joker in the default edition.",
+      ],
+    },
   },
   it: {
     yahtzee: {
@@ -171,6 +215,34 @@ export const RULES_DOC = {
         yacht: "Cinque uguali: 50",
       },
       notes: ["Bonus superiore: 35 se le caselle superiori sommano almeno 63."],
+    },
+    generala: {
+      intro: "5 dadi, 11 caselle, fino a 3 lanci per turno. Una combinazione fatta al primo lancio del turno è servita e vale di più.",
+      boxes: {
+        ones: "Somma degli 1", twos: "Somma dei 2", threes: "Somma dei 3",
+        fours: "Somma dei 4", fives: "Somma dei 5", sixes: "Somma dei 6",
+        escalera: "1-2-3-4-5, 2-3-4-5-6 o 3-4-5-6-1: 20, servita 25",
+        full: "Tre di un valore e due di un altro: 30, servito 35",
+        poker: "Quattro o più uguali: 40, servito 45",
+        generala: "Cinque uguali: 50, servita 60",
+        doble_generala: "Cinque uguali quando la Generala ha punti: 100",
+      },
+      notes: ["Nessun bonus superiore e nessun jolly. Cinque uguali non sono un full."],
+    },
+    "triple-yahtzee": {
+      intro: "Il segnapunti dello Yahtzee tre volte affiancato: 39 caselle, 39 turni. Ogni turno riempie una casella in una colonna a scelta.",
+      boxes: {
+        ...UPPER_IT,
+        three_of_a_kind: "Almeno tre uguali: somma di tutti i dadi",
+        four_of_a_kind: "Almeno quattro uguali: somma di tutti i dadi",
+        full_house: "Tre di un valore e due di un altro: 25",
+        small_straight: "Quattro in fila: 30", large_straight: "Cinque in fila: 40",
+        yahtzee: "Cinque uguali: 50", chance: "Somma di tutti i dadi",
+      },
+      notes: [
+        "Ogni colonna ha il suo bonus di 35 a 63. La colonna 1 conta una volta, la 2 due volte, la 3 tre volte.",
+        "Nessun bonus Yahtzee extra e nessun jolly nell'edizione normale.",
+      ],
     },
   },
 };
