@@ -3,7 +3,7 @@ import * as api from "./api.js";
 import { renderCard } from "./card.js";
 import { parBlock } from "./end.js";
 import { startAndOpen } from "./game.js";
-import { boxName, fmtDate, fmtNumber, lang, playerName, rulesetName, t } from "./i18n.js";
+import { boxName, fmtDate, fmtNumber, lang, playerName as shownName, rulesetName, t } from "./i18n.js";
 import { getToken, previousTokens, rememberedGame, replaceToken } from "./store.js";
 import { challengeForm, chosenOpponents, groupsSection, opponentsPicker } from "./together.js";
 import {
@@ -103,7 +103,7 @@ function boardTable(rows, meRank, caption) {
       const mine = meRank !== null && row.rank === meRank;
       return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null },
         h("td", { text: row.rank }),
-        h("td", {}, playerName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
+        h("td", {}, shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
         h("td", { class: "num", text: row.score }));
     })));
 }
@@ -406,7 +406,7 @@ export async function resultPage(root, code) {
   const parts = [
     h("h1", {}, `${t("result_title")} · ${rulesetName(result.ruleset)}`),
     h("p", { class: "muted" }, [result.date ? fmtDate(result.date) : t("practice_mode"),
-      result.player && result.player.name ? t("by", { name: playerName(result.player.name) }) : null].filter(Boolean).join(" · ")),
+      result.player && result.player.name ? t("by", { name: shownName(result.player.name) }) : null].filter(Boolean).join(" · ")),
     h("p", { class: "final" }, h("span", { text: t("final_total") }),
       h("strong", { class: "final-total", "data-testid": "result-total", text: result.total })),
     result.rank ? h("p", { class: "rank", text: (result.players ? t("rank_line", { rank: result.rank, players: fmtNumber(result.players) }) : t("rank_only", { rank: result.rank })) +
