@@ -11,7 +11,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``REDIS_URL`` | Redis to use; unset means start the embedded server | unset |
 | ``DAILY_KEY_PREFIX`` | prefix of every Redis key (lets tests and tenants share a DB) | ``dd:`` |
 | ``DAILY_PUBLIC_URL`` | base URL used in share texts and links | ``http://127.0.0.1:8000`` |
-| ``DAILY_RULESETS`` | the daily sets, comma separated | ``yahtzee,maxi-yatzy`` |
+| ``DAILY_RULESETS`` | daily sets; ``sun:a/b`` adds a weekly special | ``yahtzee,maxi-yatzy`` |
 | ``DAILY_MAX_BODY`` | request body limit in bytes | ``65536`` |
 | ``DAILY_RATE_LIMIT`` | writes per verified player, else per IP (``off``: none) | ``600/minute`` |
 | ``DAILY_RATE_LIMIT_READS`` | reads (GET) per verified player, else per IP | ``1200/minute`` |
@@ -30,10 +30,22 @@ files in the data directory (created by ``daily keys init``), from files named b
 >>> cfg = load_config({"DAILY_DATA_DIR": "/tmp/dd", "DAILY_RULESETS": "yahtzee"})
 >>> cfg.data_dir.as_posix(), cfg.redis_url, cfg.daily_rulesets
 ('/tmp/dd', None, ('yahtzee',))
+
+The weekly special: an item ``<weekday>:<ruleset>/<ruleset>/...`` adds a third set on
+that day of the week, rotating through the rulesets one week after the other (the
+week count is the number of whole weeks since 1970-01-01, modulo the list):
+
+>>> cfg = load_config({"DAILY_RULESETS": "yahtzee,maxi-yatzy,sun:yatzy/yacht/generala/triple"})
+>>> import datetime as dt
+>>> cfg.rulesets_on(dt.date(2026, 11, 29)), cfg.rulesets_on(dt.date(2026, 12, 6))[-1]
+(('yahtzee', 'maxi-yatzy', 'yacht'), 'generala')
+>>> cfg.rulesets_on(dt.date(2026, 11, 30))
+('yahtzee', 'maxi-yatzy')
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -46,6 +58,28 @@ from daily.rules import canonical_name
 
 class ConfigError(DailyError):
     """A configuration value that cannot be used."""
+
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+@dataclass(frozen=True)
+class WeeklySpecial:
+    """A third daily set on one day of the week, rotating through some rulesets."""
+
+    weekday: int  # 0 = Monday, as datetime.date.weekday()
+    rotation: tuple[str, ...]
+
+    def on(self, day: dt.date) -> str | None:
+        """The special ruleset of ``day`` (``None`` on the other days of the week).
+
+        >>> WeeklySpecial(6, ("yatzy", "yacht")).on(dt.date(2026, 11, 29))
+        'yacht'
+        """
+        if day.weekday() != self.weekday:
+            return None
+        weeks = (day - dt.date(1970, 1, 1)).days // 7
+        return self.rotation[weeks % len(self.rotation)]
 
 
 @dataclass(frozen=True)
@@ -72,6 +106,21 @@ class Config:
     master_secret_hex: str | None
     master_secret_file: Path | None
     signing_key_file: Path | None
+    #: The weekly special (``None``: the same sets every day).
+    weekly_special: WeeklySpecial | None = None
+
+    def rulesets_on(self, day: dt.date) -> tuple[str, ...]:
+        """The daily sets of ``day``: the everyday ones, plus the special on its day."""
+        special = self.weekly_special.on(day) if self.weekly_special else None
+        if special is None or special in self.daily_rulesets:
+            return self.daily_rulesets
+        return (*self.daily_rulesets, special)
+
+    @property
+    def all_daily_rulesets(self) -> tuple[str, ...]:
+        """Every ruleset that has a daily set on some day."""
+        rotation = self.weekly_special.rotation if self.weekly_special else ()
+        return tuple(dict.fromkeys((*self.daily_rulesets, *rotation)))
 
     def __repr__(self) -> str:  # never print a secret
         return (
@@ -137,13 +186,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     daily.service.config.ConfigError: DAILY_PORT: must be a whole number, not 'http'
     """
     env = os.environ if env is None else env
-    rulesets_raw = env.get("DAILY_RULESETS", "yahtzee,maxi-yatzy")
-    try:
-        rulesets = tuple(canonical_name(r.strip()) for r in rulesets_raw.split(",") if r.strip())
-    except DailyError as exc:
-        raise ConfigError(exc.message, field="DAILY_RULESETS") from None
-    if not rulesets:
-        raise ConfigError("names no ruleset", field="DAILY_RULESETS")
+    rulesets, weekly = _daily_sets(env.get("DAILY_RULESETS", "yahtzee,maxi-yatzy"))
     prefix = env.get("DAILY_KEY_PREFIX", "dd:")
     if not prefix or any(c.isspace() for c in prefix):
         raise ConfigError("must be non-empty, without spaces", field="DAILY_KEY_PREFIX")
@@ -168,4 +211,43 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         master_secret_hex=env.get("DAILY_MASTER_SECRET") or None,
         master_secret_file=_path(env, "DAILY_MASTER_SECRET_FILE"),
         signing_key_file=_path(env, "DAILY_SIGNING_KEY_FILE"),
+        weekly_special=weekly,
     )
+
+
+def _daily_sets(raw: str) -> tuple[tuple[str, ...], WeeklySpecial | None]:
+    """The everyday sets and the weekly special of ``DAILY_RULESETS``.
+
+    >>> _daily_sets("yahtzee,fri:yatzy/poker")
+    Traceback (most recent call last):
+    ...
+    daily.service.config.ConfigError: DAILY_RULESETS: unknown ruleset 'poker'; known: ...
+    """
+    everyday: list[str] = []
+    weekly = None
+    try:
+        for item in (r.strip() for r in raw.split(",")):
+            if not item:
+                continue
+            day, sep, rest = item.partition(":")
+            if not sep:
+                everyday.append(canonical_name(item))
+                continue
+            if weekly is not None:
+                raise ConfigError("names more than one weekly special", field="DAILY_RULESETS")
+            if day.lower() not in WEEKDAYS:
+                raise ConfigError(
+                    f"{day!r} is not a day of the week ({', '.join(WEEKDAYS)})",
+                    field="DAILY_RULESETS",
+                )
+            rotation = tuple(canonical_name(r.strip()) for r in rest.split("/") if r.strip())
+            if not rotation:
+                raise ConfigError("the weekly special names no ruleset", field="DAILY_RULESETS")
+            weekly = WeeklySpecial(WEEKDAYS.index(day.lower()), rotation)
+    except ConfigError:
+        raise
+    except DailyError as exc:
+        raise ConfigError(exc.message, field="DAILY_RULESETS") from None
+    if not everyday:
+        raise ConfigError("names no ruleset", field="DAILY_RULESETS")
+    return tuple(everyday), weekly

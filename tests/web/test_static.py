@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from daily.rules import get_ruleset
+from daily.rules import RULESET_NAMES, get_ruleset
 from daily.service.errors import register_error_handlers
 from daily.web import bp
 
@@ -65,11 +65,13 @@ def test_every_string_the_client_uses_exists() -> None:
     assert used - english == set()
 
 
-@pytest.mark.parametrize("ruleset", ["yahtzee", "yatzy", "maxi-yatzy", "yacht"])
+@pytest.mark.parametrize("ruleset", RULESET_NAMES)
 @pytest.mark.parametrize("lang", ["en", "it"])
 def test_every_box_of_every_ruleset_has_a_name(ruleset: str, lang: str) -> None:
     names = _keys(_block(I18N, "BOXES", lang))
-    assert set(get_ruleset(ruleset).box_ids) - names == set()
+    # Triple Yahtzee's "2.full_house" is named after its box and column
+    assert {b.split(".")[-1] for b in get_ruleset(ruleset).box_ids} - names == set()
+    assert re.search(rf'"?{re.escape(ruleset)}"?: "', _block(I18N, "RULESETS", lang)), ruleset
 
 
 def test_italian_box_names_are_the_usual_ones() -> None:

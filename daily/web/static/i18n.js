@@ -28,6 +28,10 @@ const STRINGS = {
     to_go: "{n} to go", bonus_won: "bonus won",
     upper_bonus: "Upper bonus", extra_bonus: "Extra bonus ({n}×)",
     total: "Total",
+    in_column: "{box} (column {n})", column_total: "Column", column_weighted: "× weight",
+    served_hint: "First roll: a combination scored now is served and scores more.",
+    heuristic: "heuristic", heuristic_note: "Triple Yahtzee has no exact solution: these values come from a lookahead player.",
+    special: "Weekly special",
     preview: "{box}: {points} points if chosen",
     filled: "{box}: {points} points, filled",
     disabled_box: "{box}: not allowed now, {reason}",
@@ -134,6 +138,10 @@ const STRINGS = {
     to_go: "ne mancano {n}", bonus_won: "bonus ottenuto",
     upper_bonus: "Bonus superiore", extra_bonus: "Bonus extra ({n}×)",
     total: "Totale",
+    in_column: "{box} (colonna {n})", column_total: "Colonna", column_weighted: "× peso",
+    served_hint: "Primo lancio: una combinazione segnata ora è servita e vale di più.",
+    heuristic: "euristico", heuristic_note: "Il Triple Yahtzee non ha una soluzione esatta: questi valori vengono da un giocatore che guarda un turno avanti.",
+    special: "Speciale della settimana",
     preview: "{box}: {points} punti se scelta",
     filled: "{box}: {points} punti, già segnata",
     disabled_box: "{box}: non consentita ora, {reason}",
@@ -225,6 +233,8 @@ const BOXES = {
     small_straight: "Small straight", large_straight: "Large straight",
     full_straight: "Full straight", chance: "Chance", choice: "Choice",
     yahtzee: "Yahtzee", yatzy: "Yatzy", maxi_yatzy: "Maxi Yatzy", yacht: "Yacht",
+    escalera: "Straight (escalera)", full: "Full", poker: "Poker", generala: "Generala",
+    doble_generala: "Double Generala",
   },
   it: {
     ones: "Uno", twos: "Due", threes: "Tre", fours: "Quattro", fives: "Cinque", sixes: "Sei",
@@ -234,12 +244,20 @@ const BOXES = {
     small_straight: "Scala piccola", large_straight: "Scala grande",
     full_straight: "Scala completa", chance: "Chance", choice: "Scelta",
     yahtzee: "Yahtzee", yatzy: "Yatzy", maxi_yatzy: "Maxi Yatzy", yacht: "Yacht",
+    escalera: "Scala (escalera)", full: "Full", poker: "Poker", generala: "Generala",
+    doble_generala: "Doppia Generala",
   },
 };
 
 const RULESETS = {
-  en: { yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht" },
-  it: { yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht" },
+  en: {
+    yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht",
+    generala: "Generala", "triple-yahtzee": "Triple Yahtzee",
+  },
+  it: {
+    yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht",
+    generala: "Generala", "triple-yahtzee": "Yahtzee triplo",
+  },
 };
 
 export const LANGS = ["en", "it"];
@@ -272,6 +290,8 @@ export function t(key, vars) {
 }
 
 export function boxName(id) {
+  const dot = id.indexOf(".");
+  if (dot > 0) return t("in_column", { box: boxName(id.slice(dot + 1)), n: id.slice(0, dot) });
   return BOXES[current][id] ?? BOXES.en[id] ?? id.replace(/_/g, " ");
 }
 

@@ -10,7 +10,7 @@ import {
   shiftDate, toast,
 } from "./ui.js";
 
-const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht"];
+const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht", "generala", "triple-yahtzee"];
 
 function failure(root, err) {
   root.replaceChildren(h("div", { class: "panel" },
