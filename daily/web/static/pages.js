@@ -4,7 +4,7 @@ import { renderCard } from "./card.js";
 import { parBlock } from "./end.js";
 import { startAndOpen } from "./game.js";
 import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
-import { getToken, previousTokens, rememberedGame, replaceToken } from "./store.js";
+import { getToken, previousTokens, rememberedGame, replaceToken, setToken } from "./store.js";
 import {
   confirmDialog, copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice,
   shiftDate, toast,
@@ -250,7 +250,21 @@ function tokenSection(token) {
       } catch { qr.textContent = ""; }
     },
   });
-  return [h("p", { class: "muted", text: t("token_help") }), show, hidden];
+  // A leaked token is replaced: the old one stops working on every device at once.
+  const rotate = h("button", {
+    type: "button", class: "btn small ghost", "data-testid": "rotate-token", text: t("rotate_token"),
+    onclick: async () => {
+      if (!await confirmDialog(t("rotate_confirm"), t("rotate_yes"))) return;
+      try {
+        setToken((await api.rotateToken()).token);
+        toast(t("token_rotated"));
+        window.dispatchEvent(new HashChangeEvent("hashchange"));
+      } catch (err) {
+        toast(errorText(err));
+      }
+    },
+  });
+  return [h("p", { class: "muted", text: t("token_help") }), show, hidden, rotate];
 }
 
 function importForm() {
