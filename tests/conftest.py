@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
@@ -58,3 +59,30 @@ def redis_client(redis_url: str) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(redis_url)
     yield client
     client.close()
+
+
+@pytest.fixture(scope="session")
+def yahtzee_tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the default Yahtzee strategy table, built once per test run.
+
+    It is the folder ``tests/strategy`` shares its tables in (xdist workers of one run
+    build it once, under a file lock).
+    """
+    import fcntl
+
+    from daily.rules import get_ruleset
+    from daily.strategy.buildstatus import table_ready
+    from daily.strategy.solver import solve
+    from daily.strategy.tablefile import save_table
+
+    base = Path(tmp_path_factory.getbasetemp())
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    folder = base / "strategy-tables"
+    folder.mkdir(exist_ok=True)
+    rules = get_ruleset("yahtzee")
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not table_ready(rules, folder):
+            save_table(solve(rules), folder, dtype="float64")
+    return folder

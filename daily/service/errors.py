@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import redis
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
@@ -119,6 +120,19 @@ def handle_http_error(exc: HTTPException) -> Response:
     return response
 
 
+#: Seconds a client is asked to wait while Redis is away (``daily serve`` restarts it).
+REDIS_RETRY_AFTER = 5
+
+
+def handle_redis_away(exc: redis.ConnectionError | redis.TimeoutError) -> Response:
+    """Redis does not answer (down, restarting, loading its AOF): 503 with Retry-After."""
+    log.warning("redis unavailable: %s", type(exc).__name__)
+    response = _respond(503, error_body(
+        503, "unavailable", "the service's database is not answering; try again shortly"))
+    response.headers["Retry-After"] = str(REDIS_RETRY_AFTER)
+    return response
+
+
 def handle_unexpected(exc: Exception) -> Response:
     """The last resort: a JSON 500 without any detail (the traceback is logged)."""
     if isinstance(exc, HTTPException):
@@ -133,4 +147,6 @@ def register_error_handlers(app: Flask) -> None:
     """Install the JSON error handlers on ``app``."""
     app.register_error_handler(DailyError, handle_daily_error)
     app.register_error_handler(HTTPException, handle_http_error)
+    app.register_error_handler(redis.ConnectionError, handle_redis_away)
+    app.register_error_handler(redis.TimeoutError, handle_redis_away)
     app.register_error_handler(Exception, handle_unexpected)

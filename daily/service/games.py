@@ -51,6 +51,7 @@ from daily.service.dayseeds import DaySeeds
 from daily.service.errors import ApiError
 from daily.service.leaderboard import Leaderboard
 from daily.service.players import Player
+from daily.service.publicurl import public_base_url
 from workers.results import prepare_result_job
 
 MODES = ("ranked", "practice")
@@ -542,7 +543,7 @@ class GameService:
         return out
 
     def _url(self, record: GameRecord) -> str:
-        return f"{self.config.public_url}/r/{record.code}"
+        return f"{public_base_url(self.config)}/r/{record.code}"
 
     def _share(self, record: GameRecord, card: Any, rank: int | None, players: int | None) -> str:
         return share_text(
