@@ -24,6 +24,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -139,7 +140,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     """``daily strategy build``."""
     rules = rules_from_args(args)
     folder = _folder(args)
-    reporters = [] if args.quiet else [ProgressBar(f"building {table_filename(rules)}")]
+    reporters: list[Callable[[int, int], None]] = []
+    if not args.quiet:
+        reporters.append(ProgressBar(f"building {table_filename(rules)}"))
     if args.progress_file:
         reporters.append(progress_writer(rules, folder))
 

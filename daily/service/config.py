@@ -44,6 +44,9 @@ from daily.errors import DailyError
 from daily.rules import canonical_name
 from daily.service.clock import DemoClock
 
+#: The file that makes a data directory a demo's (written by ``daily serve --demo-...``).
+DEMO_CLOCK_FILE = "clock"
+
 
 class ConfigError(DailyError):
     """A configuration value that cannot be used."""
@@ -159,12 +162,19 @@ def _demo_clock(env: Mapping[str, str]) -> DemoClock | None:
     raw = env.get("DAILY_DEMO_CLOCK")
     if not raw:
         return None
-    production = [n for n in ("REDIS_URL", "DAILY_MASTER_SECRET", "DAILY_MASTER_SECRET_FILE",
+    production = [n for n in ("DAILY_MASTER_SECRET", "DAILY_MASTER_SECRET_FILE",
                               "DAILY_SIGNING_KEY_FILE") if env.get(n)]
     if production:
         raise ConfigError(
             f"is refused with {production[0]} set: a demo clock reveals future days' seeds,"
-            " so it runs only on the embedded Redis with keys of its own",
+            " so it runs only with keys of its own",
+            field="DAILY_DEMO_CLOCK",
+        )
+    data_dir = Path(env.get("DAILY_DATA_DIR") or "var")
+    if not (data_dir / DEMO_CLOCK_FILE).is_file():
+        raise ConfigError(
+            f"is refused: {data_dir} is not a demo data directory (no {DEMO_CLOCK_FILE} file);"
+            " run `daily serve --demo-day-minutes N`",
             field="DAILY_DEMO_CLOCK",
         )
     try:

@@ -55,8 +55,8 @@ import redis
 
 from daily.errors import StateError
 from daily.rules import get_ruleset
-from daily.service.clock import DemoClock
-from daily.service.config import Config
+from daily.service.clock import MIN_DEMO_DAY_MINUTES, DemoClock
+from daily.service.config import DEMO_CLOCK_FILE, Config
 from daily.service.supervisor import (
     START_TIMEOUT,
     STOP_TIMEOUT,
@@ -230,17 +230,19 @@ def demo_config(config: Config, day_minutes: float) -> Config:
     the last demo on this data directory left it (``<data>/demo/clock``), at the new
     speed. Refused with ``REDIS_URL`` or production keys (see ``load_config``).
     """
-    if config.redis_url or config.master_secret_hex or config.master_secret_file:
+    if (config.redis_url or config.master_secret_hex or config.master_secret_file
+            or config.signing_key_file):
         raise StateError(
-            "--demo-day-minutes is refused with REDIS_URL or DAILY_MASTER_SECRET(_FILE) set:"
-            " a demo runs only on the embedded Redis with keys of its own",
+            "is refused with REDIS_URL or production keys (DAILY_MASTER_SECRET[_FILE],"
+            " DAILY_SIGNING_KEY_FILE) set: a demo runs only on the embedded Redis with keys"
+            " of its own",
             field="--demo-day-minutes",
         )
-    if not 1 <= day_minutes <= 1440:
-        raise StateError("must be 1..1440 minutes", field="--demo-day-minutes")
+    if not MIN_DEMO_DAY_MINUTES <= day_minutes <= 1440:
+        raise StateError("must be 0.1..1440 minutes", field="--demo-day-minutes")
     demo_dir = config.data_dir / "demo"
     demo_dir.mkdir(parents=True, exist_ok=True)
-    saved = demo_dir / "clock"
+    saved = demo_dir / DEMO_CLOCK_FILE
     clock = DemoClock.starting_now(day_minutes)
     if saved.exists():
         try:
@@ -342,6 +344,7 @@ class EmbeddedStack:
                  "--quiet", "--progress-file"],
                 env,
                 once=True,
+                max_restarts=2,
             ))
         return specs
 

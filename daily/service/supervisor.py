@@ -6,7 +6,8 @@ status and started again after a delay that doubles with each quick death
 stayed up for a minute). When a child dies, whatever is left of its process group
 (gunicorn's workers after a ``kill -9`` of their master) is killed first, so that the
 restarted child finds its port free. A one-shot child (``ChildSpec.once``, such as a
-strategy-table build) is not started again once it has exited with status 0.
+strategy-table build) is not started again once it has exited with status 0, and a
+child with ``max_restarts`` is given up after that many restarts.
 
 On Linux the supervisor makes itself the "child subreaper" of its descendants
 (``PR_SET_CHILD_SUBREAPER``): a grandchild orphaned by a killed child (an RQ work horse
@@ -50,9 +51,9 @@ def _prctl(option: int, value: int) -> None:
         libc.prctl(option, value, 0, 0, 0)
 
 
-def become_subreaper() -> None:
-    """Adopt orphaned descendants (Linux only; elsewhere nothing happens)."""
-    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+def become_subreaper(enable: bool = True) -> None:
+    """Adopt orphaned descendants, or stop adopting them (Linux only)."""
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1 if enable else 0)
 
 
 @dataclass
@@ -90,6 +91,8 @@ class ChildSpec:
     once: bool = False
     #: File mode creation mask of the child (0o077: files only for the owner).
     umask: int | None = None
+    #: Give up after this many restarts (None: never; a service must stay up).
+    max_restarts: int | None = None
 
 
 @dataclass
@@ -210,6 +213,12 @@ class Supervisor:
                 if child.spec.once and status == 0:
                     child.finished = True
                     self.say(f"{child.name} finished")
+                    continue
+                limit = child.spec.max_restarts
+                if limit is not None and child.restarts >= limit:
+                    child.finished = True
+                    self.say(f"{child.name} {describe_exit(status)}; giving up after"
+                             f" {child.restarts} restarts")
                     continue
                 delay = child.backoff.next_delay(now - child.started_at)
                 child.restart_at = now + delay

@@ -105,3 +105,39 @@ def test_serve_refuses_bad_flags_in_one_line(args, field, tmp_path) -> None:
     assert done.returncode == 2
     assert field in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) -> None:
+    """The first start builds the tables of DAILY_TABLES_AT_START with a progress line
+    (Yacht here, the smallest), then builds DAILY_TABLES_IN_BACKGROUND (Yahtzee here:
+    Maxi Yatzy takes minutes) while serving, with its progress in /api/v1/health; the
+    par jobs of the closed days wait for their table: a normal start logs no traceback."""
+    env = serve_env(tmp_path, DAILY_TABLES_AT_START="yacht", DAILY_TABLES_IN_BACKGROUND="yahtzee",
+                    DAILY_PAR_JOBS="on", DAILY_RULESETS="yahtzee,maxi-yatzy")
+    serve = start_serve(tmp_path, env, "--web-workers", "1")
+    seen: list[dict] = []
+    try:
+        deadline = time.monotonic() + 240
+        while True:
+            with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=5) as r:
+                tables = json.loads(r.read())["tables"]
+            seen.append(tables)
+            if tables["yahtzee"]["state"] == "ready":
+                break
+            assert time.monotonic() < deadline, seen[-3:]
+            time.sleep(0.2)
+        serve.wait_for("yahtzee table build finished", timeout=30)
+        assert serve.stop() == 0
+    finally:
+        serve.kill_everything()
+    log = serve.log()
+    assert "first start: building the yacht strategy table" in log
+    assert re.search(r"building yacht\.ddt \[#+\] 100\.0%", log)  # the progress line
+    assert re.search(r"yacht table ready in \d+\.\d s", log)
+    assert all(t["yacht"] == {"state": "ready"} for t in seen)
+    building = [t["yahtzee"] for t in seen if t["yahtzee"]["state"] == "building"]
+    assert building, seen[:3]
+    assert all(0 <= b["percent"] <= 100 for b in building)
+    assert seen[-1]["maxi-yatzy"] == {"state": "missing"}  # nobody asked to build it
+    assert "Traceback" not in log
+    assert not list((serve.data_dir / "tables").glob("*.progress"))

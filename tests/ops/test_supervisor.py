@@ -13,6 +13,7 @@ import datetime as dt
 import http.client
 import json
 import os
+import re
 import signal
 import threading
 import time
@@ -188,3 +189,43 @@ def test_every_child_killed_under_load_comes_back(tmp_path: Path) -> None:
     for name in ("web", "scheduler", "worker", "valkey"):
         assert f"{name} stopped" in text
     assert not descendants(serve.process.pid)
+
+
+def test_restarts_back_off_one_shot_children_finish_and_stop_leaves_nothing() -> None:
+    """The supervisor alone, on small real processes: a crashing child is restarted with
+    growing delays and given up at its limit, a one-shot child is not restarted after
+    success, and stop() ends children and the orphans they left (subreaper)."""
+    from daily.service.supervisor import ChildSpec, Supervisor, become_subreaper
+
+    lines: list[str] = []
+    supervisor = Supervisor(lines.append)
+    become_subreaper()  # this test process adopts the orphan below
+    env = dict(os.environ)
+    crash = supervisor.start(ChildSpec("crash", ["sh", "-c", "exit 3"], env, max_restarts=2))
+    once = supervisor.start(ChildSpec("once", ["true"], env, once=True))
+    # A child that leaves an orphan in a session of its own, then keeps running.
+    orphan_file = Path(f"/tmp/daily-orphan-{os.getpid()}")
+    parent = supervisor.start(ChildSpec(
+        "parent", ["sh", "-c", f"setsid sleep 300 & echo $! > {orphan_file}; exec sleep 300"],
+        env))
+    try:
+        deadline = time.monotonic() + 20
+        while not (crash.finished and once.finished):
+            assert time.monotonic() < deadline, lines
+            supervisor.check()
+            time.sleep(0.05)
+        assert crash.restarts == 2 and once.restarts == 0
+        delays = [float(x) for x in re.findall(r"crash exited with status 3; restarting in "
+                                                r"([\d.]+) s", "\n".join(lines))]
+        assert delays == [0.5, 1.0]
+        assert "crash exited with status 3; giving up after 2 restarts" in lines
+        assert "once finished" in lines
+        wait_until(orphan_file.exists, 5, "no orphan started")
+        orphan = int(orphan_file.read_text())
+        assert alive(orphan) and parent.running
+        supervisor.stop()
+        assert not alive(parent.process.pid) and not alive(orphan)
+    finally:
+        orphan_file.unlink(missing_ok=True)
+        supervisor.stop()
+        become_subreaper(False)
