@@ -1,21 +1,32 @@
-"""Finish-to-leaderboard latency: results enqueued at a fixed rate, recorded by N workers.
+"""Finish-to-leaderboard latency: results appended at a fixed rate, applied by N consumers.
 
-A producer enqueues ``--rate`` finished games per second (default 500) for
-``--seconds`` (default 10) exactly as the API does (:func:`workers.results.enqueue_result`),
-while ``--workers`` real ``daily worker results`` processes (default 4) record them.
-Latency per game = the job's ``ended_at`` (set by the worker after the board and the
-player statistics were written) minus its ``enqueued_at``. Prints the achieved rate and
-p50/p90/p99/max. Runs its own Valkey server (AOF everysec, as in production) in a
-temporary directory, so it touches nothing else; everything is stopped at the end.
+``--producers`` processes (default 2) append ``--rate`` finished games per second in
+all (default 500) for ``--seconds`` (default 10) exactly as the API's finish does: one
+MULTI/EXEC transaction that stores the game record and appends the result
+(:meth:`daily.service.results_stream.ResultStream.append`). ``--consumers`` real
+``daily worker results`` processes (default 2) apply them. The main process polls the
+board every 2 ms for the games due and not seen yet; latency per game = the first poll
+that saw it minus the moment its transaction returned (wall clock of one machine; it
+includes up to about 2 ms of polling delay). ``--rate 0`` appends everything at once
+(the consumers stopped with SIGSTOP meanwhile), then lets the consumers go (SIGCONT)
+and measures the sustained drain rate (no latency figures then).
 
-    .venv/bin/python bench/finish_latency.py
-    .venv/bin/python bench/finish_latency.py --rate 500 --seconds 10 --workers 4
+Prints the offered and achieved rates, p50/p90/p99/max latency, CPU per finish (the
+consumers, Redis, the appending side), Redis memory per finish beyond the board entry
+(the whole server's ``used_memory`` growth minus the board's keys and the game records
+the producer wrote), and the load average. Runs its own Valkey server (AOF everysec,
+as in production) in a temporary directory; everything is stopped at the end.
+
+    .venv/bin/python bench/finish_latency.py                       # 500/s for 10 s
+    .venv/bin/python bench/finish_latency.py --rate 1000 --seconds 10
+    .venv/bin/python bench/finish_latency.py --rate 0 --count 20000  # drain rate
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import multiprocessing
 import os
 import signal
 import statistics
@@ -23,25 +34,22 @@ import subprocess
 import sys
 import tempfile
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import redis
-from rq.job import Job
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from daily import calendar  # noqa: E402
-from daily.service.connections import RESULTS_QUEUE  # noqa: E402
 from daily.service.embedded import valkey_server  # noqa: E402
 from daily.service.leaderboard import Leaderboard  # noqa: E402
-from workers.results import enqueue_result  # noqa: E402
+from daily.service.results_stream import ResultStream  # noqa: E402
 
 DATE = dt.date(2026, 11, 29)
-LOG = {
-    "format": "daily-log/1", "ruleset": "yahtzee", "day": DATE.isoformat(),
-    "turns": [{"holds": ["11000", "11100"], "category": "chance"}] * 13,
-}
+PREFIX = "bench:"
+LOG = "dl1~yahtzee~-~d2026-11-29~YcA.YcB.YcC.YcD.YcE.YcF.YcG.YcH.YcI.YcJ.YcK.YcL.YcM"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -59,95 +67,166 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))]
 
 
+def result(n: int, opens: float) -> dict[str, object]:
+    return {
+        "game_id": f"g_{n:08d}", "player_id": f"p_{n:08d}", "player_name": f"P{n}",
+        "date": DATE.isoformat(), "ruleset": "yahtzee", "total": 150 + n % 200,
+        "finished_at": opens + n / 1000, "code": f"DD-{n:010d}", "log": LOG,
+    }
+
+
+def produce(url: str, first: int, count: int, step: int, rate: float, t0: float,
+            out: Connection) -> None:
+    """Append games first, first + step, ... on schedule; send back their append times."""
+    conn = redis.Redis.from_url(url)
+    stream = ResultStream(conn, prefix=PREFIX)
+    opens = calendar.opens_at(DATE).timestamp()
+    times: dict[int, float] = {}
+    late = 0
+    cpu0 = time.process_time()
+    for n in range(first, count, step):
+        if rate:
+            pause = t0 + n / rate - time.time()
+            if pause > 0:
+                time.sleep(pause)
+            elif pause < -0.05:
+                late += 1
+        with conn.pipeline(transaction=True) as pipe:
+            pipe.set(f"{PREFIX}game:g_{n:08d}", "x" * 600)  # the finished game record
+            stream.append(pipe, result(n, opens))
+            pipe.execute()
+        times[n] = time.time()
+    out.send((times, late, time.process_time() - cpu0))
+
+
+def watch(conn: redis.Redis, board: Leaderboard, count: int, rate: float, t0: float,
+          deadline: float) -> dict[int, float]:
+    """Poll the board every 2 ms for the games due by now and not seen yet."""
+    key = board.key("entries")
+    seen: dict[int, float] = {}
+    unseen = 0  # every game below this index was seen
+    while unseen < count and time.time() < deadline:
+        due = count if not rate else min(count, int((time.time() - t0) * rate) + 1)
+        waiting = [n for n in range(unseen, due) if n not in seen][:2000]
+        if waiting:
+            found = conn.hmget(key, [f"g_{n:08d}" for n in waiting])
+            now = time.time()
+            for n, blob in zip(waiting, found, strict=True):
+                if blob is not None:
+                    seen[n] = now
+            while unseen < count and unseen in seen:
+                unseen += 1
+        time.sleep(0.002)
+    return seen
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rate", type=int, default=500, help="finishes per second")
+    parser.add_argument("--rate", type=int, default=500, help="finishes per second (0: at once)")
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--fork", action="store_true",
-                        help="RQ's forking Worker instead of SimpleWorker (daily worker --simple)")
+    parser.add_argument("--count", type=int, help="finishes (default rate x seconds)")
+    parser.add_argument("--consumers", type=int, default=2)
+    parser.add_argument("--producers", type=int, default=2, help="appending processes")
     args = parser.parse_args()
-    count = int(args.rate * args.seconds)
-    opens = calendar.opens_at(DATE).timestamp()
+    count = args.count or int(args.rate * args.seconds)
     with tempfile.TemporaryDirectory(prefix="dd-bench-") as tmp, \
             valkey_server(Path(tmp) / "valkey", appendfsync="everysec") as url:
-        env = dict(os.environ, REDIS_URL=url, DAILY_KEY_PREFIX="bench:", PYTHONPATH=str(ROOT))
-        workers = [
+        env = dict(os.environ, REDIS_URL=url, DAILY_KEY_PREFIX=PREFIX, PYTHONPATH=str(ROOT))
+        conn = redis.Redis.from_url(url)
+        stream = ResultStream(conn, prefix=PREFIX)
+        stream.ensure_group()
+        consumers = [
             subprocess.Popen(
-                [sys.executable, "-m", "daily", "worker", RESULTS_QUEUE, "--name", f"bench-{i}",
-                 "--quiet", *([] if args.fork else ["--simple"])],
+                [sys.executable, "-m", "daily", "worker", "results", "--name", f"bench-{i}",
+                 "--quiet"],
                 env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
-            for i in range(args.workers)
+            for i in range(args.consumers)
         ]
-        conn = redis.Redis.from_url(url)
         try:
-            time.sleep(2.0)  # let the workers start
-            board = Leaderboard(conn, DATE, "yahtzee", prefix="bench:")
-            ids = []
-            cpu_workers0 = sum(cpu_seconds(w.pid) for w in workers)
+            time.sleep(2.0)  # let the consumers start
+            board = Leaderboard(conn, DATE, "yahtzee", prefix=PREFIX)
+            memory0 = conn.info("memory")["used_memory"]
+            cpu_consumers0 = sum(cpu_seconds(c.pid) for c in consumers)
             cpu_redis0 = redis_cpu(conn)
-            cpu_producer0 = time.process_time()
-            started = time.perf_counter()
-            late = 0
-            for n in range(count):
-                due = started + n / args.rate
-                pause = due - time.perf_counter()
-                if pause > 0:
-                    time.sleep(pause)
-                elif pause < -0.05:
-                    late += 1
-                job = enqueue_result(conn, {
-                    "game_id": f"g_{n:08d}", "player_id": f"p_{n:08d}",
-                    "player_name": f"P{n}", "date": DATE.isoformat(), "ruleset": "yahtzee",
-                    "total": 150 + n % 200, "finished_at": opens + n, "code": f"DD-{n}",
-                    "log": LOG,
-                })
-                ids.append(job.id)
-            produced = time.perf_counter() - started
-            cpu_producer = time.process_time() - cpu_producer0
-            deadline = time.monotonic() + 120
-            while board.players() < count and time.monotonic() < deadline:
-                time.sleep(0.05)
-            drained = time.perf_counter() - started
-            cpu_workers = sum(cpu_seconds(w.pid) for w in workers) - cpu_workers0
+            if not args.rate:  # drain rate: the consumers wait until everything is in
+                for c in consumers:
+                    c.send_signal(signal.SIGSTOP)
+            t0 = time.time() + 0.2
+            pipes, producers = [], []
+            for i in range(args.producers):
+                mine, theirs = multiprocessing.Pipe(duplex=False)
+                proc = multiprocessing.Process(
+                    target=produce, args=(url, i, count, args.producers, args.rate, t0, theirs)
+                )
+                proc.start()
+                pipes.append(mine)
+                producers.append(proc)
+            if not args.rate:
+                while stream.backlog() < count:
+                    time.sleep(0.01)
+                t0 = time.time()  # from here on, the consumers drain a full stream
+                for c in consumers:
+                    c.send_signal(signal.SIGCONT)
+            seen = watch(conn, board, count, args.rate, t0, time.time() + 300)
+            drained = max(seen.values(), default=time.time()) - t0
+            cpu_consumers = sum(cpu_seconds(c.pid) for c in consumers) - cpu_consumers0
             cpu_redis = redis_cpu(conn) - cpu_redis0
-            load = os.getloadavg()[0]
-            latencies = []
-            for base in range(0, len(ids), 1000):
-                for job in Job.fetch_many(ids[base:base + 1000], connection=conn):
-                    if job is not None and job.ended_at and job.enqueued_at:
-                        latencies.append((job.ended_at - job.enqueued_at).total_seconds())
-            latencies.sort()
+            load = os.getloadavg()
+            appended: dict[int, float] = {}
+            late, cpu_producer = 0, 0.0
+            for mine, proc in zip(pipes, producers, strict=True):
+                times, their_late, their_cpu = mine.recv()
+                appended.update(times)
+                late += their_late
+                cpu_producer += their_cpu
+                proc.join()
+            produced = max(appended.values()) - min(appended.values())
+            memory = conn.info("memory")["used_memory"] - memory0
+            board_bytes = sum(
+                conn.memory_usage(k) or 0 for k in conn.scan_iter(f"{PREFIX}lb:*")
+            )
+            games_bytes = sum(
+                conn.memory_usage(k) or 0 for k in conn.scan_iter(f"{PREFIX}game:*", count=1000)
+            )
+            players = board.players()
+            backlog = stream.backlog()
+            latencies = sorted(seen[n] - appended[n] for n in seen)
         finally:
-            for w in workers:
-                w.send_signal(signal.SIGTERM)
-            for w in workers:
+            for c in consumers:
+                c.send_signal(signal.SIGTERM)
+            for c in consumers:
                 try:
-                    w.wait(30)
+                    c.wait(30)
                 except subprocess.TimeoutExpired:
-                    w.kill()
+                    c.kill()
             conn.close()
-    print(f"{count} finishes enqueued in {produced:.2f} s ({count / produced:.0f}/s offered,"
-          f" {late} enqueued >50 ms late), all on the board after {drained:.2f} s,"
-          f" {args.workers} {'forking' if args.fork else 'simple'} workers")
-    print(f"jobs finished: {len(latencies)}/{count}")
-    if latencies:
+    offered = f"{count / produced:.0f}/s offered" if args.rate else "appended first"
+    print(f"{count} finishes appended in {produced:.2f} s ({offered}, {late} >50 ms late);"
+          f" all {players} on the board {drained:.2f} s after the start"
+          f" = {count / drained:.0f} finishes/s; {args.consumers} consumers;"
+          f" {backlog} left in the streams")
+    if latencies and args.rate:
         print(
-            "finish-to-leaderboard latency: "
-            f"p50 {statistics.median(latencies) * 1000:.0f} ms  "
-            f"p90 {percentile(latencies, 0.90) * 1000:.0f} ms  "
-            f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms  "
-            f"max {latencies[-1] * 1000:.0f} ms"
+            "finish-to-board latency: "
+            f"p50 {statistics.median(latencies) * 1000:.1f} ms  "
+            f"p90 {percentile(latencies, 0.90) * 1000:.1f} ms  "
+            f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms  "
+            f"max {latencies[-1] * 1000:.1f} ms  ({len(latencies)} games seen)"
         )
     per = {k: v / count * 1000 for k, v in
-           {"enqueue (API side)": cpu_producer, "workers": cpu_workers,
-            "Redis": cpu_redis}.items()}
+           {"consumers": cpu_consumers, "Redis": cpu_redis,
+            "append (API side)": cpu_producer}.items()}
     total = sum(per.values())
     print("CPU per finish: " + ", ".join(f"{k} {v:.2f} ms" for k, v in per.items())
-          + f"; total {total:.2f} ms -> about {2000 / total:.0f} finishes/s on 2 free cores")
-    print(f"machine load average during the run: {load:.1f} on {os.cpu_count()} cores")
-    return 0 if len(latencies) == count else 1
+          + f"; total {total:.2f} ms (about {2000 / total:.0f} finishes/s on 2 free cores)")
+    beyond = (memory - board_bytes - games_bytes) / count
+    print(f"Redis memory per finish: {memory / count:.0f} B in all; board {board_bytes / count:.0f}"
+          f" B, game records {games_bytes / count:.0f} B, beyond those {beyond:.0f} B"
+          " (player statistics, stream leftovers)")
+    print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+          f" on {os.cpu_count()} cores (a shared machine: other work runs too)")
+    return 0 if players == count and backlog == 0 else 1
 
 
 if __name__ == "__main__":

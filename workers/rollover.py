@@ -2,9 +2,15 @@
 
 For every daily ruleset and every date of the last :data:`LOOKBACK_DAYS` days whose
 window closed at least :data:`GRACE_SECONDS` ago (``daily.calendar.closes_at``; the
-grace lets results of games finished just before the close reach the board), in order:
+grace covers finishing requests still in flight at the close), in order:
 
-1. freeze the board (later results are refused and kept by RQ as failed jobs);
+0. wait for the day's results: while any result of the date is still in the results
+   streams (:meth:`daily.service.results_stream.ResultStream.unapplied` > 0, say after
+   an outage of the results consumers), nothing of the date is done and the run
+   reports ``{"date", "ruleset", "waiting": n}``; the next run (every minute) looks
+   again. A game finished while its day was open therefore always counts;
+1. freeze the board (no later result can arrive: the API refuses moves after the
+   close; one that did would be kept in ``results:{rN}:rejected``, not lost);
 2. compute and store the final statistics (players, mean, median, best, histogram);
 3. archive the day's verified results to ``<data>/archive/<date>/<ruleset>.jsonl``
    (atomic write, see :mod:`daily.service.archive`); the move logs then expire from
@@ -43,6 +49,7 @@ from daily.service.clock import service_clock
 from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
 from daily.service.leaderboard import Leaderboard, as_text
+from daily.service.results_stream import ResultStream
 from daily.strategy.buildstatus import table_ready
 from workers.context import job_config, job_connection
 
@@ -101,6 +108,9 @@ def roll_day(
     marks = {as_text(k): as_text(v) for k, v in conn.hgetall(marks_key).items()}
     done: list[str] = []
     if "frozen" not in marks:
+        waiting = ResultStream(conn, prefix=config.key_prefix).unapplied(day)
+        if waiting:
+            return {"date": day.isoformat(), "ruleset": ruleset, "done": done, "waiting": waiting}
         board.freeze(now.timestamp())
         conn.hset(marks_key, "frozen", repr(now.timestamp()))
         done.append("frozen")
@@ -135,7 +145,8 @@ def rollover(now: str | None = None) -> dict[str, Any]:
 
     ``now`` (ISO 8601 with a time zone) replaces the clock, for tests and replays.
     Returns ``{"days": [{"date", "ruleset", "done": [steps]}...]}`` listing only days
-    where something was done, or ``{"skipped": reason}``.
+    where something was done or that wait for results (``"waiting": n`` unapplied
+    results), or ``{"skipped": reason}``.
     """
     config = job_config()
     conn = job_connection(config)
@@ -149,7 +160,7 @@ def rollover(now: str | None = None) -> dict[str, Any]:
         rolled = []
         for day, ruleset in due_days(instant, config.daily_rulesets):
             outcome = roll_day(conn, config, day, ruleset, instant)
-            if outcome["done"]:
+            if outcome["done"] or outcome.get("waiting"):
                 rolled.append(outcome)
         return {"days": rolled}
     finally:

@@ -3,7 +3,9 @@
 Configuration comes from the environment (see :mod:`daily.service.config`).
 
 * ``daily serve``: the embedded stack (:mod:`daily.service.embedded`), Ctrl-C stops it.
-* ``daily worker [QUEUE ...] [--burst]``: an RQ worker on ``results`` and ``days``.
+* ``daily worker results [--burst]``: the results consumer
+  (:class:`daily.service.results_stream.ResultConsumer`); ``daily worker [days]``: an
+  RQ worker on the ``days`` queue (rollover, archives, par).
 * ``daily scheduler``: the rollover scheduler (:mod:`daily.service.scheduler`).
 * ``daily rebuild DATE RULESET [--archive FILE]``: rebuild a board from its archive,
   printing progress.
@@ -23,7 +25,8 @@ from typing import Any
 from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service.config import ConfigError, load_config
-from daily.service.connections import ALL_QUEUES, redis_from_config
+from daily.service.connections import ALL_QUEUES, DAYS_QUEUE, RESULTS_STREAM, redis_from_config
+from daily.service.results_stream import BATCH
 
 
 def register(subparsers: Any) -> None:
@@ -43,20 +46,29 @@ def register(subparsers: Any) -> None:
     )
     serve.set_defaults(handler=_serve)
 
-    worker = subparsers.add_parser("worker", help="run an RQ worker (REDIS_URL)")
-    worker.add_argument(
-        "queues", nargs="*", default=list(ALL_QUEUES), help="queues (default: results days)"
+    worker = subparsers.add_parser(
+        "worker",
+        help="`daily worker results`: the results consumer; `daily worker [days]`: an RQ worker",
     )
-    worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
-    worker.add_argument("--name", help="worker name (default: host and pid)")
+    worker.add_argument(
+        "queues", nargs="*", default=[DAYS_QUEUE],
+        help="`results` (the results stream consumer, alone) or RQ queues (default: days)",
+    )
+    worker.add_argument(
+        "--burst", action="store_true", help="stop when there is nothing left to do"
+    )
+    worker.add_argument("--name", help="worker or consumer name (default: host and pid)")
     worker.add_argument(
         "--quiet", action="store_true", help="log warnings and errors only, not every job"
     )
     worker.add_argument(
         "--simple",
         action="store_true",
-        help="run jobs in the worker process (no fork per job: much faster for the small"
-        " results jobs; a crash still leaves the job to be retried)",
+        help="RQ: run jobs in the worker process (no fork per job)",
+    )
+    worker.add_argument(
+        "--batch", type=int, default=BATCH,
+        help=f"results: entries read per stream and call (default {BATCH})",
     )
     worker.set_defaults(handler=_worker)
 
@@ -95,12 +107,20 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _worker(args: argparse.Namespace) -> int:
+    if RESULTS_STREAM in args.queues:
+        if len(args.queues) > 1:
+            raise ConfigError(
+                "`results` is the results stream consumer: run it as its own process"
+                " (`daily worker results`)", field="queues",
+            )
+        return _results_consumer(args)
     from rq import Queue, SimpleWorker, Worker
 
     unknown = [q for q in args.queues if q not in ALL_QUEUES]
     if unknown:
         raise ConfigError(
-            f"unknown queue {unknown[0]!r}; queues: {', '.join(ALL_QUEUES)}", field="queues"
+            f"unknown queue {unknown[0]!r}; queues: {', '.join((RESULTS_STREAM, *ALL_QUEUES))}",
+            field="queues",
         )
     conn = redis_from_config(load_config())
     queues = [Queue(name, connection=conn) for name in args.queues]
@@ -110,6 +130,32 @@ def _worker(args: argparse.Namespace) -> int:
     worker.work(
         burst=args.burst, with_scheduler=True, logging_level="WARNING" if args.quiet else "INFO"
     )
+    return 0
+
+
+def _results_consumer(args: argparse.Namespace) -> int:
+    import logging
+    import os
+    import signal
+
+    from daily.service.results_stream import ResultConsumer, pause_dir_hook
+
+    if not 1 <= args.batch <= 10_000:
+        raise ConfigError("must be 1..10000", field="--batch")
+    config = load_config()
+    logging.basicConfig(
+        level=logging.WARNING if args.quiet else logging.INFO,
+        format="%(asctime)s results %(levelname)s %(message)s",
+    )
+    pause_dir = os.environ.get("DAILY_TEST_PAUSE_DIR")  # tests only: see ResultConsumer
+    consumer = ResultConsumer(
+        redis_from_config(config), prefix=config.key_prefix, name=args.name,
+        batch=args.batch, pause=pause_dir_hook(Path(pause_dir)) if pause_dir else None,
+    )
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: consumer.stop())
+    logging.getLogger("daily.results").info("results consumer %s started", consumer.name)
+    consumer.run(burst=args.burst)
     return 0
 
 

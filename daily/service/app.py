@@ -30,14 +30,13 @@ from typing import Any
 
 import redis
 from flask import Blueprint, Flask, Response, g, request
-from rq import Queue
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from daily.service import api as api_package
 from daily.service.clock import Clock, FixedClock, service_clock
 from daily.service.config import Config, load_config
-from daily.service.connections import RESULTS_QUEUE, redis_from_config
+from daily.service.connections import redis_from_config
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import register_error_handlers
 from daily.service.games import GameService
@@ -46,6 +45,7 @@ from daily.service.metrics import Metrics
 from daily.service.players import Players
 from daily.service.ratelimit import RateLimiter, parse_limit
 from daily.service.requests import token_player_id
+from daily.service.results_stream import ResultStream
 
 API_PREFIX = "/api/v1"
 
@@ -60,7 +60,7 @@ class Services:
     seeds: DaySeeds
     players: Players
     games: GameService
-    results_queue: Queue
+    results: ResultStream
     metrics: Metrics
     limiter: RateLimiter
 
@@ -113,7 +113,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         return app.config["CLOCK"]()
 
     conn = redis_from_config(config)
-    results_queue = Queue(RESULTS_QUEUE, connection=conn)
+    results = ResultStream(conn, prefix=config.key_prefix)
     players = Players(conn, config, clock)
     keyring = app.config.get("KEYRING")
     seeds = DaySeeds(config, keyring if isinstance(keyring, Keyring) else None)
@@ -126,8 +126,8 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     metrics = Metrics()
     services = Services(
         config=config, conn=conn, clock=clock, seeds=seeds, players=players,
-        games=GameService(conn, config, clock, seeds, results_queue, player_name),
-        results_queue=results_queue, metrics=metrics, limiter=limiter,
+        games=GameService(conn, config, clock, seeds, results, player_name),
+        results=results, metrics=metrics, limiter=limiter,
     )
     app.extensions["daily"] = services
 

@@ -16,11 +16,13 @@ from rq import Queue
 
 from daily.service.config import Config, ConfigError
 
-#: Queue for recording finished games on the leaderboards.
-RESULTS_QUEUE = "results"
+#: What ``daily worker results`` runs: the results stream consumer (not an RQ queue;
+#: see :mod:`daily.service.results_stream`).
+RESULTS_STREAM = "results"
 #: Queue for day rollover, archives and par computation.
 DAYS_QUEUE = "days"
-ALL_QUEUES = (RESULTS_QUEUE, DAYS_QUEUE)
+#: The RQ queues.
+ALL_QUEUES = (DAYS_QUEUE,)
 
 
 def redis_key(config: Config, *parts: str) -> str:

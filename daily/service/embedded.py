@@ -8,7 +8,8 @@ With no ``REDIS_URL`` it starts, as child processes, in this order:
    before it is acknowledged. The password is generated on the first start into
    ``<data>/redis/password`` (mode 0600) and handed to Valkey on its standard input,
    never on a command line; Valkey runs with umask 077, so its AOF files are 0600;
-2. one RQ worker (``daily worker``) on the ``results`` and ``days`` queues;
+2. the results consumer (``daily worker results``) and one RQ worker (``daily worker``)
+   on the ``days`` queue;
 3. the scheduler (``daily scheduler``);
 4. the web server: gunicorn (``gthread`` workers) on ``DAILY_HOST:DAILY_PORT``;
 5. when a strategy table of ``DAILY_TABLES_IN_BACKGROUND`` (default Maxi Yatzy) is
@@ -361,8 +362,9 @@ class EmbeddedStack:
         env["REDIS_URL"] = redis_url
         self._build_tables_now(env)
         python = sys.executable
-        self.supervisor.start(ChildSpec("worker", [python, "-m", "daily", "worker"], env))
-        self.supervisor.start(ChildSpec("scheduler", [python, "-m", "daily", "scheduler"], env))
+        for name, argv in (("results", ["worker", "results"]), ("worker", ["worker"]),
+                           ("scheduler", ["scheduler"])):
+            self.supervisor.start(ChildSpec(name, [python, "-m", "daily", *argv], env))
         host, port_web = self.config.host, self.config.port
         web = self.supervisor.start(ChildSpec(
             "web",

@@ -9,9 +9,10 @@ i.e. after every decision before it has been stored.
 
 Ranked play: the first start of (player, date, ruleset) is recorded atomically (one
 Lua script) and never erased; a second start returns that game, or refuses once it is
-over. Finishing stores the verified result, a result code, and enqueues
-:func:`workers.results.record_result` (job id ``result-<game id>``) in the same Redis
-transaction, so a finished game and its leaderboard job exist together or not at all.
+over. Finishing stores the verified result, a result code, and appends the result to
+the results stream (:meth:`daily.service.results_stream.ResultStream.append`) in the
+same Redis transaction, so a finished game and its pending result exist together or
+not at all.
 
 Redis keys (``P`` = prefix)::
 
@@ -34,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
-from rq import Queue
 
 from daily import calendar
 from daily.dice import SlotCache, SlotSource, parse_date
@@ -52,7 +52,7 @@ from daily.service.errors import ApiError
 from daily.service.leaderboard import Leaderboard
 from daily.service.players import Player
 from daily.service.publicurl import public_base_url
-from workers.results import prepare_result_job
+from daily.service.results_stream import ResultStream
 
 MODES = ("ranked", "practice")
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
@@ -136,14 +136,14 @@ class GameService:
         config: Config,
         clock: Clock,
         seeds: DaySeeds,
-        results_queue: Queue,
+        results: ResultStream,
         names: Callable[[str], str | None],
     ) -> None:
         self.conn = conn
         self.config = config
         self.clock = clock
         self.seeds = seeds
-        self.queue = results_queue
+        self.results = results
         self.names = names
         self._start = conn.register_script(_START_RANKED)
         self._swap = conn.register_script(_SWAP)
@@ -423,7 +423,7 @@ class GameService:
         self._recent[game_id] = raw
 
     def _finish(self, pipe: Any, record: GameRecord, result: ReplayResult) -> None:
-        """Store the verified result and (ranked) enqueue the leaderboard job."""
+        """Store the verified result and (ranked) append it to the results stream."""
         if not result.complete:
             raise ApiError(422, "invalid_field", "the game is not finished", field="log")
         now = self.clock()
@@ -446,9 +446,9 @@ class GameService:
                 "total": record.total,
                 "finished_at": record.finished_at,
                 "code": code,
-                "log": result.log.to_json(),
+                "log": result.log.to_text(),
             }
-            self.queue.enqueue_many([prepare_result_job(payload)], pipeline=pipe)
+            self.results.append(pipe, payload)
 
     def submit_log(
         self, player: Player, game_id: str, body: Mapping[str, Any]

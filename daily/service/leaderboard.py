@@ -222,6 +222,19 @@ class Result:
         log_text = _compact_log(obj.get("log"))
         return cls(game_id, player_id, name, date, ruleset, total, float(finished), code, log_text)
 
+    def dumps(self) -> str:
+        """Compact JSON text with the move log in its compact text form (about 250 bytes).
+
+        :meth:`from_json` reads it back; the results stream carries this form.
+
+        >>> r = Result.from_json({"game_id": "g_1", "player_id": "p_1", "player_name": "",
+        ...     "date": "2026-11-29", "ruleset": "yahtzee", "total": 0,
+        ...     "finished_at": 1764400000.5, "code": "", "log": None})
+        >>> Result.from_json(r.dumps()) == r
+        True
+        """
+        return json.dumps({**self.to_json(), "log": self.log or None}, separators=(",", ":"))
+
     def to_json(self) -> dict[str, Any]:
         """The JSON object form (the inverse of :meth:`from_json`)."""
         return {
@@ -276,20 +289,26 @@ class Standing:
         return {"rank": self.rank, "percentile": self.percentile, "score": self.score}
 
 
-# KEYS: rank entries players hist logs frozen
-# ARGV: game_id player_id sort_key entry_json bin log_json
-_RECORD = """
-if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
-if redis.call('EXISTS', KEYS[6]) == 1 then return -1 end
-local other = redis.call('HGET', KEYS[3], ARGV[2])
-if other and other ~= ARGV[1] then return -2 end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
-redis.call('HSET', KEYS[3], ARGV[2], ARGV[1])
-redis.call('HINCRBY', KEYS[4], ARGV[5], 1)
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[5], ARGV[1], ARGV[6]) end
-return 1
+#: Lua function ``record_board(k, a)``: k = rank entries players hist logs frozen keys,
+#: a = game_id player_id sort_key entry_json bin log_text. Returns 1 (recorded), 0 (the
+#: game is on the board already), -1 (board frozen) or -2 (the player has another game).
+#: The results consumer (:mod:`daily.service.results_stream`) composes it with the
+#: statistics function into one script.
+BOARD_LUA = """
+local function record_board(k, a)
+  if redis.call('HEXISTS', k[2], a[1]) == 1 then return 0 end
+  if redis.call('EXISTS', k[6]) == 1 then return -1 end
+  local other = redis.call('HGET', k[3], a[2])
+  if other and other ~= a[1] then return -2 end
+  redis.call('ZADD', k[1], a[3], a[1])
+  redis.call('HSET', k[2], a[1], a[4])
+  redis.call('HSET', k[3], a[2], a[1])
+  redis.call('HINCRBY', k[4], a[5], 1)
+  if a[6] ~= '' then redis.call('HSET', k[5], a[1], a[6]) end
+  return 1
+end
 """
+_RECORD = BOARD_LUA + "return record_board(KEYS, ARGV)\n"
 
 
 # KEYS: rank entries players   ARGV: player_id  -> {rank0, players, entry, game_id} | nil
@@ -333,12 +352,14 @@ class Leaderboard:
         """The Redis key of one part of this board (see the module docstring)."""
         return f"{self.prefix}lb:{{{self.date.isoformat()}:{self.ruleset}}}:{part}"
 
-    def _keys(self) -> list[str]:
+    def record_keys(self) -> list[str]:
+        """The keys of :data:`BOARD_LUA`, in its order."""
         return [self.key(p) for p in ("rank", "entries", "players", "hist", "logs", "frozen")]
 
     # -- writing -------------------------------------------------------------
 
-    def _record_args(self, result: Result) -> list[Any]:
+    def record_args(self, result: Result) -> list[Any]:
+        """The arguments of :data:`BOARD_LUA` for ``result`` (which must be of this board)."""
         if (result.date, result.ruleset) != (self.date, self.ruleset):
             raise ResultError(
                 f"belongs to {result.date} {result.ruleset}, not this board", field="game_id"
@@ -362,7 +383,8 @@ class Leaderboard:
             result.log,
         ]
 
-    def _outcome(self, outcome: int, result: Result) -> str:
+    def outcome(self, outcome: int, result: Result) -> str:
+        """The name of :data:`BOARD_LUA`'s reply; raises on a refusal (-1, -2)."""
         if outcome == -1:
             raise BoardFrozenError(
                 f"the board of {self.date} {self.ruleset} is frozen; game {result.game_id}"
@@ -385,8 +407,8 @@ class Leaderboard:
         board and :class:`DuplicatePlayerError` if the player has another game here.
         """
         script = self.conn.register_script(_RECORD)
-        outcome = script(keys=self._keys(), args=self._record_args(result))
-        return self._outcome(int(outcome), result)
+        outcome = script(keys=self.record_keys(), args=self.record_args(result))
+        return self.outcome(int(outcome), result)
 
     def record_many(self, results: Iterable[Result], batch: int = 1000) -> list[str]:
         """:meth:`record` for many results, pipelined in batches (rebuilds, benchmarks).
@@ -395,16 +417,16 @@ class Leaderboard:
         result raises after its batch was sent (the others of the batch stand).
         """
         script = self.conn.register_script(_RECORD)
-        keys = self._keys()
+        keys = self.record_keys()
         outcomes: list[str] = []
         pending: list[Result] = []
 
         def flush() -> None:
             with self.conn.pipeline(transaction=False) as pipe:
                 for r in pending:
-                    script(keys=keys, args=self._record_args(r), client=pipe)
+                    script(keys=keys, args=self.record_args(r), client=pipe)
                 replies = pipe.execute()
-            outcomes.extend(self._outcome(int(o), r) for o, r in zip(replies, pending, strict=True))
+            outcomes.extend(self.outcome(int(o), r) for o, r in zip(replies, pending, strict=True))
             pending.clear()
 
         for result in results:
@@ -421,7 +443,7 @@ class Leaderboard:
 
     def clear(self) -> None:
         """Delete every key of this board (used by a rebuild)."""
-        self.conn.delete(*self._keys(), self.key("final"))
+        self.conn.delete(*self.record_keys(), self.key("final"))
 
     # -- reading -------------------------------------------------------------
 

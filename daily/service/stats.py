@@ -50,21 +50,27 @@ import redis
 from daily import calendar
 from daily.service.leaderboard import Result, as_text
 
-# KEYS: games agg days   ARGV: game_id row_json total ruleset date ordinal
-_RECORD = """
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
-local total = tonumber(ARGV[3])
-redis.call('HINCRBY', KEYS[2], 'games', 1)
-redis.call('HINCRBY', KEYS[2], 'sum', total)
-redis.call('HINCRBY', KEYS[2], 'games:' .. ARGV[4], 1)
-redis.call('HINCRBY', KEYS[2], 'sum:' .. ARGV[4], total)
-for _, field in ipairs({'best', 'best:' .. ARGV[4]}) do
-  local best = tonumber(redis.call('HGET', KEYS[2], field) or '-1')
-  if total > best then redis.call('HSET', KEYS[2], field, total) end
+#: Lua function ``record_stats(k, a)``: k = games agg days keys, a = game_id row_json
+#: total ruleset date ordinal. Returns 1 if the game was counted now, 0 if it was already.
+#: The results consumer (:mod:`daily.service.results_stream`) composes it with the
+#: board's function into one script.
+STATS_LUA = """
+local function record_stats(k, a)
+  if redis.call('HSETNX', k[1], a[1], a[2]) == 0 then return 0 end
+  local total = tonumber(a[3])
+  redis.call('HINCRBY', k[2], 'games', 1)
+  redis.call('HINCRBY', k[2], 'sum', total)
+  redis.call('HINCRBY', k[2], 'games:' .. a[4], 1)
+  redis.call('HINCRBY', k[2], 'sum:' .. a[4], total)
+  for _, field in ipairs({'best', 'best:' .. a[4]}) do
+    local best = tonumber(redis.call('HGET', k[2], field) or '-1')
+    if total > best then redis.call('HSET', k[2], field, total) end
+  end
+  redis.call('ZADD', k[3], a[6], a[5])
+  return 1
 end
-redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])
-return 1
 """
+_RECORD = STATS_LUA + "return record_stats(KEYS, ARGV)\n"
 
 
 def _keys(prefix: str, player_id: str) -> list[str]:
@@ -96,8 +102,17 @@ def streaks(dates: Iterable[dt.date], now: dt.datetime) -> tuple[int, int]:
     return (run if alive else 0), longest
 
 
-def record_game(conn: redis.Redis, result: Result, *, prefix: str = "dd:") -> bool:
-    """Count a finished ranked game in the player's statistics; False if already counted."""
+def record_keys(player_id: str, *, prefix: str = "dd:") -> list[str]:
+    """The keys of :data:`STATS_LUA` for a player.
+
+    >>> record_keys("p_1", prefix="t:")[1]
+    't:player:{p_1}:agg'
+    """
+    return _keys(prefix, player_id)
+
+
+def record_args(result: Result) -> list[Any]:
+    """The arguments of :data:`STATS_LUA` for ``result``."""
     row = json.dumps(
         {
             "date": result.date.isoformat(),
@@ -108,18 +123,14 @@ def record_game(conn: redis.Redis, result: Result, *, prefix: str = "dd:") -> bo
         },
         separators=(",", ":"),
     )
+    date = result.date.isoformat()
+    return [result.game_id, row, result.total, result.ruleset, date, result.date.toordinal()]
+
+
+def record_game(conn: redis.Redis, result: Result, *, prefix: str = "dd:") -> bool:
+    """Count a finished ranked game in the player's statistics; False if already counted."""
     script = conn.register_script(_RECORD)
-    added = script(
-        keys=_keys(prefix, result.player_id),
-        args=[
-            result.game_id,
-            row,
-            result.total,
-            result.ruleset,
-            result.date.isoformat(),
-            result.date.toordinal(),
-        ],
-    )
+    added = script(keys=_keys(prefix, result.player_id), args=record_args(result))
     return added == 1
 
 

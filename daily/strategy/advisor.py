@@ -19,7 +19,6 @@ play follows. Box points, legality and bonuses come from
 from __future__ import annotations
 
 import itertools
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -168,19 +167,21 @@ class Advisor:
         self.spec = table.spec
         self.rules = table.rules
         self.greedy = greedy
-        self._turns: OrderedDict[CardState, tuple[np.ndarray, np.ndarray, np.ndarray]] = (
-            OrderedDict()
-        )
+        # Plain dicts, emptied when full: safe to share between threads (the GIL makes
+        # each get, set and clear atomic), so one warm Advisor serves a whole process.
+        self._turns: dict[CardState, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._cache = cache
+        self._boxes: dict[tuple[CardState, tuple[int, ...]], list[tuple[float, str, int, int]]]
+        self._boxes = {}
         self._keep_lists: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, ...]]]] = {}
 
     def _turn(self, state: CardState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         hit = self._turns.get(state)
         if hit is None:
             hit = self.table.turn(state, use_future=not self.greedy)
+            if len(self._turns) >= self._cache:
+                self._turns.clear()
             self._turns[state] = hit
-            if len(self._turns) > self._cache:
-                self._turns.popitem(last=False)
         return hit
 
     def _keeps(self, dice: Sequence[int]) -> tuple[np.ndarray, list[tuple[int, ...]]]:
@@ -195,13 +196,30 @@ class Advisor:
         return hit
 
     def box_actions(self, pos: Position) -> list[Action]:
-        """Every legal box for the dice showing, best first."""
+        """Every legal box for the dice showing, best first.
+
+        What a box gains (points, bonuses and the table's value of the state after it)
+        depends only on the card's between-turn state and the dice multiset, so it is
+        computed once per (state, dice) and kept (``cache`` * 16 entries at most).
+        """
+        state = self.spec.card_state(pos.scores)
+        key = (state, tuple(sorted(pos.dice)))
+        gains = self._boxes.get(key)
+        if gains is None:
+            gains = self._box_gains(pos, state)
+            if len(self._boxes) >= self._cache * 16:
+                self._boxes.clear()
+            self._boxes[key] = gains
+        before = pos.card.total
+        return [
+            Action("box", before + gain, box=box, points=points, bonus=bonus)
+            for gain, box, points, bonus in gains
+        ]
+
+    def _box_gains(self, pos: Position, state: CardState) -> list[tuple[float, str, int, int]]:
         rules, spec = self.rules, self.spec
-        card = pos.card
-        before = card.total
-        state = spec.card_state(pos.scores)
         turn = placements(rules, pos.scores, pos.dice)
-        upper_before = card.upper_total
+        upper_before = state.upper  # capped at the threshold: crossing it is all that counts
         threshold = rules.upper_bonus_threshold
         out = []
         full = bin(state.mask).count("1") == len(rules.boxes) - 1
@@ -213,12 +231,8 @@ class Advisor:
             future = 0.0
             if not self.greedy and not full:
                 future = self.table.value(spec.next_state(state, p.index, p.points))
-            out.append(
-                Action(
-                    "box", before + gained + future, box=p.box, points=p.points, bonus=turn.bonus
-                )
-            )
-        out.sort(key=lambda a: -a.value)
+            out.append((gained + future, p.box, p.points, turn.bonus))
+        out.sort(key=lambda g: -g[0])
         return out
 
     def keep_actions(self, pos: Position, limit: int | None = None) -> list[Action]:

@@ -16,12 +16,14 @@ import threading
 from pathlib import Path
 
 from daily.rules import Ruleset
+from daily.strategy.advisor import Advisor
 from daily.strategy.solver import StrategyTable, solve
 from daily.strategy.spec import StrategyError
 from daily.strategy.tablefile import load_table, table_filename
 
 _LOCK = threading.Lock()
 _OPEN: dict[tuple[str, float], StrategyTable] = {}
+_ADVISORS: dict[int, Advisor] = {}
 
 
 def tables_dir_for(data_dir: Path) -> Path:
@@ -52,6 +54,21 @@ def get_table(rules: Ruleset, folder: Path | None = None) -> StrategyTable:
             table = load_table(rules, folder)  # raises a clear error when missing/stale
             _OPEN[key] = table
         return table
+
+
+def get_advisor(rules: Ruleset, folder: Path | None = None) -> Advisor:
+    """A warm :class:`Advisor` on the table of ``rules``, one per table and process.
+
+    Its caches (turn values, box gains, keep lists) stay warm across requests; it is
+    safe to share between threads. A rebuilt table file gets a new advisor.
+    """
+    table = get_table(rules, folder)
+    with _LOCK:
+        advisor = _ADVISORS.get(id(table))
+        if advisor is None or advisor.table is not table:
+            advisor = Advisor(table, cache=256)  # about 10 MB of caches at most
+            _ADVISORS[id(table)] = advisor
+        return advisor
 
 
 def table_or_solve(rules: Ruleset, folder: Path | None = None) -> StrategyTable:

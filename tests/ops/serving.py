@@ -134,3 +134,14 @@ def start_serve(tmp_path: Path, env: dict[str, str], *args: str) -> Serve:
         serve.kill_everything()
         raise
     return serve
+
+
+def open_day_now() -> tuple[str, float]:
+    """A date open for ranked play at the real current time (the one that stays open
+    longest) and the current Unix time: a result a live ``daily serve`` accepts."""
+    import datetime as dt
+
+    from daily import calendar
+
+    now = dt.datetime.now(dt.UTC)
+    return calendar.open_dates(now)[-1].isoformat(), now.timestamp()

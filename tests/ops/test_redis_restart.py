@@ -10,13 +10,11 @@ from pathlib import Path
 
 import pytest
 import redis
-from rq import Queue
 
 from daily import calendar
-from daily.service.connections import RESULTS_QUEUE
 from daily.service.leaderboard import Leaderboard
+from daily.service.results_stream import ResultConsumer, ResultStream
 from daily.service.stats import player_stats
-from workers.results import enqueue_result, record_result
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,15 +31,15 @@ def result(n: int) -> dict:
     }
 
 
-def test_results_and_queued_jobs_survive_kill_9(own_valkey, monkeypatch, tmp_path) -> None:
+def test_results_and_pending_results_survive_kill_9(own_valkey, tmp_path) -> None:
     server = own_valkey()
-    monkeypatch.setenv("REDIS_URL", server.url)
-    monkeypatch.setenv("DAILY_KEY_PREFIX", "tr:")
-    for n in range(1, 21):  # recorded on the board and in the stats
-        record_result(result(n))
     conn = redis.Redis.from_url(server.url)
-    for n in range(21, 31):  # accepted, waiting in the queue
-        enqueue_result(conn, result(n))
+    stream = ResultStream(conn, prefix="tr:")
+    for n in range(1, 21):  # recorded on the board and in the stats
+        stream.add(result(n))
+    assert ResultConsumer(conn, prefix="tr:").run(burst=True) == 20
+    for n in range(21, 31):  # accepted, waiting in the results stream
+        stream.add(result(n))
     board = Leaderboard(conn, "2026-11-29", "maxi-yatzy", prefix="tr:")
     before = [e.to_json() for e in board.top(100)], board.histogram()
     conn.close()
@@ -53,10 +51,10 @@ def test_results_and_queued_jobs_survive_kill_9(own_valkey, monkeypatch, tmp_pat
     board = Leaderboard(conn, "2026-11-29", "maxi-yatzy", prefix="tr:")
     assert ([e.to_json() for e in board.top(100)], board.histogram()) == before
     assert player_stats(conn, "p_0020", prefix="tr:")["games"] == 1
-    assert len(Queue(RESULTS_QUEUE, connection=conn)) == 10
+    assert ResultStream(conn, prefix="tr:").unapplied("2026-11-29") == 10
     env = dict(os.environ, REDIS_URL=server.url, DAILY_KEY_PREFIX="tr:", PYTHONPATH=str(ROOT))
     subprocess.run(
-        [sys.executable, "-m", "daily", "worker", RESULTS_QUEUE, "--burst"],
+        [sys.executable, "-m", "daily", "worker", "results", "--burst"],
         env=env, cwd=ROOT, check=True, timeout=60,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

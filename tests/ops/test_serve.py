@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 import signal
@@ -15,10 +14,9 @@ import pytest
 import redis
 from rq import Worker
 
-from daily import calendar
 from daily.service.leaderboard import Leaderboard
-from tests.ops.serving import ROOT, descendants, serve_env, start_serve
-from workers.results import enqueue_result
+from daily.service.results_stream import ResultStream
+from tests.ops.serving import ROOT, descendants, open_day_now, serve_env, start_serve
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -31,30 +29,32 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
             health = json.loads(r.read())
         assert (health["status"], health["redis"]) == ("ok", "ok")
 
-        # The embedded Valkey wants its password; the worker records a result on it.
+        # The embedded Valkey wants its password; the results consumer records a result
+        # appended on it.
         port = int(re.findall(r"embedded Valkey on 127\.0\.0\.1:(\d+)", serve.log())[-1])
         with pytest.raises(redis.AuthenticationError):
             redis.Redis(port=port).set("intruder", "1")
         conn = serve.redis()
-        opens = calendar.opens_at(dt.date(2026, 11, 29)).timestamp()
-        enqueue_result(conn, {
+        date, now = open_day_now()
+        ResultStream(conn, prefix="ts:").add({
             "game_id": "g_smoke", "player_id": "p_smoke", "player_name": "Smoke",
-            "date": "2026-11-29", "ruleset": "yahtzee", "total": 222,
-            "finished_at": opens + 5, "code": "DD-SMOKE", "log": None,
+            "date": date, "ruleset": "yahtzee", "total": 222,
+            "finished_at": now, "code": "DD-SMOKE", "log": None,
         })
-        board = Leaderboard(conn, "2026-11-29", "yahtzee", prefix="ts:")
+        board = Leaderboard(conn, date, "yahtzee", prefix="ts:")
         deadline = time.monotonic() + 10
         while board.players() == 0:
-            assert time.monotonic() < deadline, "the embedded worker did not record the result"
+            assert time.monotonic() < deadline, "the embedded consumer did not record it"
             time.sleep(0.05)
         conn.close()
 
-        assert len(descendants(serve.process.pid)) >= 4  # valkey, worker, scheduler, gunicorn
+        # valkey, results, worker, scheduler, gunicorn (+ their children)
+        assert len(descendants(serve.process.pid)) >= 5
         assert serve.stop(signal.SIGINT) == 0  # Ctrl-C
     finally:
         serve.kill_everything()
     text = serve.log()
-    for name in ("web", "scheduler", "worker", "valkey"):
+    for name in ("web", "scheduler", "worker", "results", "valkey"):
         assert f"{name} stopped" in text
     assert "Traceback" not in text
     data = tmp_path / "data"

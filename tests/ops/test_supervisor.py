@@ -1,6 +1,7 @@
 """``daily serve`` survives its children: kill -9 of each one, under load, real processes.
 
-One ``daily serve`` (embedded Valkey, worker, scheduler, gunicorn with 2 workers)
+One ``daily serve`` (embedded Valkey, results consumer, RQ worker, scheduler, gunicorn
+with 2 workers)
 serves four client threads the whole time. Each child in turn gets SIGKILL; the
 supervisor logs it and starts it again; what it does works again afterwards; the web
 server answers throughout (503 with Retry-After while Valkey is away, never a 500),
@@ -9,7 +10,6 @@ except for the moments its own master is dead. SIGTERM then stops everything.
 
 from __future__ import annotations
 
-import datetime as dt
 import http.client
 import json
 import os
@@ -22,13 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from daily import calendar
 from daily.service.leaderboard import Leaderboard
-from tests.ops.serving import Serve, alive, descendants, serve_env, start_serve
-from workers.results import enqueue_result
+from daily.service.results_stream import ResultStream
+from tests.ops.serving import Serve, alive, descendants, open_day_now, serve_env, start_serve
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
-OPENS = calendar.opens_at(dt.date(2026, 11, 29)).timestamp()
 
 
 @dataclass
@@ -114,14 +112,15 @@ def kill_and_wait_restart(serve: Serve, name: str) -> tuple[float, float]:
 
 
 def result_recorded(serve: Serve, n: int) -> None:
-    """Enqueue a result on the embedded Valkey; the (restarted) worker records it."""
+    """Append a result on the embedded Valkey; the (restarted) consumer records it."""
     conn = serve.redis()
-    enqueue_result(conn, {
+    date, now = open_day_now()
+    ResultStream(conn, prefix="ts:").add({
         "game_id": f"g_kill{n}", "player_id": f"p_kill{n}", "player_name": f"K{n}",
-        "date": "2026-11-29", "ruleset": "yahtzee", "total": 200 + n,
-        "finished_at": OPENS + n, "code": f"DD-KILL{n}", "log": None,
+        "date": date, "ruleset": "yahtzee", "total": 200 + n,
+        "finished_at": now, "code": f"DD-KILL{n}", "log": None,
     })
-    board = Leaderboard(conn, "2026-11-29", "yahtzee", prefix="ts:")
+    board = Leaderboard(conn, date, "yahtzee", prefix="ts:")
     wait_until(lambda: board.standing(f"p_kill{n}") is not None, 60,
                f"result {n} was not recorded after the restart")
     conn.close()
@@ -139,10 +138,12 @@ def test_every_child_killed_under_load_comes_back(tmp_path: Path) -> None:
             t.start()
         result_recorded(serve, 1)
 
-        # The RQ worker and the scheduler: the web server does not even notice.
+        # The results consumer, the RQ worker and the scheduler: the web server does not
+        # even notice.
         start = time.monotonic()
-        kill_and_wait_restart(serve, "worker")
+        kill_and_wait_restart(serve, "results")
         result_recorded(serve, 2)
+        kill_and_wait_restart(serve, "worker")
         kill_and_wait_restart(serve, "scheduler")
         time.sleep(1)
         assert alive(serve.pid_of("scheduler"))
@@ -186,7 +187,7 @@ def test_every_child_killed_under_load_comes_back(tmp_path: Path) -> None:
             t.join(15)
         serve.kill_everything()
     text = serve.log()
-    for name in ("web", "scheduler", "worker", "valkey"):
+    for name in ("web", "scheduler", "worker", "results", "valkey"):
         assert f"{name} stopped" in text
     assert not descendants(serve.process.pid)
 

@@ -11,6 +11,7 @@ from flask import Flask
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.service.keys import Keyring
+from daily.service.leaderboard import Result
 from tests.service.conftest import Player, play_out
 
 pytestmark = pytest.mark.redis
@@ -50,12 +51,13 @@ def test_whole_ranked_game_is_verified_by_replay(
     assert f"{final['total']} points" in result["share_text"]
     assert result["rank"] is None  # the worker has not put it on the board yet
 
-    # The finish enqueued exactly one leaderboard job, with the game's unique id.
-    queue = app.extensions["daily"].results_queue
-    assert queue.job_ids == [f"result-{final['id']}"]
-    job = queue.fetch_job(f"result-{final['id']}")
-    assert job.args[0]["total"] == final["total"]
-    assert job.args[0]["player_id"] == player.id
+    # The finish appended exactly one result to the results stream.
+    stream = app.extensions["daily"].results
+    entries = [e for key in stream.stream_keys() for e in stream.conn.xrange(key)]
+    assert len(entries) == 1 and stream.unapplied("2026-11-29") == 1
+    appended = Result.from_json(entries[0][1][b"r"])
+    assert (appended.game_id, appended.total) == (final["id"], final["total"])
+    assert appended.player_id == player.id and MoveLog.from_text(appended.log) == log
 
 
 def test_second_start_resumes_then_refuses(player: Player) -> None:

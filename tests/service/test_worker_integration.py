@@ -1,4 +1,4 @@
-"""A finished game reaches the leaderboard through a real RQ worker process."""
+"""A finished game reaches the leaderboard through a real results consumer process."""
 
 from __future__ import annotations
 
@@ -20,13 +20,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_worker_burst(config: Config) -> subprocess.CompletedProcess[str]:
-    """``rq worker --burst`` on the results queue, in its own process."""
+    """``daily worker results --burst``, in its own process."""
     env = dict(os.environ, REDIS_URL=config.redis_url or "", DAILY_KEY_PREFIX=PREFIX,
                DAILY_DATA_DIR=str(config.data_dir), PYTHONPATH=str(ROOT))
     env.pop("DAILY_TEST_PAUSE_DIR", None)
     return subprocess.run(
-        [sys.executable, "-m", "rq.cli", "worker", "--burst", "--url", config.redis_url or "",
-         "--worker-class", "rq.worker.SimpleWorker", "results"],
+        [sys.executable, "-m", "daily", "worker", "results", "--burst"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
     )
 
@@ -46,12 +45,12 @@ def test_finished_games_reach_the_leaderboard(
     # Nothing on the board before a worker ran.
     board = client.get("/api/v1/leaderboards/2026-11-29/yahtzee").get_json()
     assert board["players"] == 0 and board["top"] == []
-    queue = app.extensions["daily"].results_queue
-    assert sorted(queue.job_ids) == sorted(f"result-{f['id']}" for f in finals.values())
+    stream = app.extensions["daily"].results
+    assert stream.unapplied("2026-11-29") == stream.backlog() == 2
 
     done = run_worker_burst(service_config)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert queue.count == 0
+    assert stream.unapplied("2026-11-29") == stream.backlog() == 0
 
     board = ada.call("GET", "/leaderboards/2026-11-29/yahtzee").get_json()
     assert board["players"] == 2 and board["frozen"] is False
@@ -79,7 +78,7 @@ def test_finished_games_reach_the_leaderboard(
                   if (s["date"], s["ruleset"]) == ("2026-11-29", "yahtzee"))
     assert played["over"] is True and played["code"] == finals[ada.id]["result"]["code"]
 
-    # Submitting the log of a finished game again enqueues nothing new.
+    # Submitting the log of a finished game again appends nothing new.
     assert ada.call("POST", f"/games/{finals[ada.id]['id']}/log",
                     {"log": finals[ada.id]["log"]}).status_code == 200
-    assert queue.count == 0
+    assert stream.backlog() == 0

@@ -102,3 +102,14 @@ def test_full_card_is_not_a_position() -> None:
     rules = get_ruleset("yacht")
     with pytest.raises(StrategyError, match="game is over"):
         Position(rules, (0,) * 12, (1, 2, 3, 4, 5), 0)
+
+
+@pytest.mark.parametrize("table_name", ["yahtzee_table", "yatzy_table", "plain_yahtzee_table"])
+def test_a_warm_advisor_answers_as_a_fresh_one(table_name: str, request) -> None:
+    """The shared advisor's caches (turns, box gains by state and dice) change nothing."""
+    table = request.getfixturevalue(table_name)
+    warm = Advisor(table, cache=8)  # small: its caches fill and empty during the run
+    sample = positions(table, 600)
+    for _ in range(2):  # cold, then from the caches
+        for pos, _game in sample:
+            assert warm.hint(pos, top=20) == Advisor(table).hint(pos, top=20)

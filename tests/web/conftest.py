@@ -68,13 +68,12 @@ def live_server(
 
 @pytest.fixture
 def run_results_worker(live_server: LiveServer) -> Callable[[], None]:
-    """Run a real RQ worker process in burst mode on the results queue."""
+    """Run a real results consumer process (``daily worker results --burst``)."""
 
     def run() -> None:
         env = {**os.environ, **live_server.env, "PYTHONPATH": str(ROOT)}
         subprocess.run(
-            [sys.executable, "-m", "rq.cli", "worker", "--burst", "--quiet",
-             "--url", live_server.env["REDIS_URL"], "results"],
+            [sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
             env=env, cwd=ROOT, check=True, timeout=60,
         )
 

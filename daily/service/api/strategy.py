@@ -19,7 +19,7 @@ from daily.strategy.advisor import Advisor, Position
 from daily.strategy.analysis import analyse
 from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import StrategyError
-from daily.strategy.store import get_table
+from daily.strategy.store import get_advisor
 
 bp = Blueprint("strategy", __name__)
 
@@ -27,8 +27,13 @@ MAX_TOP = 20
 
 
 def _table(rules: Ruleset) -> StrategyTable:
+    return _advisor(rules).table
+
+
+def _advisor(rules: Ruleset) -> Advisor:
+    """The process's warm advisor of the table (503 naming the build command if none)."""
     try:
-        return get_table(rules, current_app.extensions["daily"].config.tables_dir)
+        return get_advisor(rules, current_app.extensions["daily"].config.tables_dir)
     except StrategyError as exc:
         raise ApiError(503, "unavailable", exc.message, field="table") from None
 
@@ -44,7 +49,7 @@ def hint(game_id: str) -> dict[str, Any]:
     if result.complete:
         raise ApiError(409, "conflict", "the game is over; ask for its analysis", field="id")
     game = result.game
-    out = Advisor(_table(result.rules)).hint(Position.from_game(game), top)
+    out = _advisor(result.rules).hint(Position.from_game(game), top)
     out.update(turn=game.turn + 1, roll=game.roll + 1)
     return out
 

@@ -1,0 +1,444 @@
+"""Finished ranked games on their way to the boards: Redis Streams and a consumer group.
+
+The finish (:mod:`daily.service.games`) calls :meth:`ResultStream.append` inside the
+transaction that stores the finished game, so a finished game and its pending result
+exist together or not at all. ``daily worker results`` runs :class:`ResultConsumer`,
+which reads the streams through the consumer group :data:`GROUP` in batches and
+records each result with one pipelined script call.
+
+One atomic, idempotent unit per result
+--------------------------------------
+:data:`_APPLY` is one Lua script per result: the board entry
+(:data:`daily.service.leaderboard.BOARD_LUA`), the player's statistics
+(:data:`daily.service.stats.STATS_LUA`), the acknowledgement (XACK), the deletion of
+the entry from the stream (XDEL: the stream holds only results not yet applied) and
+the day's count of unapplied results, all or nothing. Applying an entry twice changes
+nothing (the board knows the game id, the statistics row is HSETNX, XACK answers 0 the
+second time). A result the board refuses (the player has another game on it, or the
+board was frozen: see below) is kept in ``results:{rN}:rejected`` with the reason and
+acknowledged: never lost, never retried for ever.
+
+Delivery is at least once
+-------------------------
+A consumer killed mid-batch leaves the entries it read and did not apply in the
+group's pending list. Every consumer runs XAUTOCLAIM every :data:`CLAIM_EVERY` seconds
+and takes over entries idle for :data:`CLAIM_IDLE_MS` (5 s), so another consumer (or
+the same one restarted) applies them within seconds.
+
+The close of a day waits for its results
+----------------------------------------
+``results:{rN}:open`` counts, per date, the results appended and not yet applied (the
+finish adds one, the apply script takes it away). The rollover
+(:mod:`workers.rollover`) freezes a day's boards only once :meth:`ResultStream.unapplied`
+is 0 for that date, so a game finished while its day was open always counts, whatever
+the backlog or outage at the close.
+
+Shards and cluster hash tags
+----------------------------
+Results are spread over :data:`SHARDS` streams by the game id (:func:`shard_of`). Each
+stream's keys share the hash tag ``{rN}``, so on a Redis Cluster a stream, its counter
+and its rejects live in one slot and the script above can touch them together.
+
+Redis keys (``P`` = the configured key prefix, ``N`` = shard number)::
+
+    P results:{rN}           STREAM  results not yet applied; field ``r`` = Result.dumps()
+    P results:{rN}:open      HASH    date -> number of that date's results not yet applied
+    P results:{rN}:rejected  HASH    game id -> JSON {"reason", "result"} (refused results)
+
+>>> shard_of("g_7k3m9q"), stream_key("dd:", 3), open_key("dd:", 3)
+(0, 'dd:results:{r3}', 'dd:results:{r3}:open')
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import os
+import socket
+import time
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from daily.service.leaderboard import BOARD_LUA, Leaderboard, Result, ResultError, as_text
+from daily.service.stats import STATS_LUA
+from daily.service.stats import record_args as stats_args
+from daily.service.stats import record_keys as stats_keys
+
+#: Number of result streams (fixed: every process must agree on it).
+SHARDS = 16
+#: The consumer group of the board writers.
+GROUP = "boards"
+#: Entries read per stream and call.
+BATCH = 256
+#: A pending entry idle this long belongs to a consumer presumed dead and is claimed.
+CLAIM_IDLE_MS = 5000
+#: Seconds between two claim rounds of a consumer.
+CLAIM_EVERY = 1.0
+#: Consumers without pending entries, idle this long, are removed from the group.
+FORGET_IDLE_MS = 3600 * 1000
+
+log = logging.getLogger(__name__)
+#: One script call: ("apply" | "reject", keys, args, game id).
+_Call = tuple[str, list[Any], list[Any], str]
+
+# KEYS: board (6: BOARD_LUA) stats (3: STATS_LUA) stream open rejected
+# ARGV: board (6) stats (6) entry_id group date raw_entry
+_APPLY = (
+    BOARD_LUA
+    + STATS_LUA
+    + """
+local board = record_board({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]},
+  {ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]})
+local stats = 0
+if board >= 0 then
+  stats = record_stats({KEYS[7], KEYS[8], KEYS[9]},
+    {ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12]})
+else
+  local reason = 'frozen'
+  if board == -2 then reason = 'duplicate_player' end
+  redis.call('HSET', KEYS[12], ARGV[1], cjson.encode({reason = reason, result = ARGV[16]}))
+end
+if redis.call('XACK', KEYS[10], ARGV[14], ARGV[13]) == 1 then
+  redis.call('XDEL', KEYS[10], ARGV[13])
+  if redis.call('HINCRBY', KEYS[11], ARGV[15], -1) <= 0 then
+    redis.call('HDEL', KEYS[11], ARGV[15])
+  end
+end
+return {board, stats}
+"""
+)
+
+# KEYS: stream open rejected   ARGV: entry_id group date game_id reason raw_entry
+# (an entry that is not a valid result: kept with the reason, acknowledged)
+_REJECT = """
+redis.call('HSET', KEYS[3], ARGV[4], cjson.encode({reason = ARGV[5], result = ARGV[6]}))
+if redis.call('XACK', KEYS[1], ARGV[2], ARGV[1]) == 1 then
+  redis.call('XDEL', KEYS[1], ARGV[1])
+  if ARGV[3] ~= '' and redis.call('HINCRBY', KEYS[2], ARGV[3], -1) <= 0 then
+    redis.call('HDEL', KEYS[2], ARGV[3])
+  end
+end
+return 1
+"""
+
+
+def shard_of(game_id: str) -> int:
+    """The stream shard of a game (CRC-32 of its id, modulo :data:`SHARDS`).
+
+    >>> shard_of("g_000001") == shard_of("g_000001")
+    True
+    """
+    return zlib.crc32(game_id.encode()) % SHARDS
+
+
+def stream_key(prefix: str, shard: int) -> str:
+    """The stream of one shard."""
+    return f"{prefix}results:{{r{shard}}}"
+
+
+def open_key(prefix: str, shard: int) -> str:
+    """The per-date count of unapplied results of one shard."""
+    return f"{stream_key(prefix, shard)}:open"
+
+
+def rejected_key(prefix: str, shard: int) -> str:
+    """The refused results of one shard."""
+    return f"{stream_key(prefix, shard)}:rejected"
+
+
+class ResultStream:
+    """The result streams on one Redis connection: append, and what is still pending.
+
+    >>> ResultStream(None, prefix="t:").stream_keys()[:2]  # type: ignore[arg-type]
+    ['t:results:{r0}', 't:results:{r1}']
+    """
+
+    def __init__(self, conn: redis.Redis, *, prefix: str = "dd:") -> None:
+        self.conn = conn
+        self.prefix = prefix
+
+    def stream_keys(self) -> list[str]:
+        """The stream keys of every shard."""
+        return [stream_key(self.prefix, s) for s in range(SHARDS)]
+
+    def append(self, pipe: Any, result: Mapping[str, Any] | Result) -> Result:
+        """Queue the result on ``pipe`` (the caller's transaction); returns it checked.
+
+        Raises :class:`daily.service.leaderboard.ResultError` on a bad result, before
+        anything is queued.
+        """
+        parsed = result if isinstance(result, Result) else Result.from_json(result)
+        shard = shard_of(parsed.game_id)
+        pipe.xadd(stream_key(self.prefix, shard), {"r": parsed.dumps()})
+        pipe.hincrby(open_key(self.prefix, shard), parsed.date.isoformat(), 1)
+        return parsed
+
+    def add(self, result: Mapping[str, Any] | Result) -> Result:
+        """:meth:`append` in a transaction of its own (tools, tests, benchmarks)."""
+        with self.conn.pipeline(transaction=True) as pipe:
+            parsed = self.append(pipe, result)
+            pipe.execute()
+        return parsed
+
+    def unapplied(self, date: dt.date | str) -> int:
+        """How many results of ``date`` were appended and not applied yet (all shards)."""
+        day = date if isinstance(date, str) else date.isoformat()
+        with self.conn.pipeline(transaction=False) as pipe:
+            for shard in range(SHARDS):
+                pipe.hget(open_key(self.prefix, shard), day)
+            counts = pipe.execute()
+        return sum(int(c) for c in counts if c is not None)
+
+    def backlog(self) -> int:
+        """Entries in the streams (not yet applied, read or not)."""
+        with self.conn.pipeline(transaction=False) as pipe:
+            for key in self.stream_keys():
+                pipe.xlen(key)
+            return sum(pipe.execute())
+
+    def rejected(self) -> dict[str, dict[str, Any]]:
+        """Every refused result: game id -> ``{"reason", "result"}``."""
+        out: dict[str, dict[str, Any]] = {}
+        for shard in range(SHARDS):
+            for game_id, raw in self.conn.hgetall(rejected_key(self.prefix, shard)).items():
+                out[as_text(game_id)] = json.loads(raw)
+        return out
+
+    def ensure_group(self) -> None:
+        """Create the consumer group on every stream (from the start; idempotent)."""
+        for key in self.stream_keys():
+            try:
+                self.conn.xgroup_create(key, GROUP, id="0", mkstream=True)
+            except redis.ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+
+
+@dataclass
+class BatchOutcome:
+    """What one applied batch did."""
+
+    recorded: int = 0
+    already: int = 0
+    rejected: int = 0
+    game_ids: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """Entries handled."""
+        return self.recorded + self.already + self.rejected
+
+
+def default_consumer_name() -> str:
+    """``<host>-<pid>``: unique per process, so a restart never inherits stale entries.
+
+    >>> default_consumer_name().endswith(str(os.getpid()))
+    True
+    """
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+class ResultConsumer:
+    """One member of the consumer group: read, apply, claim abandoned entries.
+
+    ``pause`` is a test hook: called with the game ids of the batch after the first
+    half of a batch was applied (a test kills the process there).
+    """
+
+    def __init__(
+        self,
+        conn: redis.Redis,
+        *,
+        prefix: str = "dd:",
+        name: str | None = None,
+        batch: int = BATCH,
+        claim_idle_ms: int = CLAIM_IDLE_MS,
+        pause: Callable[[list[str]], None] | None = None,
+    ) -> None:
+        self.conn = conn
+        self.prefix = prefix
+        self.stream = ResultStream(conn, prefix=prefix)
+        self.name = name or default_consumer_name()
+        self.batch = batch
+        self.claim_idle_ms = claim_idle_ms
+        self.pause = pause
+        self._apply = conn.register_script(_APPLY)
+        self._reject = conn.register_script(_REJECT)
+        self._stopping = False
+        self._next_claim = 0.0
+        self._next_forget = 0.0
+
+    def stop(self) -> None:
+        """Finish the batch in hand, then return from :meth:`run`."""
+        self._stopping = True
+
+    def run(self, *, block_ms: int = 500, burst: bool = False) -> int:
+        """Consume until :meth:`stop` (or, with ``burst``, until nothing is left).
+
+        Returns the number of entries handled.
+        """
+        self.stream.ensure_group()
+        handled = 0
+        while not self._stopping:
+            now = time.monotonic()
+            claimed = 0
+            if now >= self._next_claim:
+                claimed = self.claim()
+                self._next_claim = now + CLAIM_EVERY
+            if now >= self._next_forget:
+                self.forget_idle_consumers()
+                self._next_forget = now + 60
+            read = self.read(0 if burst else block_ms)
+            handled += claimed + read
+            if burst and not claimed and not read:
+                if not self._pending_anywhere():
+                    break
+                time.sleep(0.1)  # entries of another consumer: claimable once idle
+        return handled
+
+    def _pending_anywhere(self) -> bool:
+        return any(
+            self.conn.xpending(key, GROUP)["pending"] for key in self.stream.stream_keys()
+        )
+
+    def read(self, block_ms: int) -> int:
+        """Read new entries of every shard (waiting up to ``block_ms``) and apply them."""
+        streams = {key: ">" for key in self.stream.stream_keys()}
+        replies = self.conn.xreadgroup(
+            GROUP, self.name, streams, count=self.batch, block=block_ms or None
+        )
+        entries: list[tuple[int, bytes, Mapping[bytes, bytes]]] = []
+        for key, items in replies or []:
+            shard = int(as_text(key).rsplit("{r", 1)[1].rstrip("}"))
+            entries.extend((shard, entry_id, fields) for entry_id, fields in items)
+        return self.apply(entries).total if entries else 0
+
+    def claim(self) -> int:
+        """Take over and apply entries idle for ``claim_idle_ms`` (dead consumers')."""
+        handled = 0
+        for shard, key in enumerate(self.stream.stream_keys()):
+            start = "0-0"
+            while True:
+                reply = self.conn.xautoclaim(
+                    key, GROUP, self.name, self.claim_idle_ms, start, count=self.batch
+                )
+                start, items = reply[0], reply[1]
+                entries = [(shard, entry_id, f) for entry_id, f in items if f is not None]
+                if entries:
+                    log.warning("claimed %d abandoned results of shard %d", len(entries), shard)
+                    handled += self.apply(entries).total
+                if as_text(start) == "0-0":
+                    break
+        return handled
+
+    def forget_idle_consumers(self) -> None:
+        """Remove consumers with nothing pending that were idle for an hour."""
+        for key in self.stream.stream_keys():
+            try:
+                consumers = self.conn.xinfo_consumers(key, GROUP)
+            except redis.ResponseError:
+                continue  # no group yet
+            for c in consumers:
+                if c["pending"] == 0 and c["idle"] > FORGET_IDLE_MS and c["name"] != self.name:
+                    self.conn.xgroup_delconsumer(key, GROUP, c["name"])
+
+    def apply(self, entries: Iterable[tuple[int, bytes, Mapping[bytes, bytes]]]) -> BatchOutcome:
+        """Apply entries ``(shard, id, fields)``: one script call each, pipelined."""
+        calls = [
+            self._call(shard, as_text(entry_id), _field(fields, "r"))
+            for shard, entry_id, fields in entries
+        ]
+        outcome = BatchOutcome(game_ids=[c[3] for c in calls])
+        if self.pause and len(calls) > 1:
+            half = len(calls) // 2
+            self._execute(calls[:half], outcome)
+            self.pause(outcome.game_ids)
+            self._execute(calls[half:], outcome)
+        else:
+            self._execute(calls, outcome)
+        if outcome.rejected:
+            log.warning("%d results refused; see results:{rN}:rejected", outcome.rejected)
+        return outcome
+
+    def _execute(self, calls: list[_Call], outcome: BatchOutcome) -> None:
+        with self.conn.pipeline(transaction=False) as pipe:
+            for kind, keys, args, _game in calls:
+                script = self._apply if kind == "apply" else self._reject
+                script(keys=keys, args=args, client=pipe)
+            replies = pipe.execute()
+        for (kind, _keys, _args, _game), reply in zip(calls, replies, strict=True):
+            if kind == "reject" or int(reply[0]) < 0:
+                outcome.rejected += 1
+            elif int(reply[0]) == 1:
+                outcome.recorded += 1
+            else:
+                outcome.already += 1
+
+    def _call(self, shard: int, entry_id: str, raw: str) -> _Call:
+        stream_keys = [
+            stream_key(self.prefix, shard), open_key(self.prefix, shard),
+            rejected_key(self.prefix, shard),
+        ]
+        try:
+            result = Result.from_json(raw)
+        except ResultError as exc:
+            date, game_id = _salvage(raw)
+            args = [entry_id, GROUP, date, game_id, f"invalid: {exc}", raw]
+            return "reject", stream_keys, args, game_id
+        board = Leaderboard(self.conn, result.date, result.ruleset, prefix=self.prefix)
+        keys = [
+            *board.record_keys(), *stats_keys(result.player_id, prefix=self.prefix), *stream_keys
+        ]
+        args = [
+            *board.record_args(result), *stats_args(result),
+            entry_id, GROUP, result.date.isoformat(), raw,
+        ]
+        return "apply", keys, args, result.game_id
+
+
+def _field(fields: Mapping[Any, Any], name: str) -> str:
+    """A stream entry's field as text ("" if missing), whatever the client decodes."""
+    for key, value in fields.items():
+        if as_text(key) == name:
+            return as_text(value)
+    return ""
+
+
+def _salvage(raw: str) -> tuple[str, str]:
+    """Date and game id of a bad entry, as far as they can be read (for its counter)."""
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return "", f"bad-entry-{zlib.crc32(raw.encode())}"
+    if not isinstance(obj, dict):
+        return "", f"bad-entry-{zlib.crc32(raw.encode())}"
+    date, game_id = obj.get("date"), obj.get("game_id")
+    return (
+        date if isinstance(date, str) else "",
+        game_id if isinstance(game_id, str) else f"bad-entry-{zlib.crc32(raw.encode())}",
+    )
+
+
+def pause_dir_hook(directory: Path) -> Callable[[list[str]], None]:
+    """The test hook of ``DAILY_TEST_PAUSE_DIR``: write ``<dir>/batch`` (the batch's game
+    ids and this pid), then wait up to 60 s until the file is removed."""
+
+    def pause(game_ids: list[str]) -> None:
+        marker = directory / "batch"
+        partial = marker.with_suffix(".partial")
+        partial.write_text(json.dumps({"pid": os.getpid(), "games": game_ids}))
+        partial.replace(marker)
+        deadline = time.monotonic() + 60
+        while marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    return pause
+
+
+__all__ = ["GROUP", "SHARDS", "BatchOutcome", "ResultConsumer", "ResultStream", "shard_of"]
