@@ -1,12 +1,4 @@
-"""Connections to Redis and the RQ queues, and the naming of Redis keys.
-
-Every Redis key the service writes starts with the configured prefix, so tests and
-several deployments can share a server.
-
->>> from daily.service.config import load_config
->>> cfg = load_config({"REDIS_URL": "redis://127.0.0.1:6379/0"})
->>> redis_key(cfg, "board", "2026-11-29", "yahtzee")
-'dd:board:2026-11-29:yahtzee'
+"""Connections to Redis and the RQ queues (the keys are named in :mod:`daily.service.keymap`).
 """
 
 from __future__ import annotations
@@ -23,11 +15,8 @@ RESULTS_STREAM = "results"
 DAYS_QUEUE = "days"
 #: The RQ queues.
 ALL_QUEUES = (DAYS_QUEUE,)
-
-
-def redis_key(config: Config, *parts: str) -> str:
-    """The full Redis key for ``parts`` under the configured prefix."""
-    return config.key_prefix + ":".join(parts)
+#: Seconds to wait for a connection to Redis before giving up.
+CONNECT_TIMEOUT = 3.0
 
 
 def redis_from_config(config: Config) -> redis.Redis:
@@ -44,7 +33,10 @@ def redis_from_config(config: Config) -> redis.Redis:
             "is not set; run `daily serve` to start an embedded Redis, or point it at one",
             field="REDIS_URL",
         )
-    return redis.Redis.from_url(config.redis_url, health_check_interval=30)
+    # A connect timeout: an unreachable server is a quick 503, not a hung request.
+    return redis.Redis.from_url(
+        config.redis_url, health_check_interval=30, socket_connect_timeout=CONNECT_TIMEOUT
+    )
 
 
 def queue(conn: redis.Redis, name: str) -> Queue:

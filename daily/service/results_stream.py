@@ -65,6 +65,7 @@ from typing import Any
 
 import redis
 
+from daily.service import keymap
 from daily.service.leaderboard import BOARD_LUA, Leaderboard, Result, ResultError, as_text
 from daily.service.stats import STATS_LUA
 from daily.service.stats import record_args as stats_args
@@ -139,17 +140,17 @@ def shard_of(game_id: str) -> int:
 
 def stream_key(prefix: str, shard: int) -> str:
     """The stream of one shard."""
-    return f"{prefix}results:{{r{shard}}}"
+    return keymap.results_stream(prefix, shard)
 
 
 def open_key(prefix: str, shard: int) -> str:
     """The per-date count of unapplied results of one shard."""
-    return f"{stream_key(prefix, shard)}:open"
+    return keymap.results_part(prefix, shard, "open")
 
 
 def rejected_key(prefix: str, shard: int) -> str:
     """The refused results of one shard."""
-    return f"{stream_key(prefix, shard)}:rejected"
+    return keymap.results_part(prefix, shard, "rejected")
 
 
 class ResultStream:
