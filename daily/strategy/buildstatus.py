@@ -37,20 +37,32 @@ from typing import Any
 from daily.rules import Ruleset
 from daily.strategy.spec import StrategyError
 from daily.strategy.tablefile import load_table, table_filename
+from daily.strategy.triple import column_rules
 
 #: A progress file not updated for this long belongs to a build that died.
 STALE_SECONDS = 120.0
 
 
+def table_rules(rules: Ruleset) -> Ruleset:
+    """The rules whose table serves ``rules``: Triple Yahtzee (several columns) uses the
+    one-column table of its heuristic player, the others their own.
+
+    >>> from daily.rules import get_ruleset
+    >>> table_rules(get_ruleset("yahtzee")).name
+    'yahtzee'
+    """
+    return column_rules(rules) if len(rules.weights) > 1 else rules
+
+
 def progress_path(rules: Ruleset, folder: Path) -> Path:
     """Where a build of ``rules`` into ``folder`` writes its progress."""
-    return folder / (table_filename(rules) + ".progress")
+    return folder / (table_filename(table_rules(rules)) + ".progress")
 
 
 def table_ready(rules: Ruleset, folder: Path) -> bool:
-    """True when ``folder`` holds a usable table of ``rules`` (not missing or stale)."""
+    """True when ``folder`` holds a usable table for ``rules`` (not missing or stale)."""
     try:
-        load_table(rules, folder)
+        load_table(table_rules(rules), folder)
     except StrategyError:
         return False
     return True

@@ -4,12 +4,13 @@ import { renderCard } from "./card.js";
 import { parBlock } from "./end.js";
 import { startAndOpen } from "./game.js";
 import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
-import { getToken, rememberedGame, setToken } from "./store.js";
+import { getToken, previousTokens, rememberedGame, replaceToken } from "./store.js";
 import {
-  copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice, shiftDate, toast,
+  confirmDialog, copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice,
+  shiftDate, toast,
 } from "./ui.js";
 
-const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht"];
+const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht", "generala", "triple-yahtzee"];
 
 function failure(root, err) {
   root.replaceChildren(h("div", { class: "panel" },
@@ -222,7 +223,7 @@ function tokenSection(token) {
       hidden.hidden = false;
       show.hidden = true;
       try {
-        qr.innerHTML = await api.qrSvg(`${location.origin}/#/import/${encodeURIComponent(token)}`);
+        qr.innerHTML = await api.importQrSvg();
         const svgNode = qr.querySelector("svg");
         if (svgNode) { svgNode.setAttribute("role", "img"); svgNode.setAttribute("aria-label", "QR"); }
       } catch { qr.textContent = ""; }
@@ -240,8 +241,9 @@ function importForm() {
       event.preventDefault();
       const token = input.value.trim();
       if (!token) return;
-      note.textContent = await useToken(token) ? t("token_used") : t("token_invalid");
-      if (note.textContent === t("token_used")) setTimeout(() => { location.hash = "#/profile"; window.dispatchEvent(new HashChangeEvent("hashchange")); }, 600);
+      const outcome = await switchPlayer(token);
+      note.textContent = outcomeText(outcome);
+      if (outcome === "used") setTimeout(() => { location.hash = "#/profile"; window.dispatchEvent(new HashChangeEvent("hashchange")); }, 600);
     },
   },
   h("label", { for: "import-token", text: t("use_token") }),
@@ -249,21 +251,63 @@ function importForm() {
   note);
 }
 
-export async function useToken(token) {
+// The name behind a token, or null when the server does not recognise it.
+async function playerName(token) {
   try {
-    await api.getMe(token);
+    return (await api.getMe(token)).name;
   } catch {
-    return false;
+    return null;
   }
-  setToken(token);
-  return true;
+}
+
+// Play as the player of `token`: "used", "same" (already this player), "invalid", or
+// "kept" when the person chose to keep the player this browser has. Replacing a player
+// always asks first, and the replaced token stays among the previous ones.
+export async function switchPlayer(token) {
+  const current = getToken();
+  if (current === token) return "same";
+  const incoming = await playerName(token);
+  if (incoming === null) return "invalid";
+  if (current) {
+    const mine = await playerName(current);
+    const question = t("replace_player", { current: mine ?? t("this_player"), incoming });
+    if (!await confirmDialog(question, t("replace_yes"))) return "kept";
+  }
+  replaceToken(token);
+  return "used";
+}
+
+function outcomeText(outcome) {
+  return {
+    used: t("token_used"), same: t("token_same"), invalid: t("token_invalid"), kept: t("token_kept"),
+  }[outcome];
+}
+
+// The players this browser was before, each with a way back to it.
+async function previousSection() {
+  const tokens = previousTokens();
+  if (!tokens.length) return null;
+  const names = await Promise.all(tokens.map(playerName));
+  return h("section", { class: "panel", "data-testid": "previous-players" },
+    h("h2", { text: t("previous_players") }),
+    h("ul", { class: "day-list" }, tokens.map((token, i) => h("li", {},
+      h("span", { text: names[i] ?? `${token.split(".")[0]} (${t("not_recognised")})` }),
+      h("button", {
+        type: "button", class: "btn small", text: t("switch_back"),
+        onclick: async () => {
+          const outcome = await switchPlayer(token);
+          toast(outcomeText(outcome));
+          if (outcome === "used") window.dispatchEvent(new HashChangeEvent("hashchange"));
+        },
+      })))));
 }
 
 export async function profilePage(root) {
   const token = getToken();
   if (!token) {
     root.replaceChildren(h("section", { class: "profile" },
-      h("h1", { text: t("profile_title") }), h("p", { text: t("no_player") }), importForm()));
+      h("h1", { text: t("profile_title") }), h("p", { text: t("no_player") }), importForm(),
+      await previousSection()));
     return () => {};
   }
   root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
@@ -272,7 +316,8 @@ export async function profilePage(root) {
     me = await api.getMe();
   } catch (err) {
     root.replaceChildren(h("section", { class: "profile" },
-      h("h1", { text: t("profile_title") }), h("p", { role: "alert", text: errorText(err) }), importForm()));
+      h("h1", { text: t("profile_title") }), h("p", { role: "alert", text: errorText(err) }), importForm(),
+      await previousSection()));
     return () => {};
   }
   const stats = me.stats || {};
@@ -310,14 +355,14 @@ export async function profilePage(root) {
       : h("p", { class: "muted", text: t("no_history") }),
     h("h2", { text: t("token_title") }),
     tokenSection(token),
-    importForm()));
+    importForm(),
+    await previousSection()));
   return () => {};
 }
 
 export async function importPage(root, token) {
-  const ok = await useToken(token);
-  history.replaceState(null, "", "/#/profile");
-  toast(ok ? t("token_used") : t("token_invalid"));
+  history.replaceState(null, "", "/#/profile"); // the token leaves the address bar first
+  toast(outcomeText(await switchPlayer(token)));
   return profilePage(root);
 }
 
