@@ -129,7 +129,7 @@ def start_serve(tmp_path: Path, env: dict[str, str], *args: str) -> Serve:
         )
     serve = Serve(process, log_path, port, Path(env["DAILY_DATA_DIR"]))
     try:
-        serve.wait_for("ready on", timeout=60)
+        serve.wait_for("ready on", timeout=180)  # generous: the CI machine may be loaded
     except AssertionError:
         serve.kill_everything()
         raise

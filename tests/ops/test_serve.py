@@ -117,7 +117,7 @@ def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) ->
     serve = start_serve(tmp_path, env, "--web-workers", "1")
     seen: list[dict] = []
     try:
-        deadline = time.monotonic() + 240
+        deadline = time.monotonic() + 480
         while True:
             with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=5) as r:
                 tables = json.loads(r.read())["tables"]
