@@ -226,3 +226,14 @@ def test_generala_and_triple_vectors_replay_to_their_known_totals(vector):
     served = [t["turn"] for t in result["turns"] if not t["holds"] and rules.served and
               t["points"] != rules.table[tuple(sorted(t["dice"]))][rules.box_index(t["box"])]]
     assert served == vector["served"]
+
+
+def test_share_text_of_triple_has_one_line_per_column():
+    from daily.service.codes import share_text
+
+    card = Card.empty(TRIPLE).fill(TRIPLE.box_index("3.yahtzee"), 50, 0)
+    lines = share_text(card, date="2026-11-29", url="https://d.example/r/DD-1").splitlines()
+    assert lines[1] == "150 points"
+    assert [len(line) for line in lines[2:5]] == [13, 13, 13] and lines[4][11] == "🟩"
+    served = Card.empty(GENERALA).fill(GENERALA.box_index("full"), 35, 0)
+    assert share_text(served, date=None, url="u").splitlines()[3][1] == "🟩"

@@ -5,6 +5,7 @@ before it replaces the player this browser has, keeping the old token recoverabl
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -107,5 +108,31 @@ def test_an_import_link_asks_before_replacing_the_player_and_keeps_the_old_token
     page.locator("#import-token").press("Enter")
     expect(page.get_by_text("That token is not recognised.")).to_be_visible()
     assert token_of(page) == bob
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
+def test_replacing_a_leaked_token_from_the_profile(
+    chromium: Browser, live_server: LiveServer
+) -> None:
+    leaked = new_player(live_server, "Ada")
+    context, page = new_page(chromium, live_server)
+    page.goto(f"/#/import/{leaked}")
+    expect(page.locator("#name")).to_have_value("Ada")
+    page.get_by_test_id("rotate-token").click()
+    expect(page.locator("dialog#confirm[open]")).to_contain_text("will stop working everywhere")
+    page.locator("#confirm-no").click()
+    assert token_of(page) == leaked
+    page.get_by_test_id("rotate-token").click()
+    page.locator("#confirm-yes").click()
+    expect(page.locator("#toast")).to_have_text("New token saved; the old one no longer works.")
+    fresh = token_of(page)
+    assert fresh != leaked and fresh.split(".")[0] == leaked.split(".")[0]
+    expect(page.locator("#name")).to_have_value("Ada")
+    request = urllib.request.Request(live_server.url + "/api/v1/players/me",
+                                     headers={"Authorization": f"Bearer {leaked}"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 401
     assert not page.errors  # type: ignore[attr-defined]
     context.close()

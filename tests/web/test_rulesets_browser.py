@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from playwright.sync_api import Browser, expect
 
 from daily.movelog import MoveLog
 from daily.replay import replay
+from daily.service.config import WEEKDAYS
 
 from .player import play_turn, state
 from .server import LiveServer
@@ -91,5 +93,32 @@ def test_generala_served_points_on_the_first_roll(
     play_turn(page, max_rerolls=1)
     expect(page.locator(".card li.box.filled")).to_have_count(1)
     no_horizontal_scroll(page)
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
+TODAY = dt.datetime.now(dt.UTC).date()  # always open; the browser below runs in UTC
+SPECIAL = {"DAILY_RULESETS": f"yahtzee,maxi-yatzy,{WEEKDAYS[TODAY.weekday()]}:generala"}
+
+
+@pytest.mark.parametrize("live_server", [SPECIAL], indirect=True)
+def test_the_weekly_special_is_on_the_home_page_on_its_day(
+    chromium: Browser, live_server: LiveServer
+) -> None:
+    context, page = new_page(chromium, live_server, viewport=PHONE, timezone_id="UTC")
+    page.goto("/")
+    card = page.locator("article.set-card.special")
+    expect(card).to_have_attribute("data-ruleset", "generala")
+    expect(card.get_by_test_id("special")).to_have_text("Weekly special")
+    expect(page.locator("article.set-card")).to_have_count(3)
+    no_horizontal_scroll(page)
+    card.get_by_test_id("play-generala").click()
+    page.wait_for_selector("section.game")
+    expect(page.locator(".game-head .badge")).not_to_have_text("Practice")
+    expect(page.locator(".card li.box")).to_have_count(11)
+    game = api_get(live_server, f"/games/{state(page)['id']}", token_of(page))
+    assert game["mode"] == "ranked" and game["date"] == TODAY.isoformat()
+    page.goto(f"/#/board/{TODAY.isoformat()}/generala")
+    expect(page.locator(".tabs a", has_text="Generala")).to_have_count(1)
     assert not page.errors  # type: ignore[attr-defined]
     context.close()

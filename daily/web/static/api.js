@@ -81,6 +81,7 @@ export const getDays = (from, to, ruleset) =>
 export const getResult = (code) => api("GET", `/results/${encodeURIComponent(code)}`);
 export const getMe = (token) => api("GET", "/players/me", undefined, { token });
 export const renamePlayer = (name) => api("PATCH", "/players/me", { name });
+export const rotateToken = () => api("POST", "/players/me/token", {});
 
 // The QR code of this player's import link, drawn by the web blueprint for the token
 // in the Authorization header (never in a URL).

@@ -87,14 +87,14 @@ function renderTripleCard(state, interactive) {
   const bases = card.filter((e) => e.box.startsWith("1.")).map((e) => e.box.slice(2));
   const live = interactive && !state.over;
   const row = (base) => h("tr", { class: UPPER.has(base) ? "upper" : "lower" },
-    h("th", { scope: "row", class: "box-name", text: boxName(base) }),
+    h("th", { scope: "row", class: "row-name", text: boxName(base) }),
     WEIGHTS.map((_, i) => {
       const entry = byBox.get(`${i + 1}.${base}`);
       return tripleCell(entry, choices.get(entry.box), live);
     }));
   const totals = columnTotals(card);
   const sumRow = (key, pick, cls) => h("tr", { class: `sum ${cls}` },
-    h("th", { scope: "row", class: "box-name", text: t(key) }),
+    h("th", { scope: "row", class: "row-name", text: t(key) }),
     totals.map((c) => h("td", { class: "cell", text: pick(c) })));
   const upperBases = bases.filter((b) => UPPER.has(b));
   const lowerBases = bases.filter((b) => !UPPER.has(b));
@@ -102,7 +102,7 @@ function renderTripleCard(state, interactive) {
     h("h2", { class: "sr-only", text: t("card") }),
     h("table", { class: "triple-table" },
       h("thead", {}, h("tr", {},
-        h("th", { scope: "col", class: "box-name", text: t("box") }),
+        h("th", { scope: "col", class: "row-name", text: t("box") }),
         WEIGHTS.map((w, i) => h("th", { scope: "col", class: "cell", text: `${i + 1} ×${w}` })))),
       h("tbody", {},
         upperBases.map(row),

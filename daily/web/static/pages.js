@@ -4,7 +4,7 @@ import { renderCard } from "./card.js";
 import { parBlock } from "./end.js";
 import { startAndOpen } from "./game.js";
 import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
-import { getToken, previousTokens, rememberedGame, replaceToken } from "./store.js";
+import { getToken, previousTokens, rememberedGame, replaceToken, setToken } from "./store.js";
 import {
   confirmDialog, copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice,
   shiftDate, toast,
@@ -25,6 +25,24 @@ export function playDate(today) {
   if (open.includes(mine)) return mine;
   const sorted = [...open].sort();
   return mine < sorted[0] ? sorted[0] : sorted[sorted.length - 1];
+}
+
+// The weekly special's ruleset on a date (null on other days), from /today's "special":
+// the rotation advances one ruleset per week since 1970-01-01 (a Thursday).
+export function specialOn(today, date) {
+  const special = today && today.special;
+  if (!special || !date) return null;
+  const [y, m, d] = date.split("-").map(Number);
+  const days = Math.floor(Date.UTC(y, m - 1, d) / 86400000);
+  const weekday = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][(days + 3) % 7];
+  if (weekday !== special.weekday) return null;
+  return special.rotation[Math.floor(days / 7) % special.rotation.length];
+}
+
+function setsOn(today, date) {
+  const special = specialOn(today, date);
+  const everyday = (today && today.rulesets) || ["yahtzee", "maxi-yatzy"];
+  return special && !everyday.includes(special) ? [...everyday, special] : everyday;
 }
 
 // ---------- home ----------
@@ -49,7 +67,8 @@ export async function homePage(root) {
   };
   tick();
   const timer = setInterval(tick, 1000);
-  const cards = (today.rulesets || []).map((ruleset) => {
+  const special = specialOn(today, date);
+  const cards = setsOn(today, date).map((ruleset) => {
     const set = (today.sets || []).find((s) => s.date === date && s.ruleset === ruleset) || {};
     const played = set.played;
     let action;
@@ -71,7 +90,8 @@ export async function homePage(root) {
       count.textContent = t("players_so_far", { n: fmtNumber(board.players) });
     }).catch(() => {});
     const faces = ruleset === "maxi-yatzy" ? [1, 2, 3, 4, 5, 6] : [2, 3, 4, 5, 6];
-    return h("article", { class: "set-card", "data-ruleset": ruleset },
+    return h("article", { class: ruleset === special ? "set-card special" : "set-card", "data-ruleset": ruleset },
+      ruleset === special ? h("p", { class: "badge special-badge", "data-testid": "special", text: t("special") }) : null,
       h("div", { class: "set-title" }, h("h2", {}, rulesetName(ruleset)),
         h("span", { class: "mini-dice deco", "aria-hidden": "true" }, faces.map((f) => dieFace(f, "mini")))),
       h("p", { class: "muted", text: fmtDate(date) }),
@@ -109,8 +129,8 @@ export async function boardPage(root, date, ruleset) {
   root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
   let today = null;
   try { today = await api.getToday(); } catch { /* the board still works */ }
-  const rulesets = (today && today.rulesets) || ["yahtzee", "maxi-yatzy"];
   const day = date || (today ? playDate(today) : localDate());
+  const rulesets = setsOn(today, day);
   const rs = ruleset || rulesets[0];
   const go = (d, r) => { location.hash = `#/board/${d}/${r}`; };
   const picker = h("input", {
@@ -181,11 +201,12 @@ export async function practicePage(root) {
   try {
     const today = await api.getToday();
     const to = [...today.open_dates].sort()[0];
-    const lists = await Promise.all((today.rulesets || []).map((r) =>
+    const every = [...new Set([...(today.rulesets || []), ...((today.special && today.special.rotation) || [])])];
+    const lists = await Promise.all(every.map((r) =>
       api.getDays(shiftDate(to, -14), to, r).then((res) => res.days || []).catch(() => [])));
     const revealed = lists.flat().filter((d) => d.status === "revealed")
       .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1
-        : today.rulesets.indexOf(a.ruleset) - today.rulesets.indexOf(b.ruleset)));
+        : every.indexOf(a.ruleset) - every.indexOf(b.ruleset)));
     days.replaceChildren(revealed.length
       ? h("ul", { class: "day-list" }, revealed.map((d) => h("li", {},
         h("span", {}, h("strong", { text: rulesetName(d.ruleset) }), ` · ${fmtDate(d.date)}`),
@@ -229,7 +250,21 @@ function tokenSection(token) {
       } catch { qr.textContent = ""; }
     },
   });
-  return [h("p", { class: "muted", text: t("token_help") }), show, hidden];
+  // A leaked token is replaced: the old one stops working on every device at once.
+  const rotate = h("button", {
+    type: "button", class: "btn small ghost", "data-testid": "rotate-token", text: t("rotate_token"),
+    onclick: async () => {
+      if (!await confirmDialog(t("rotate_confirm"), t("rotate_yes"))) return;
+      try {
+        setToken((await api.rotateToken()).token);
+        toast(t("token_rotated"));
+        window.dispatchEvent(new HashChangeEvent("hashchange"));
+      } catch (err) {
+        toast(errorText(err));
+      }
+    },
+  });
+  return [h("p", { class: "muted", text: t("token_help") }), show, hidden, rotate];
 }
 
 function importForm() {
