@@ -41,7 +41,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from daily.rules import Ruleset
 from daily.service import api as api_package
 from daily.service.challenges import Challenges
-from daily.service.clock import Clock, FixedClock, system_clock
+from daily.service.clock import Clock, FixedClock, service_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
 from daily.service.dayseeds import DaySeeds
@@ -114,7 +114,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
         )
     app.config["MAX_CONTENT_LENGTH"] = config.max_body
-    app.config["CLOCK"] = system_clock
+    app.config["CLOCK"] = service_clock(config)
     app.config["RATELIMIT_ENABLED"] = True  # tests may switch the limits off
     if test_config:
         app.config.update(test_config)

@@ -38,7 +38,10 @@ def test_me_and_rename(player: Player) -> None:
 
 
 def test_health_metrics_and_openapi(client: Any, player: Player) -> None:
-    assert client.get("/api/v1/health").get_json() == {"status": "ok", "redis": "ok"}
+    health = client.get("/api/v1/health").get_json()
+    assert (health["status"], health["redis"]) == ("ok", "ok")
+    assert set(health["tables"]) >= {"yahtzee", "maxi-yatzy"}
+    assert "demo" not in health
     player.call("GET", "/games/g_missing")
     metrics = client.get("/metrics")
     assert metrics.status_code == 200 and metrics.mimetype == "text/plain"
@@ -56,7 +59,13 @@ def test_health_reports_a_dead_redis(service_config: Config) -> None:
     client = create_app(dead, {"TESTING": True}).test_client()
     response = client.get("/api/v1/health")
     assert response.status_code == 503
-    assert response.get_json() == {"status": "degraded", "redis": "down"}
+    body = response.get_json()
+    assert (body["status"], body["redis"]) == ("degraded", "down")
+    assert response.headers["Retry-After"] == "5"
+    # Whatever needs Redis answers 503 with Retry-After, never a 500.
+    created = client.post("/api/v1/players", json={"name": "Ada"})
+    assert created.status_code == 503 and created.headers["Retry-After"] == "5"
+    assert created.get_json()["error"]["code"] == "unavailable"
 
 
 def test_reads_and_writes_have_separate_budgets_per_verified_player(

@@ -37,7 +37,8 @@ Standing = tuple[int | None, float | None, int | None]
 
 
 class GameViews:
-    """Builds the documents of games (``public_url`` makes the result links)."""
+    """Builds the documents of games (``public_url()`` gives the base of result links:
+    :func:`daily.service.publicurl.public_base_url`)."""
 
     def __init__(
         self, conn: redis.Redis, prefix: str, public_url: Callable[[], str],

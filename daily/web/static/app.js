@@ -4,6 +4,7 @@ import { detectLang, lang, setLang, t } from "./i18n.js";
 import {
   boardPage, homePage, importPage, practicePage, profilePage, resultPage, rulesPage,
 } from "./pages.js";
+import { showServiceNotes } from "./notes.js";
 import { getLang, setLangPref } from "./store.js";
 import { challengePage, groupPage } from "./together.js";
 import { startAndOpen } from "./game.js";
@@ -57,6 +58,7 @@ async function route() {
   const r = parseRoute();
   current = r;
   renderChrome(r.nav);
+  showServiceNotes();
   const titles = {
     home: "nav_home", board: "nav_boards", practice: "nav_practice", profile: "nav_profile",
     import: "nav_profile", rules: "nav_rules", result: "result_title", play: "card",
