@@ -92,7 +92,8 @@ def main() -> None:
                 loglik, _d, _e, total = kernel.walk(
                     ceiling.slots, policy, temp, args.gain, budget, rng_stream, none, BETAS_E,
                     BETAS_V,
-                    table.values, ceiling.values, spec.params, spec.raw, spec.alike,
+                    table.values, ceiling.values, spec.params, spec.raw,
+            spec.raw_served, spec.alike,
                     spec.upper_face, spec.joker_points, spec.child, spec.parent, spec.keeps,
                     py_order, code_index,
                 )

@@ -15,12 +15,14 @@ grace covers finishing requests still in flight at the close), in order:
 3. archive the day's verified results to ``<data>/archive/<date>/<ruleset>.jsonl``
    (atomic write, see :mod:`daily.service.archive`); the move logs then expire from
    Redis after :data:`LOGS_KEPT_SECONDS` (the board itself stays);
-4. write the day's fair-play review entries next to the archive
-   (:func:`daily.service.review.write_review_archive`);
-5. enqueue ``workers.par.record_day_par(date, ruleset)`` and
-   ``workers.ceiling.record_day_ceiling(date, ruleset)`` on the ``days`` queue with job
-   ids ``par-<date>-<ruleset>`` and ``ceiling-<date>-<ruleset>`` (unless
-   ``DAILY_PAR_JOBS`` is ``off``).
+4. enqueue ``workers.par.record_day_par(date, ruleset)`` on the ``days`` queue with
+   job id ``par-<date>-<ruleset>``, if the module ``workers.par`` exists (and
+   ``DAILY_PAR_JOBS`` is not ``off``), once the ruleset's strategy table is built:
+   until then the step waits for a later run.
+5. write the day's fair-play review entries next to the archive
+   (:func:`daily.service.review.write_review_archive`) and enqueue
+   ``workers.ceiling.record_day_ceiling(date, ruleset)`` (job id
+   ``ceiling-<date>-<ruleset>``; needs no strategy table).
 
 Each step is recorded in the hash ``P lb:{D:R}:rolled`` once done, so a rerun (or a
 run after a crash between steps) only does what is missing: the job is idempotent.
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -45,13 +48,16 @@ from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
 from daily import calendar
+from daily.rules import get_ruleset
 from daily.service import keymap
 from daily.service.archive import write_archive
+from daily.service.clock import service_clock
 from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
 from daily.service.leaderboard import Leaderboard, as_text
 from daily.service.results_stream import ResultStream
 from daily.service.review import ReviewQueue, write_review_archive
+from daily.strategy.buildstatus import table_ready
 from workers.context import job_config, job_connection
 
 LOOKBACK_DAYS = 7
@@ -83,8 +89,13 @@ def par_job_id(date: dt.date, ruleset: str) -> str:
     return day_job_id("par", date, ruleset)
 
 
-def due_days(now: dt.datetime, rulesets: tuple[str, ...]) -> list[tuple[dt.date, str]]:
+def due_days(
+    now: dt.datetime, rulesets: tuple[str, ...] | Callable[[dt.date], tuple[str, ...]]
+) -> list[tuple[dt.date, str]]:
     """The (date, ruleset) pairs whose window closed more than the grace period ago.
+
+    ``rulesets`` are the sets of every day, or a function giving a date's sets (the
+    weekly special is not played every day).
 
     >>> now = dt.datetime(2026, 11, 30, 12, 4, tzinfo=dt.UTC)  # the 29th closed at 12:00
     >>> [(d.isoformat(), r) for d, r in due_days(now, ("yahtzee",))][-1]
@@ -99,8 +110,18 @@ def due_days(now: dt.datetime, rulesets: tuple[str, ...]) -> list[tuple[dt.date,
     for back in range(LOOKBACK_DAYS - 1, -1, -1):
         day = latest - dt.timedelta(days=back)
         if calendar.closes_at(day) + grace <= now:
-            out.extend((day, ruleset) for ruleset in rulesets)
+            names = rulesets(day) if callable(rulesets) else rulesets
+            out.extend((day, ruleset) for ruleset in names)
     return out
+
+
+def par_table_ready(config: Config, ruleset: str) -> bool:
+    """Whether the par job of ``ruleset`` can run: its strategy table is built.
+
+    Until then the par step stays undone and a later rollover enqueues it: par waits
+    for its table (``daily serve`` builds the missing ones) instead of failing.
+    """
+    return table_ready(get_ruleset(ruleset), config.tables_dir)
 
 
 def roll_day(
@@ -136,6 +157,8 @@ def roll_day(
     for step, func in DAY_JOBS:
         if step in marks or not config.par_jobs:
             continue
+        if step == "par" and not par_table_ready(config, ruleset):
+            continue  # waits for a later run, once the table is built
         job_id = day_job_id(step, day, ruleset)
         # DuplicateJobError: enqueued by an earlier run that died before marking it.
         with contextlib.suppress(DuplicateJobError):
@@ -162,7 +185,7 @@ def rollover(now: str | None = None) -> dict[str, Any]:
     """
     config = job_config()
     conn = job_connection(config)
-    instant = dt.datetime.fromisoformat(now) if now else dt.datetime.now(dt.UTC)
+    instant = dt.datetime.fromisoformat(now) if now else service_clock(config)()
     if instant.tzinfo is None:
         raise ValueError(f"now={now!r} has no time zone")
     lock = conn.lock(
@@ -172,7 +195,7 @@ def rollover(now: str | None = None) -> dict[str, Any]:
         return {"skipped": "another rollover holds the lock"}
     try:
         rolled = []
-        for day, ruleset in due_days(instant, config.daily_rulesets):
+        for day, ruleset in due_days(instant, config.rulesets_on):
             outcome = roll_day(conn, config, day, ruleset, instant)
             if outcome["done"] or outcome.get("waiting"):
                 rolled.append(outcome)

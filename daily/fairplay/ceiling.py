@@ -30,7 +30,7 @@ from daily.errors import LogFormatError
 from daily.fairplay import kernel
 from daily.movelog import MoveLog, Turn
 from daily.rules import Ruleset
-from daily.strategy.simulate import action_orders, slot_matrix
+from daily.strategy.simulate import keep_orders, slot_matrix
 from daily.strategy.solver import masks_by_level
 from daily.strategy.spec import GameSpec, StrategyError
 
@@ -67,7 +67,7 @@ class Ceiling:
     @cached_property
     def orders(self) -> tuple[np.ndarray, np.ndarray]:
         """Keep order and roll-code index for the walk kernel."""
-        return action_orders(self.spec)
+        return keep_orders(self.spec)
 
     def perfect_log(
         self, *, seed: bytes | None = None, day: dt.date | None = None
@@ -77,7 +77,8 @@ class Ceiling:
         py_order, code_index = self.orders
         _, decided, _, total = kernel.walk(
             self.slots, kernel.FORESIGHT, 0.0, 0.0, 0, 0, np.zeros(1, dtype=np.int64),
-            np.ones(1), np.zeros(1), self.values, self.values, spec.params, spec.raw, spec.alike,
+            np.ones(1), np.zeros(1), self.values, self.values, spec.params, spec.raw,
+            spec.raw_served, spec.alike,
             spec.upper_face, spec.joker_points, spec.child, spec.parent, spec.keeps,
             py_order, code_index,
         )
@@ -130,13 +131,18 @@ def solve_ceiling(rules: Ruleset, slots: np.ndarray) -> Ceiling:
     """The ceiling of the slots ``(turns, rolls, dice)`` of a game of ``rules``."""
     start = time.perf_counter()
     spec = GameSpec.from_rules(rules)  # refuses saved rolls
+    if not np.array_equal(spec.raw, spec.raw_served):
+        raise StrategyError(
+            f"the ceiling of {rules.name} is not supported: a served roll scores differently",
+            field="ruleset",
+        )
     if _bound(spec) >= np.iinfo(CEILING_DTYPE).max:  # pragma: no cover - no such ruleset
         raise StrategyError(f"{rules.name} scores too high for a 16-bit ceiling table")
     expected = (rules.turns, rules.rolls_per_turn, rules.dice)
     if slots.shape != expected:
         raise LogFormatError(f"slots of shape {slots.shape}, expected {expected}", field="slots")
     slots = np.ascontiguousarray(slots, dtype=np.int64)
-    _, code_index = action_orders(spec)
+    _, code_index = keep_orders(spec)
     best, alikes, n_alike = kernel.turn_bests(slots, code_index, spec.params, spec.raw,
                                               spec.alike)
     values = np.zeros(spec.n_states, dtype=CEILING_DTYPE)

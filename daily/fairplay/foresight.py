@@ -175,7 +175,8 @@ def assess(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Verdict:
     py_order, code_index = ceiling.orders
     loglik, decided, evidence, total = kernel.walk(
         ceiling.slots, kernel.REPLAY, 0.0, 0.0, 0, 0, actions, BETAS_E, BETAS_V, table.values,
-        ceiling.values, spec.params, spec.raw, spec.alike, spec.upper_face,
+        ceiling.values, spec.params, spec.raw,
+            spec.raw_served, spec.alike, spec.upper_face,
         spec.joker_points, spec.child, spec.parent, spec.keeps, py_order, code_index,
     )
     if total < 0 or len(decided) != len(actions):

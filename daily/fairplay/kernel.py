@@ -228,7 +228,8 @@ def _leftmost_mask(dice, keeps_row):  # pragma: no cover - compiled
 @njit(cache=True)
 def walk(
     slots, policy, tau_p, gain_min, budget, rng_seed, actions, betas_e, betas_v,
-    W, H, P, raw, alike, upper_face, joker_points, child, parent, keeps, py_order, code_index,
+    W, H, P, raw, raw_served, alike, upper_face, joker_points, child, parent, keeps, py_order,
+    code_index,
 ):  # pragma: no cover - compiled
     """Walk one game; see the module docstring.
 
@@ -251,6 +252,7 @@ def walk(
     succ = np.empty((nb, n + 1))
     succ_h = np.empty((nb, n + 1))
     v0 = np.empty(nr)
+    v0s = np.empty(nr)
     vh = np.empty(nr)
     E_all = np.empty((R + 1, nk))
     M_all = np.empty((R, nk))
@@ -275,12 +277,16 @@ def walk(
     d = 0
     for t in range(nb):
         box_values(mask, u, y, W, True, P, raw, alike, upper_face, joker_points, succ, v0)
-        turn_tables(v0, P, child, parent, E_all, M_all)
+        box_values(mask, u, y, W, True, P, raw_served, alike, upper_face, joker_points, succ,
+                   v0s)
+        turn_tables(v0, v0s, P, child, parent, E_all, M_all)
         box_values(mask, u, y, H, True, P, raw, alike, upper_face, joker_points, succ_h, vh)
         if policy == GREEDY:
+            box_values(mask, u, y, W, False, P, raw_served, alike, upper_face, joker_points,
+                       succ_g, v0s)
             box_values(mask, u, y, W, False, P, raw, alike, upper_face, joker_points,
                        succ_g, v0_g)
-            turn_tables(v0_g, P, child, parent, E_g, M_g)
+            turn_tables(v0_g, v0s, P, child, parent, E_g, M_g)
         first = first_open(mask, nb)
         for i in range(n):
             dice[i] = slots[t, 0, i]
@@ -333,7 +339,7 @@ def walk(
             if code[ebest] >= 0:  # larger keep first, then leftmost dice, like the bots
                 for j in range(py_order.shape[0]):
                     K = py_order[j]
-                    if abs(E_all[rl, K] - etop) <= 1e-9 and keep_fits(dice, keeps[K]):
+                    if abs(E_all[rl, K] - etop) <= 1e-9 and keep_fits(keeps, K, dice, n):
                         lm = _leftmost_mask(dice, keeps[K])
                         for c in range(nc):
                             if code[c] == lm:
@@ -390,7 +396,7 @@ def walk(
                 if rl > 0:
                     for j in range(py_order.shape[0]):
                         K = py_order[j]
-                        if keep_fits(dice, keeps[K]) and E_g[rl, K] > bv + 1e-9:
+                        if keep_fits(keeps, K, dice, n) and E_g[rl, K] > bv + 1e-9:
                             bv = E_g[rl, K]
                             lm = _leftmost_mask(dice, keeps[K])
                             for c in range(nc):

@@ -63,13 +63,13 @@ def random_slots(rules: Ruleset, games: int, seed: int) -> np.ndarray:
     return rng.integers(1, 7, size=shape, dtype=np.int64)
 
 
-def action_orders(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
-    """The proper keeps in the bots' tie-break order, and the index of each dice code.
+def keep_orders(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
+    """The proper keeps in the bots' tie-break order, and keep index by dice code.
 
     ``code_index[sum(count_f * 7**f)]`` is the keep index of a multiset of dice.
 
     >>> from daily.rules import get_ruleset
-    >>> order, index = action_orders(GameSpec.from_rules(get_ruleset("yacht")))
+    >>> order, index = keep_orders(GameSpec.from_rules(get_ruleset("yacht")))
     >>> len(order), int(index[5])  # five 1s: the last of the 462 keeps
     (210, 461)
     """
@@ -94,7 +94,7 @@ def play_slots(
     if level not in LEVELS:
         raise StrategyError(f"bot level {level!r} is not one of {', '.join(LEVELS)}", field="level")
     spec = table.spec
-    proper, code_index = action_orders(spec)
+    proper, code_index = keep_orders(spec)
     return kernel.play_games(
         np.ascontiguousarray(slots, dtype=np.int64),
         LEVELS.index(level),
@@ -103,6 +103,7 @@ def play_slots(
         table.values,
         spec.params,
         spec.raw,
+        spec.raw_served,
         spec.alike,
         spec.upper_face,
         spec.joker_points,

@@ -38,7 +38,10 @@ def test_me_and_rename(player: Player) -> None:
 
 
 def test_health_metrics_and_openapi(client: Any, player: Player) -> None:
-    assert client.get("/api/v1/health").get_json() == {"status": "ok", "redis": "ok"}
+    health = client.get("/api/v1/health").get_json()
+    assert (health["status"], health["redis"]) == ("ok", "ok")
+    assert set(health["tables"]) >= {"yahtzee", "maxi-yatzy"}
+    assert "demo" not in health
     player.call("GET", "/games/g_missing")
     metrics = client.get("/metrics")
     assert metrics.status_code == 200 and metrics.mimetype == "text/plain"
@@ -56,33 +59,41 @@ def test_health_reports_a_dead_redis(service_config: Config) -> None:
     client = create_app(dead, {"TESTING": True}).test_client()
     response = client.get("/api/v1/health")
     assert response.status_code == 503
-    assert response.get_json() == {"status": "degraded", "redis": "down"}
+    body = response.get_json()
+    assert (body["status"], body["redis"]) == ("degraded", "down")
+    assert response.headers["Retry-After"] == "5"
+    # Whatever needs Redis answers 503 with Retry-After, never a 500.
+    created = client.post("/api/v1/players", json={"name": "Ada"})
+    assert created.status_code == 503 and created.headers["Retry-After"] == "5"
+    assert created.get_json()["error"]["code"] == "unavailable"
 
 
-def test_rate_limits_per_player_and_per_ip(service_config: Config, clock: Any) -> None:
-    app = create_app(service_config.with_overrides(rate_limit="6/minute"),
+def test_reads_and_writes_have_separate_budgets_per_verified_player(
+    service_config: Config, clock: Any
+) -> None:
+    app = create_app(service_config.with_overrides(rate_limit="4/minute",
+                                                   rate_limit_reads="6/minute"),
                      {"TESTING": True, "CLOCK": clock})
     client = app.test_client()
-    ada = Player(client, "Ada")  # 1 request from this IP
-    for _ in range(4):
-        assert ada.call("GET", "/players/me").status_code == 200
-    # Requests 6 from the IP; Ada has used 4 of her own 6.
-    assert ada.call("GET", "/players/me").status_code == 200
+    ada = Player(client, "Ada")  # a write of this IP (no verified player yet)
+    assert [ada.call("GET", "/players/me").status_code for _ in range(7)] == [200] * 6 + [429]
     limited = ada.call("GET", "/players/me")
-    assert limited.status_code == 429
     body = limited.get_json()["error"]
-    assert body["code"] == "rate_limited" and "6 per 1 minute" in body["message"]
-    assert "Retry-After" in limited.headers
-    # Another address still gets through; health is never limited.
-    other = client.get("/api/v1/today", environ_base={"REMOTE_ADDR": "10.0.0.9"})
-    assert other.status_code == 200
+    assert body["code"] == "rate_limited"
+    assert "6 read requests per 1 minute per player" in body["message"]
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    # Ada's moves have their own budget, and so do her neighbours behind the same address.
+    assert [ada.call("PATCH", "/players/me", {"name": "Ada"}).status_code
+            for _ in range(5)] == [200] * 4 + [429]
+    bob = Player(client, "Bob")
+    assert bob.call("GET", "/players/me").status_code == 200
     assert client.get("/api/v1/health").status_code == 200
 
 
 def test_per_player_limit_follows_the_player_across_addresses(
     service_config: Config, clock: Any
 ) -> None:
-    app = create_app(service_config.with_overrides(rate_limit="4/minute"),
+    app = create_app(service_config.with_overrides(rate_limit_reads="4/minute"),
                      {"TESTING": True, "CLOCK": clock})
     client = app.test_client()
     ada = Player(client, "Ada")
@@ -116,8 +127,9 @@ def test_share_text_shape(app: Flask, player: Player) -> None:
     lines = final["result"]["share_text"].split("\n")
     assert lines[0] == "Daily Dice · Maxi Yatzy · 2026-11-29"
     assert lines[1] == f"{final['total']} points"
-    squares = "".join(lines[2:-1])
+    squares = "".join(lines[2:-2])
     assert len(squares) == 20 and set(squares) <= set("🟩🟨⬛")
+    assert lines[-2].startswith("🟩 60%+") and "🟨" in lines[-2] and "⬛ 0" in lines[-2]
     assert lines[-1] == final["result"]["url"]
 
 
@@ -125,7 +137,7 @@ def test_share_text_shape(app: Flask, player: Player) -> None:
 def test_forwarded_for_counts_only_behind_a_trusted_proxy(
     service_config: Config, clock: Any, monkeypatch: pytest.MonkeyPatch, proxies: str
 ) -> None:
-    app = create_app(service_config.with_overrides(rate_limit="3/minute",
+    app = create_app(service_config.with_overrides(rate_limit_reads="3/minute",
                                                    trusted_proxies=int(proxies)),
                      {"TESTING": True, "CLOCK": clock})
     client = app.test_client()

@@ -1,4 +1,5 @@
 // The one door to the JSON API (/api/v1): bearer token, JSON in and out, one error type.
+import { lang } from "./i18n.js";
 import { getToken, setToken } from "./store.js";
 import { solvePow } from "./pow.js";
 
@@ -20,7 +21,8 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body, { token } = {}) {
-  const headers = { Accept: "application/json" };
+  // The server writes share texts in this language.
+  const headers = { Accept: "application/json", "Accept-Language": lang() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const bearer = token === undefined ? getToken() : token;
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
@@ -88,15 +90,26 @@ export const getDays = (from, to, ruleset) =>
 export const getResult = (code) => api("GET", `/results/${encodeURIComponent(code)}`);
 export const getMe = (token) => api("GET", "/players/me", undefined, { token });
 export const renamePlayer = (name) => api("PATCH", "/players/me", { name });
+export const rotateToken = () => api("POST", "/players/me/token", {});
 
-// An SVG QR code drawn by the web blueprint; the text goes in the body, never in a URL.
-export async function qrSvg(text) {
+// The QR code of this player's import link, drawn by the web blueprint for the token
+// in the Authorization header (never in a URL).
+export async function importQrSvg() {
   const response = await fetch("/qr.svg", {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ text }),
+    headers: { Authorization: `Bearer ${getToken()}` },
     cache: "no-store",
   });
   if (!response.ok) throw new ApiError(response.status, "qr", "QR code unavailable");
   return response.text();
 }
+
+// Friend challenges and groups.
+export const createChallenge = (body) => api("POST", "/challenges", body);
+export const getChallenge = (code) => api("GET", `/challenges/${encodeURIComponent(code)}`);
+export const getGroups = () => api("GET", "/groups");
+export const createGroup = (name) => api("POST", "/groups", { name });
+export const joinGroup = (code) => api("POST", `/groups/${encodeURIComponent(code)}/members`, {});
+export const leaveGroup = (code) => api("DELETE", `/groups/${encodeURIComponent(code)}/members/me`);
+export const getGroup = (code, date) =>
+  api("GET", `/groups/${encodeURIComponent(code)}${date ? `?date=${date}` : ""}`);

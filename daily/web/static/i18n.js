@@ -8,6 +8,9 @@ const STRINGS = {
     nav_profile: "Profile", nav_rules: "Rules",
     lang_button: "IT", lang_label: "Passa all'italiano",
     loading: "Loading…",
+    demo_note: "DEMO CLOCK: a day lasts {minutes} min here (demo time {now} UTC). Not the real competition.",
+    hints_ready_in: "{game} hints ready in about {minutes} min",
+    hints_building: "{game} hints are being prepared",
     home_title: "Today's dice",
     home_intro: "Everyone gets the same dice today. Your first game of each set counts.",
     next_day: "New dice in {time}",
@@ -28,6 +31,10 @@ const STRINGS = {
     to_go: "{n} to go", bonus_won: "bonus won",
     upper_bonus: "Upper bonus", extra_bonus: "Extra bonus ({n}×)",
     total: "Total",
+    in_column: "{box} (column {n})", column_total: "Column", column_weighted: "× weight",
+    served_hint: "First roll: a combination scored now is served and scores more.",
+    heuristic: "heuristic", heuristic_note: "Triple Yahtzee has no exact solution: these values come from a lookahead player.",
+    special: "Weekly special",
     preview: "{box}: {points} points if chosen",
     filled: "{box}: {points} points, filled",
     disabled_box: "{box}: not allowed now, {reason}",
@@ -84,6 +91,12 @@ const STRINGS = {
     show_token: "Show token", copy_token: "Copy token", token_copied: "Token copied.",
     use_token: "Use a token from another device", use: "Use this token",
     token_invalid: "That token is not recognised.", token_used: "Token saved: welcome back.",
+    token_same: "You already play as this player.", token_kept: "Nothing changed: you keep your player.",
+    replace_player: "This browser plays as {current}. Play as {incoming} instead? The token of {current} stays here, under Previous players.",
+    replace_yes: "Replace", this_player: "another player", previous_players: "Previous players on this browser",
+    switch_back: "Switch back", not_recognised: "not recognised",
+    rotate_token: "Replace my token", rotate_yes: "Replace it", token_rotated: "New token saved; the old one no longer works.",
+    rotate_confirm: "Your current token will stop working everywhere, on every device that has it. Only this browser gets the new one. Go on?",
     no_player: "You have no player yet: it is created when you first play.",
     result_title: "Result", by: "by {name}",
     hidden_until_reveal: "The dice stay hidden until the day is revealed.",
@@ -103,6 +116,41 @@ const STRINGS = {
     analysis_summary: "{good} of {all} decisions were optimal. Your choices cost {loss} points of expected score; perfect play averages {best}.",
     mistake: "{chosen}; best: {best} (−{loss})", no_mistakes: "Every decision was optimal.",
     retry: "Retry", dismiss: "Dismiss", new_player: "Play as a new player", back_home: "Back to today",
+    players_n_one: "{n} player", players_so_far_one: "{n} player so far",
+    default_player: "Player {n}", bonus_missed: "bonus missed",
+    tap_hint: "Tap a die to keep it.",
+    moment_yahtzee: "Yahtzee! 50 points", moment_yatzy: "Yatzy! 50 points",
+    moment_maxi_yatzy: "Maxi Yatzy! 100 points", moment_yacht: "Yacht! 50 points",
+    moment_generala: "Generala!", moment_joker: "Joker! {points} in {box}",
+    moment_extra: "Extra Yahtzee: +{bonus}", moment_bonus: "Upper bonus: +{bonus}",
+    joker_title: "Five alike again: the joker rule",
+    joker_upper: "{box} is open, so five {face}s must go there ({points} points); every other box is closed for this roll.",
+    joker_lower: "{upper} is already filled, so five alike go in an open lower box, where they count as a joker: full house 25, small straight 30, large straight 40, the others the sum of the dice. Upper boxes are closed while a lower box is open.",
+    joker_scratch: "{upper} and every lower box are filled, so this roll scores 0 in an open upper box.",
+    joker_extra: "Your Yahtzee box holds 50, so this roll also earns +{bonus}.",
+    joker_no_extra: "Your Yahtzee box holds 0, so there is no extra bonus.",
+    share_legend: "🟩 60%+ of the box's best · 🟨 below · ⬛ 0",
+    opponents: "Computer opponents", opponents_help: "They play the same rolls after you; each of their turns appears once you have scored yours.",
+    level_easy: "Easy", level_medium: "Medium", level_hard: "Hard",
+    opp_card: "{name}: {total}", opp_turn_hidden: "after your turn",
+    you_vs: "You {you} · {name} {them}", you_won: "You win", you_lost: "You lose", you_tied: "Tie",
+    par_expected: "{level} bot: expects {expected} on average; on these dice {total}",
+    par_expected_unknown: "{level} bot: on these dice {total}",
+    challenge: "Challenge a friend", challenge_made: "Challenge {code}: send this link",
+    challenge_title: "Challenge {code}", challenge_intro: "Same dice for everyone who takes this challenge.",
+    challenge_blind: "Play blind", challenge_beat: "Play with the score to beat",
+    challenge_entries: "Players", challenge_compare: "Turn by turn",
+    challenge_none: "Nobody has finished yet.", challenge_code: "Challenge code",
+    challenge_join: "Open a challenge", challenge_open: "Open",
+    challenge_gain: "{name} +{value}", to_beat: "To beat: {name}",
+    challenge_hidden: "Finish your own game to see the turn-by-turn comparison.",
+    groups: "Your groups", group_create: "Create a group", group_join: "Join with a code",
+    group_name: "Group name", group_code: "Group code", group_leave: "Leave group",
+    group_members: "Members", group_board: "Today's board", group_week: "This week",
+    group_streak: "Streak", group_days: "Days", group_total: "Total", no_groups: "You are in no group yet.",
+    group_left: "You left the group.", group_joined: "You joined {name}.",
+    group_invite: "Invite code: ",
+    rules_example: "Example", rules_pick: "Ruleset", rules_all: "All",
     rules_title: "How to play",
     rules_text: [
       "Each turn you roll the dice up to three times. Between rolls keep any dice (tap them) and reroll the rest.",
@@ -117,6 +165,9 @@ const STRINGS = {
     nav_profile: "Profilo", nav_rules: "Regole",
     lang_button: "EN", lang_label: "Switch to English",
     loading: "Caricamento…",
+    demo_note: "OROLOGIO DEMO: qui un giorno dura {minutes} min (ora demo {now} UTC). Non è la gara vera.",
+    hints_ready_in: "Suggerimenti per {game} pronti tra circa {minutes} min",
+    hints_building: "Suggerimenti per {game} in preparazione",
     home_title: "I dadi di oggi",
     home_intro: "Oggi tutti hanno gli stessi dadi. Conta la tua prima partita di ogni serie.",
     next_day: "Nuovi dadi tra {time}",
@@ -137,6 +188,10 @@ const STRINGS = {
     to_go: "ne mancano {n}", bonus_won: "bonus ottenuto",
     upper_bonus: "Bonus superiore", extra_bonus: "Bonus extra ({n}×)",
     total: "Totale",
+    in_column: "{box} (colonna {n})", column_total: "Colonna", column_weighted: "× peso",
+    served_hint: "Primo lancio: una combinazione segnata ora è servita e vale di più.",
+    heuristic: "euristico", heuristic_note: "Il Triple Yahtzee non ha una soluzione esatta: questi valori vengono da un giocatore che guarda un turno avanti.",
+    special: "Speciale della settimana",
     preview: "{box}: {points} punti se scelta",
     filled: "{box}: {points} punti, già segnata",
     disabled_box: "{box}: non consentita ora, {reason}",
@@ -193,6 +248,12 @@ const STRINGS = {
     show_token: "Mostra codice", copy_token: "Copia codice", token_copied: "Codice copiato.",
     use_token: "Usa un codice da un altro dispositivo", use: "Usa questo codice",
     token_invalid: "Codice non riconosciuto.", token_used: "Codice salvato: bentornato.",
+    token_same: "Giochi già come questo giocatore.", token_kept: "Nessuna modifica: resti il giocatore di prima.",
+    replace_player: "Questo browser gioca come {current}. Giocare invece come {incoming}? Il codice di {current} resta qui, tra i giocatori precedenti.",
+    replace_yes: "Sostituisci", this_player: "un altro giocatore", previous_players: "Giocatori precedenti su questo browser",
+    switch_back: "Torna a questo", not_recognised: "non riconosciuto",
+    rotate_token: "Sostituisci il mio codice", rotate_yes: "Sostituiscilo", token_rotated: "Nuovo codice salvato; quello vecchio non funziona più.",
+    rotate_confirm: "Il codice attuale smetterà di funzionare ovunque, su ogni dispositivo che lo ha. Solo questo browser riceve quello nuovo. Continuare?",
     no_player: "Non hai ancora un giocatore: viene creato alla prima partita.",
     result_title: "Risultato", by: "di {name}",
     hidden_until_reveal: "I dadi restano nascosti finché il giorno non è rivelato.",
@@ -212,6 +273,41 @@ const STRINGS = {
     analysis_summary: "{good} decisioni ottimali su {all}. Le tue scelte sono costate {loss} punti di punteggio atteso; il gioco perfetto fa in media {best}.",
     mistake: "{chosen}; meglio: {best} (−{loss})", no_mistakes: "Ogni decisione è stata ottimale.",
     retry: "Riprova", dismiss: "Chiudi", new_player: "Gioca come nuovo giocatore", back_home: "Torna a oggi",
+    players_n_one: "{n} giocatore", players_so_far_one: "{n} giocatore finora",
+    default_player: "Giocatore {n}", bonus_missed: "bonus mancato",
+    tap_hint: "Tocca un dado per tenerlo.",
+    moment_yahtzee: "Yahtzee! 50 punti", moment_yatzy: "Yatzy! 50 punti",
+    moment_maxi_yatzy: "Maxi Yatzy! 100 punti", moment_yacht: "Yacht! 50 punti",
+    moment_generala: "Generala!", moment_joker: "Jolly! {points} in {box}",
+    moment_extra: "Yahtzee extra: +{bonus}", moment_bonus: "Bonus superiore: +{bonus}",
+    joker_title: "Di nuovo cinque uguali: la regola del jolly",
+    joker_upper: "{box} è libera, quindi cinque {face} vanno lì ({points} punti); le altre caselle sono chiuse per questo lancio.",
+    joker_lower: "{upper} è già usata, quindi cinque uguali vanno in una casella inferiore libera, dove valgono come jolly: Full 25, Scala piccola 30, Scala grande 40, le altre la somma dei dadi. Le caselle superiori sono chiuse finché ce n'è una inferiore libera.",
+    joker_scratch: "{upper} e tutte le caselle inferiori sono usate, quindi questo lancio vale 0 in una casella superiore libera.",
+    joker_extra: "La tua casella Yahtzee ha 50, quindi questo lancio vale anche +{bonus}.",
+    joker_no_extra: "La tua casella Yahtzee ha 0, quindi niente bonus extra.",
+    share_legend: "🟩 almeno il 60% del massimo della casella · 🟨 meno · ⬛ 0",
+    opponents: "Avversari del computer", opponents_help: "Giocano gli stessi lanci dopo di te; ogni loro turno appare quando hai segnato il tuo.",
+    level_easy: "Facile", level_medium: "Medio", level_hard: "Difficile",
+    opp_card: "{name}: {total}", opp_turn_hidden: "dopo il tuo turno",
+    you_vs: "Tu {you} · {name} {them}", you_won: "Hai vinto", you_lost: "Hai perso", you_tied: "Pareggio",
+    par_expected: "Bot {level}: in media {expected}; con questi dadi {total}",
+    par_expected_unknown: "Bot {level}: con questi dadi {total}",
+    challenge: "Sfida un amico", challenge_made: "Sfida {code}: manda questo link",
+    challenge_title: "Sfida {code}", challenge_intro: "Gli stessi dadi per chiunque accetti questa sfida.",
+    challenge_blind: "Gioca alla cieca", challenge_beat: "Gioca col punteggio da battere",
+    challenge_entries: "Giocatori", challenge_compare: "Turno per turno",
+    challenge_none: "Nessuno ha ancora finito.", challenge_code: "Codice sfida",
+    challenge_join: "Apri una sfida", challenge_open: "Apri",
+    challenge_gain: "{name} +{value}", to_beat: "Da battere: {name}",
+    challenge_hidden: "Finisci la tua partita per vedere il confronto turno per turno.",
+    groups: "I tuoi gruppi", group_create: "Crea un gruppo", group_join: "Entra con un codice",
+    group_name: "Nome del gruppo", group_code: "Codice del gruppo", group_leave: "Esci dal gruppo",
+    group_members: "Membri", group_board: "Classifica di oggi", group_week: "Questa settimana",
+    group_streak: "Serie", group_days: "Giorni", group_total: "Totale", no_groups: "Non sei ancora in un gruppo.",
+    group_left: "Sei uscito dal gruppo.", group_joined: "Sei entrato in {name}.",
+    group_invite: "Codice d'invito: ",
+    rules_example: "Esempio", rules_pick: "Gioco", rules_all: "Tutti",
     rules_title: "Come si gioca",
     rules_text: [
       "A ogni turno lanci i dadi fino a tre volte. Tra un lancio e l'altro tieni i dadi che vuoi (toccali) e rilancia gli altri.",
@@ -231,6 +327,8 @@ const BOXES = {
     small_straight: "Small straight", large_straight: "Large straight",
     full_straight: "Full straight", chance: "Chance", choice: "Choice",
     yahtzee: "Yahtzee", yatzy: "Yatzy", maxi_yatzy: "Maxi Yatzy", yacht: "Yacht",
+    escalera: "Straight (escalera)", full: "Full", poker: "Poker", generala: "Generala",
+    doble_generala: "Double Generala",
   },
   it: {
     ones: "Uno", twos: "Due", threes: "Tre", fours: "Quattro", fives: "Cinque", sixes: "Sei",
@@ -240,12 +338,20 @@ const BOXES = {
     small_straight: "Scala piccola", large_straight: "Scala grande",
     full_straight: "Scala completa", chance: "Chance", choice: "Scelta",
     yahtzee: "Yahtzee", yatzy: "Yatzy", maxi_yatzy: "Maxi Yatzy", yacht: "Yacht",
+    escalera: "Scala (escalera)", full: "Full", poker: "Poker", generala: "Generala",
+    doble_generala: "Doppia Generala",
   },
 };
 
 const RULESETS = {
-  en: { yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht" },
-  it: { yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht" },
+  en: {
+    yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht",
+    generala: "Generala", "triple-yahtzee": "Triple Yahtzee",
+  },
+  it: {
+    yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht",
+    generala: "Generala", "triple-yahtzee": "Yahtzee triplo",
+  },
 };
 
 export const LANGS = ["en", "it"];
@@ -269,8 +375,20 @@ export function lang() {
   return current;
 }
 
+const PLURALS = {};
+
+// The plural form of `key` for `count` ("players_n_one" when it exists and fits).
+function pluralKey(key, count) {
+  if (typeof count !== "number") return key;
+  PLURALS[current] = PLURALS[current] || new Intl.PluralRules(current === "it" ? "it-IT" : "en-GB");
+  const form = `${key}_${PLURALS[current].select(count)}`;
+  return (STRINGS[current][form] ?? STRINGS.en[form]) !== undefined ? form : key;
+}
+
+// t("players_n", {n: "1", count: 1}): `count` (a number) picks the plural form.
 export function t(key, vars) {
-  let text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  const chosen = pluralKey(key, vars && vars.count);
+  let text = STRINGS[current][chosen] ?? STRINGS.en[chosen] ?? key;
   if (vars && typeof text === "string") {
     text = text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
   }
@@ -278,6 +396,8 @@ export function t(key, vars) {
 }
 
 export function boxName(id) {
+  const dot = id.indexOf(".");
+  if (dot > 0) return t("in_column", { box: boxName(id.slice(dot + 1)), n: id.slice(0, dot) });
   return BOXES[current][id] ?? BOXES.en[id] ?? id.replace(/_/g, " ");
 }
 
@@ -317,4 +437,10 @@ export function reasonText(why, fallback = "") {
   const key = why && REASONS[why.code];
   if (key) return t(key, { box: why.box ? boxName(why.box) : "" });
   return fallback ? String(fallback) : "";
+}
+
+// A player's name for display: the server's default "Player 8731" in the interface language.
+export function playerName(name) {
+  const match = /^Player (\d+)$/.exec(name || "");
+  return match ? t("default_player", { n: match[1] }) : (name || "–");
 }

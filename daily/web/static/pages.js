@@ -3,13 +3,15 @@ import * as api from "./api.js";
 import { renderCard } from "./card.js";
 import { ceilingBlock, parBlock, reviewBlock } from "./end.js";
 import { startAndOpen } from "./game.js";
-import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
-import { getToken, rememberedGame, setToken } from "./store.js";
+import { boxName, fmtDate, fmtNumber, lang, playerName as shownName, rulesetName, t } from "./i18n.js";
+import { getToken, previousTokens, rememberedGame, replaceToken, setToken } from "./store.js";
+import { challengeForm, chosenOpponents, groupsSection, opponentsPicker } from "./together.js";
 import {
-  copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice, shiftDate, toast,
+  confirmDialog, copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice,
+  shiftDate, toast,
 } from "./ui.js";
 
-const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht"];
+const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht", "generala", "triple-yahtzee"];
 
 function failure(root, err) {
   root.replaceChildren(h("div", { class: "panel" },
@@ -24,6 +26,24 @@ export function playDate(today) {
   if (open.includes(mine)) return mine;
   const sorted = [...open].sort();
   return mine < sorted[0] ? sorted[0] : sorted[sorted.length - 1];
+}
+
+// The weekly special's ruleset on a date (null on other days), from /today's "special":
+// the rotation advances one ruleset per week since 1970-01-01 (a Thursday).
+export function specialOn(today, date) {
+  const special = today && today.special;
+  if (!special || !date) return null;
+  const [y, m, d] = date.split("-").map(Number);
+  const days = Math.floor(Date.UTC(y, m - 1, d) / 86400000);
+  const weekday = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][(days + 3) % 7];
+  if (weekday !== special.weekday) return null;
+  return special.rotation[Math.floor(days / 7) % special.rotation.length];
+}
+
+function setsOn(today, date) {
+  const special = specialOn(today, date);
+  const everyday = (today && today.rulesets) || ["yahtzee", "maxi-yatzy"];
+  return special && !everyday.includes(special) ? [...everyday, special] : everyday;
 }
 
 // ---------- home ----------
@@ -48,7 +68,8 @@ export async function homePage(root) {
   };
   tick();
   const timer = setInterval(tick, 1000);
-  const cards = (today.rulesets || []).map((ruleset) => {
+  const special = specialOn(today, date);
+  const cards = setsOn(today, date).map((ruleset) => {
     const set = (today.sets || []).find((s) => s.date === date && s.ruleset === ruleset) || {};
     const played = set.played;
     let action;
@@ -61,16 +82,17 @@ export async function homePage(root) {
       action = h("button", {
         type: "button", class: "btn primary big", "data-testid": `play-${ruleset}`,
         text: played ? t("resume") : t("play"),
-        onclick: () => startAndOpen({ ruleset, date, mode: "ranked" }),
+        onclick: () => startAndOpen({ ruleset, date, mode: "ranked", opponents: chosenOpponents() }),
         "data-resume": resume ? "1" : null,
       });
     }
     const count = h("span", { class: "muted players-so-far" });
     api.getBoard(date, ruleset, 1).then((board) => {
-      count.textContent = t("players_so_far", { n: fmtNumber(board.players) });
+      count.textContent = t("players_so_far", { n: fmtNumber(board.players), count: board.players });
     }).catch(() => {});
     const faces = ruleset === "maxi-yatzy" ? [1, 2, 3, 4, 5, 6] : [2, 3, 4, 5, 6];
-    return h("article", { class: "set-card", "data-ruleset": ruleset },
+    return h("article", { class: ruleset === special ? "set-card special" : "set-card", "data-ruleset": ruleset },
+      ruleset === special ? h("p", { class: "badge special-badge", "data-testid": "special", text: t("special") }) : null,
       h("div", { class: "set-title" }, h("h2", {}, rulesetName(ruleset)),
         h("span", { class: "mini-dice deco", "aria-hidden": "true" }, faces.map((f) => dieFace(f, "mini")))),
       h("p", { class: "muted", text: fmtDate(date) }),
@@ -82,7 +104,9 @@ export async function homePage(root) {
     h("h1", { text: t("home_title") }),
     h("p", { class: "intro", text: t("home_intro") }),
     h("div", { class: "sets" }, cards),
+    h("div", { class: "panel" }, opponentsPicker("home-opp"), h("p", { class: "muted hint-small", text: t("opponents_help") })),
     clock,
+    groupsSection(),
     h("p", {}, h("a", { class: "link", href: "/#/rules", text: t("rules_link") }))));
   return () => clearInterval(timer);
 }
@@ -99,7 +123,7 @@ function boardTable(rows, meRank, caption) {
       const mine = meRank !== null && row.rank === meRank;
       return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null },
         h("td", { text: row.rank }),
-        h("td", {}, (row.player && row.player.name) || "–", mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
+        h("td", {}, shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
         h("td", { class: "num", text: row.score }));
     })));
 }
@@ -108,8 +132,8 @@ export async function boardPage(root, date, ruleset) {
   root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
   let today = null;
   try { today = await api.getToday(); } catch { /* the board still works */ }
-  const rulesets = (today && today.rulesets) || ["yahtzee", "maxi-yatzy"];
   const day = date || (today ? playDate(today) : localDate());
+  const rulesets = setsOn(today, day);
   const rs = ruleset || rulesets[0];
   const go = (d, r) => { location.hash = `#/board/${d}/${r}`; };
   const picker = h("input", {
@@ -136,7 +160,7 @@ export async function boardPage(root, date, ruleset) {
     const parts = [
       h("p", { class: "board-meta" },
         h("span", { class: "badge", text: board.frozen ? t("frozen") : t("live") }), " ",
-        t("players_n", { n: fmtNumber(board.players) })),
+        t("players_n", { n: fmtNumber(board.players), count: board.players })),
     ];
     if (!board.top || !board.top.length) parts.push(h("p", { text: t("no_players") }));
     if (board.me) {
@@ -177,17 +201,30 @@ export async function practicePage(root) {
       h("div", { class: "row wrap" }, select,
         h("button", {
           type: "button", class: "btn primary", "data-testid": "practice-random", text: t("random_dice"),
-          onclick: () => startAndOpen({ ruleset: select.value, mode: "practice" }),
-        }))),
+          onclick: () => startAndOpen({ ruleset: select.value, mode: "practice", opponents: chosenOpponents() }),
+        }),
+        h("button", {
+          type: "button", class: "btn", "data-testid": "practice-challenge", text: t("challenge"),
+          onclick: async () => {
+            try {
+              await api.ensurePlayer();
+              const made = await api.createChallenge({ ruleset: select.value });
+              location.hash = `#/challenge/${made.code}`;
+            } catch (err) { toast(errorText(err)); }
+          },
+        })),
+      opponentsPicker("practice-opp")),
+    challengeForm(),
     h("h2", { text: t("revealed_days") }), days));
   try {
     const today = await api.getToday();
     const to = [...today.open_dates].sort()[0];
-    const lists = await Promise.all((today.rulesets || []).map((r) =>
+    const every = [...new Set([...(today.rulesets || []), ...((today.special && today.special.rotation) || [])])];
+    const lists = await Promise.all(every.map((r) =>
       api.getDays(shiftDate(to, -14), to, r).then((res) => res.days || []).catch(() => [])));
     const revealed = lists.flat().filter((d) => d.status === "revealed")
       .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1
-        : today.rulesets.indexOf(a.ruleset) - today.rulesets.indexOf(b.ruleset)));
+        : every.indexOf(a.ruleset) - every.indexOf(b.ruleset)));
     days.replaceChildren(revealed.length
       ? h("ul", { class: "day-list" }, revealed.map((d) => h("li", {},
         h("span", {}, h("strong", { text: rulesetName(d.ruleset) }), ` · ${fmtDate(d.date)}`),
@@ -195,7 +232,7 @@ export async function practicePage(root) {
           h("a", { class: "btn small ghost", href: `/#/board/${d.date}/${d.ruleset}`, text: t("see_board") }),
           h("button", {
             type: "button", class: "btn small", text: t("play_practice"),
-            onclick: () => startAndOpen({ ruleset: d.ruleset, mode: "practice", date: d.date }),
+            onclick: () => startAndOpen({ ruleset: d.ruleset, mode: "practice", date: d.date, opponents: chosenOpponents() }),
           })))))
       : h("p", { text: t("no_revealed") }));
   } catch (err) {
@@ -225,13 +262,27 @@ function tokenSection(token) {
       hidden.hidden = false;
       show.hidden = true;
       try {
-        qr.innerHTML = await api.qrSvg(`${location.origin}/#/import/${encodeURIComponent(token)}`);
+        qr.innerHTML = await api.importQrSvg();
         const svgNode = qr.querySelector("svg");
         if (svgNode) { svgNode.setAttribute("role", "img"); svgNode.setAttribute("aria-label", "QR"); }
       } catch { qr.textContent = ""; }
     },
   });
-  return [h("p", { class: "muted", text: t("token_help") }), show, hidden];
+  // A leaked token is replaced: the old one stops working on every device at once.
+  const rotate = h("button", {
+    type: "button", class: "btn small ghost", "data-testid": "rotate-token", text: t("rotate_token"),
+    onclick: async () => {
+      if (!await confirmDialog(t("rotate_confirm"), t("rotate_yes"))) return;
+      try {
+        setToken((await api.rotateToken()).token);
+        toast(t("token_rotated"));
+        window.dispatchEvent(new HashChangeEvent("hashchange"));
+      } catch (err) {
+        toast(errorText(err));
+      }
+    },
+  });
+  return [h("p", { class: "muted", text: t("token_help") }), show, hidden, rotate];
 }
 
 function importForm() {
@@ -243,8 +294,9 @@ function importForm() {
       event.preventDefault();
       const token = input.value.trim();
       if (!token) return;
-      note.textContent = await useToken(token) ? t("token_used") : t("token_invalid");
-      if (note.textContent === t("token_used")) setTimeout(() => { location.hash = "#/profile"; window.dispatchEvent(new HashChangeEvent("hashchange")); }, 600);
+      const outcome = await switchPlayer(token);
+      note.textContent = outcomeText(outcome);
+      if (outcome === "used") setTimeout(() => { location.hash = "#/profile"; window.dispatchEvent(new HashChangeEvent("hashchange")); }, 600);
     },
   },
   h("label", { for: "import-token", text: t("use_token") }),
@@ -252,21 +304,63 @@ function importForm() {
   note);
 }
 
-export async function useToken(token) {
+// The name behind a token, or null when the server does not recognise it.
+async function playerName(token) {
   try {
-    await api.getMe(token);
+    return (await api.getMe(token)).name;
   } catch {
-    return false;
+    return null;
   }
-  setToken(token);
-  return true;
+}
+
+// Play as the player of `token`: "used", "same" (already this player), "invalid", or
+// "kept" when the person chose to keep the player this browser has. Replacing a player
+// always asks first, and the replaced token stays among the previous ones.
+export async function switchPlayer(token) {
+  const current = getToken();
+  if (current === token) return "same";
+  const incoming = await playerName(token);
+  if (incoming === null) return "invalid";
+  if (current) {
+    const mine = await playerName(current);
+    const question = t("replace_player", { current: mine ?? t("this_player"), incoming });
+    if (!await confirmDialog(question, t("replace_yes"))) return "kept";
+  }
+  replaceToken(token);
+  return "used";
+}
+
+function outcomeText(outcome) {
+  return {
+    used: t("token_used"), same: t("token_same"), invalid: t("token_invalid"), kept: t("token_kept"),
+  }[outcome];
+}
+
+// The players this browser was before, each with a way back to it.
+async function previousSection() {
+  const tokens = previousTokens();
+  if (!tokens.length) return null;
+  const names = await Promise.all(tokens.map(playerName));
+  return h("section", { class: "panel", "data-testid": "previous-players" },
+    h("h2", { text: t("previous_players") }),
+    h("ul", { class: "day-list" }, tokens.map((token, i) => h("li", {},
+      h("span", { text: names[i] ?? `${token.split(".")[0]} (${t("not_recognised")})` }),
+      h("button", {
+        type: "button", class: "btn small", text: t("switch_back"),
+        onclick: async () => {
+          const outcome = await switchPlayer(token);
+          toast(outcomeText(outcome));
+          if (outcome === "used") window.dispatchEvent(new HashChangeEvent("hashchange"));
+        },
+      })))));
 }
 
 export async function profilePage(root) {
   const token = getToken();
   if (!token) {
     root.replaceChildren(h("section", { class: "profile" },
-      h("h1", { text: t("profile_title") }), h("p", { text: t("no_player") }), importForm()));
+      h("h1", { text: t("profile_title") }), h("p", { text: t("no_player") }), importForm(),
+      await previousSection()));
     return () => {};
   }
   root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
@@ -275,7 +369,8 @@ export async function profilePage(root) {
     me = await api.getMe();
   } catch (err) {
     root.replaceChildren(h("section", { class: "profile" },
-      h("h1", { text: t("profile_title") }), h("p", { role: "alert", text: errorText(err) }), importForm()));
+      h("h1", { text: t("profile_title") }), h("p", { role: "alert", text: errorText(err) }), importForm(),
+      await previousSection()));
     return () => {};
   }
   const stats = me.stats || {};
@@ -313,14 +408,14 @@ export async function profilePage(root) {
       : h("p", { class: "muted", text: t("no_history") }),
     h("h2", { text: t("token_title") }),
     tokenSection(token),
-    importForm()));
+    importForm(),
+    await previousSection()));
   return () => {};
 }
 
 export async function importPage(root, token) {
-  const ok = await useToken(token);
-  history.replaceState(null, "", "/#/profile");
-  toast(ok ? t("token_used") : t("token_invalid"));
+  history.replaceState(null, "", "/#/profile"); // the token leaves the address bar first
+  toast(outcomeText(await switchPlayer(token)));
   return profilePage(root);
 }
 
@@ -349,7 +444,7 @@ export async function resultPage(root, code) {
   const parts = [
     h("h1", {}, `${t("result_title")} · ${rulesetName(result.ruleset)}`),
     h("p", { class: "muted" }, [result.date ? fmtDate(result.date) : t("practice_mode"),
-      result.player && result.player.name ? t("by", { name: result.player.name }) : null].filter(Boolean).join(" · ")),
+      result.player && result.player.name ? t("by", { name: shownName(result.player.name) }) : null].filter(Boolean).join(" · ")),
     h("p", { class: "final" }, h("span", { text: t("final_total") }),
       h("strong", { class: "final-total", "data-testid": "result-total", text: result.total })),
     result.rank ? h("p", { class: "rank", text: (result.players ? t("rank_line", { rank: result.rank, players: fmtNumber(result.players) }) : t("rank_only", { rank: result.rank })) +
@@ -392,20 +487,36 @@ async function offerPlay(result, box) {
 
 // ---------- rules ----------
 
-export async function rulesPage(root) {
-  const { RULES_DOC } = await import("./rules.js");
+export async function rulesPage(root, only) {
+  const { RULES_DOC, RULES_EXAMPLES } = await import("./rules.js");
   const doc = RULES_DOC[lang()] || RULES_DOC.en;
-  root.replaceChildren(h("section", { class: "rules" },
-    h("h1", { text: t("rules_title") }),
-    h("ol", {}, t("rules_text").map((line) => h("li", { text: line }))),
-    Object.entries(doc).map(([ruleset, part]) => h("section", { class: "panel", "data-ruleset": ruleset },
+  const rulesets = Object.keys(RULES_EXAMPLES);
+  const shown = rulesets.includes(only) ? [only] : rulesets;
+  const section = (ruleset) => {
+    const part = doc[ruleset] || RULES_DOC.en[ruleset] || { intro: "", boxes: {}, notes: [] };
+    const examples = RULES_EXAMPLES[ruleset];
+    return h("section", { class: "panel", id: `rules-${ruleset}`, "data-ruleset": ruleset },
       h("h2", { text: rulesetName(ruleset) }),
       h("p", { class: "muted", text: part.intro }),
       h("table", { class: "board rules-table" },
         h("thead", {}, h("tr", {},
-          h("th", { scope: "col", text: t("box") }), h("th", { scope: "col", text: t("points") }))),
-        h("tbody", {}, Object.entries(part.boxes).map(([box, text]) =>
-          h("tr", {}, h("th", { scope: "row", text: boxName(box) }), h("td", { text }))))),
-      part.notes.map((note) => h("p", { text: note }))))));
+          h("th", { scope: "col", text: t("box") }), h("th", { scope: "col", text: t("points") }),
+          h("th", { scope: "col", text: t("rules_example") }))),
+        h("tbody", {}, Object.entries(examples).map(([box, [dice, points]]) =>
+          h("tr", { "data-box": box },
+            h("th", { scope: "row", text: boxName(box) }),
+            h("td", { text: part.boxes[box] || "" }),
+            h("td", { class: "rules-example" }, miniDice(dice), " = ", h("strong", { text: points })))))),
+      (part.notes || []).map((note) => h("p", { text: note })));
+  };
+  root.replaceChildren(h("section", { class: "rules" },
+    h("h1", { text: t("rules_title") }),
+    h("ol", {}, t("rules_text").map((line) => h("li", { text: line }))),
+    h("nav", { class: "tabs", "aria-label": t("rules_pick") },
+      h("a", { class: shown.length > 1 ? "tab active" : "tab", href: "/#/rules", text: t("rules_all") }),
+      rulesets.map((r) => h("a", {
+        class: shown.length === 1 && shown[0] === r ? "tab active" : "tab", href: `/#/rules/${r}`, text: rulesetName(r),
+      }))),
+    shown.map(section)));
   return () => {};
 }
