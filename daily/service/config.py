@@ -18,6 +18,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
 | ``DAILY_PAR_JOBS`` | ``off`` skips the par job at rollover | ``on`` |
+| ``DAILY_REDIS_CLUSTER`` | ``on``: ``REDIS_URL`` is a cluster node (docs/deploy.md) | ``off`` |
 | ``DAILY_MASTER_SECRET`` | master seed secret as hex (production) | unset |
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
@@ -62,6 +63,8 @@ class Config:
     master_secret_hex: str | None
     master_secret_file: Path | None
     signing_key_file: Path | None
+    #: ``DAILY_REDIS_CLUSTER=on``: ``REDIS_URL`` names a node of a Redis/Valkey Cluster.
+    redis_cluster: bool = False
 
     def __repr__(self) -> str:  # never print a secret
         return (
@@ -153,4 +156,5 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         master_secret_hex=env.get("DAILY_MASTER_SECRET") or None,
         master_secret_file=_path(env, "DAILY_MASTER_SECRET_FILE"),
         signing_key_file=_path(env, "DAILY_SIGNING_KEY_FILE"),
+        redis_cluster=_switch(env, "DAILY_REDIS_CLUSTER", False),
     )

@@ -12,6 +12,7 @@ several deployments can share a server.
 from __future__ import annotations
 
 import redis
+from redis.cluster import RedisCluster
 from rq import Queue
 
 from daily.service.config import Config, ConfigError
@@ -31,7 +32,8 @@ def redis_key(config: Config, *parts: str) -> str:
 
 
 def redis_from_config(config: Config) -> redis.Redis:
-    """A Redis client for ``config.redis_url`` (``daily serve`` sets it when embedded).
+    """A Redis client for ``config.redis_url`` (``daily serve`` sets it when embedded);
+    a cluster client when ``DAILY_REDIS_CLUSTER=on``.
 
     >>> from daily.service.config import load_config
     >>> redis_from_config(load_config({}))  # doctest: +ELLIPSIS
@@ -44,6 +46,8 @@ def redis_from_config(config: Config) -> redis.Redis:
             "is not set; run `daily serve` to start an embedded Redis, or point it at one",
             field="REDIS_URL",
         )
+    if config.redis_cluster:
+        return RedisCluster.from_url(config.redis_url)  # type: ignore[return-value]
     return redis.Redis.from_url(config.redis_url, health_check_interval=30)
 
 

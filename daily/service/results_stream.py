@@ -64,9 +64,17 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
-from daily.service.leaderboard import BOARD_LUA, Leaderboard, Result, ResultError, as_text
-from daily.service.stats import STATS_LUA
+from daily.service.leaderboard import (
+    BOARD_LUA,
+    BOARD_RECORD,
+    Leaderboard,
+    Result,
+    ResultError,
+    as_text,
+)
+from daily.service.stats import STATS_LUA, STATS_RECORD
 from daily.service.stats import record_args as stats_args
 from daily.service.stats import record_keys as stats_keys
 
@@ -80,6 +88,8 @@ BATCH = 256
 CLAIM_IDLE_MS = 5000
 #: Seconds between two claim rounds of a consumer.
 CLAIM_EVERY = 1.0
+#: On a cluster (no blocking read across slots) an idle consumer polls this often.
+CLUSTER_POLL_MS = 10
 #: Consumers without pending entries, idle this long, are removed from the group.
 FORGET_IDLE_MS = 3600 * 1000
 
@@ -115,9 +125,12 @@ return {board, stats}
 )
 
 # KEYS: stream open rejected   ARGV: entry_id group date game_id reason raw_entry
-# (an entry that is not a valid result: kept with the reason, acknowledged)
-_REJECT = """
-redis.call('HSET', KEYS[3], ARGV[4], cjson.encode({reason = ARGV[5], result = ARGV[6]}))
+# Acknowledge and delete an entry, count it off its date; with a reason, keep it in the
+# rejects (an entry that is not a valid result, or one the board refused).
+_ACK = """
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[4], cjson.encode({reason = ARGV[5], result = ARGV[6]}))
+end
 if redis.call('XACK', KEYS[1], ARGV[2], ARGV[1]) == 1 then
   redis.call('XDEL', KEYS[1], ARGV[1])
   if ARGV[3] ~= '' and redis.call('HINCRBY', KEYS[2], ARGV[3], -1) <= 0 then
@@ -126,6 +139,8 @@ if redis.call('XACK', KEYS[1], ARGV[2], ARGV[1]) == 1 then
 end
 return 1
 """
+#: Why the board refused a result (BOARD_LUA's negative replies).
+_REFUSALS = {-1: "frozen", -2: "duplicate_player"}
 
 
 def shard_of(game_id: str) -> int:
@@ -269,7 +284,10 @@ class ResultConsumer:
         self.claim_idle_ms = claim_idle_ms
         self.pause = pause
         self._apply = conn.register_script(_APPLY)
-        self._reject = conn.register_script(_REJECT)
+        self._ack = conn.register_script(_ACK)
+        self._board = conn.register_script(BOARD_RECORD)
+        self._stats = conn.register_script(STATS_RECORD)
+        self.cluster = isinstance(conn, RedisCluster)
         self._stopping = False
         self._next_claim = 0.0
         self._next_forget = 0.0
@@ -309,15 +327,31 @@ class ResultConsumer:
 
     def read(self, block_ms: int) -> int:
         """Read new entries of every shard (waiting up to ``block_ms``) and apply them."""
-        streams = {key: ">" for key in self.stream.stream_keys()}
-        replies = self.conn.xreadgroup(
-            GROUP, self.name, streams, count=self.batch, block=block_ms or None
-        )
+        if self.cluster:
+            replies = self._read_by_slot(block_ms)
+        else:
+            streams = {key: ">" for key in self.stream.stream_keys()}
+            replies = self.conn.xreadgroup(
+                GROUP, self.name, streams, count=self.batch, block=block_ms or None
+            )
         entries: list[tuple[int, bytes, Mapping[bytes, bytes]]] = []
         for key, items in replies or []:
             shard = int(as_text(key).rsplit("{r", 1)[1].rstrip("}"))
             entries.extend((shard, entry_id, fields) for entry_id, fields in items)
         return self.apply(entries).total if entries else 0
+
+    def _read_by_slot(self, block_ms: int) -> list[Any]:
+        """One XREADGROUP per stream (each in its own slot), pipelined; when nothing is
+        there, poll again every :data:`CLUSTER_POLL_MS` until ``block_ms`` passed."""
+        deadline = time.monotonic() + block_ms / 1000
+        while True:
+            with self.conn.pipeline(transaction=False) as pipe:
+                for key in self.stream.stream_keys():
+                    pipe.xreadgroup(GROUP, self.name, {key: ">"}, count=self.batch)
+                replies = [r for reply in pipe.execute() for r in (reply or [])]
+            if replies or time.monotonic() >= deadline or self._stopping:
+                return replies
+            time.sleep(CLUSTER_POLL_MS / 1000)
 
     def claim(self) -> int:
         """Take over and apply entries idle for ``claim_idle_ms`` (dead consumers')."""
@@ -367,18 +401,69 @@ class ResultConsumer:
         return outcome
 
     def _execute(self, calls: list[_Call], outcome: BatchOutcome) -> None:
-        with self.conn.pipeline(transaction=False) as pipe:
-            for kind, keys, args, _game in calls:
-                script = self._apply if kind == "apply" else self._reject
-                script(keys=keys, args=args, client=pipe)
-            replies = pipe.execute()
-        for (kind, _keys, _args, _game), reply in zip(calls, replies, strict=True):
-            if kind == "reject" or int(reply[0]) < 0:
+        if self.cluster:
+            replies = self._execute_by_slot(calls)
+        else:
+            with self.conn.pipeline(transaction=False) as pipe:
+                for kind, keys, args, _game in calls:
+                    script = self._apply if kind == "apply" else self._ack
+                    script(keys=keys, args=args, client=pipe)
+                replies = [r if kind == "apply" else [-9, 0] for (kind, *_), r in
+                           zip(calls, pipe.execute(), strict=True)]
+        for reply in replies:
+            if int(reply[0]) < 0:
                 outcome.rejected += 1
             elif int(reply[0]) == 1:
                 outcome.recorded += 1
             else:
                 outcome.already += 1
+
+    def _execute_by_slot(self, calls: list[_Call]) -> list[list[int]]:
+        """On a cluster the board, the player and the stream live in different slots:
+        board scripts, then statistics scripts, then acknowledgements, each round
+        pipelined. Each step is idempotent and the entry is acknowledged last, so a
+        crash between rounds leaves it pending and a rerun completes it exactly once."""
+        applying = [c for c in calls if c[0] == "apply"]
+        boards = self._pipelined(
+            self._board, [(keys[:6], args[:6]) for _k, keys, args, _g in applying]
+        )
+        counted = [c for c, b in zip(applying, boards, strict=True) if int(b) >= 0]
+        stats = iter(self._pipelined(
+            self._stats, [(keys[6:9], args[6:12]) for _k, keys, args, _g in counted]
+        ))
+        outcomes = iter(boards)
+        replies, acks = [], []
+        for kind, keys, args, game in calls:
+            if kind == "apply":
+                board = int(next(outcomes))
+                replies.append([board, int(next(stats)) if board >= 0 else 0])
+                reason = _REFUSALS.get(board, "")
+                acks.append((keys[9:12], [args[12], args[13], args[14], game, reason, args[15]]))
+            else:
+                replies.append([-9, 0])
+                acks.append((keys, args))
+        self._pipelined(self._ack, acks)
+        return replies
+
+    def _pipelined(self, script: Any, calls: list[tuple[list[Any], list[Any]]]) -> list[Any]:
+        """Run ``script`` once per call, pipelined per cluster node (redis-py's cluster
+        pipeline refuses scripts, so each node gets a plain pipeline of its own)."""
+        by_node: dict[str, list[int]] = {}
+        nodes: dict[str, Any] = {}
+        for index, (keys, _args) in enumerate(calls):
+            node = self.conn.get_node_from_key(keys[0])
+            nodes[node.name] = node
+            by_node.setdefault(node.name, []).append(index)
+        replies: list[Any] = [None] * len(calls)
+        for name, indexes in by_node.items():
+            client = self.conn.get_redis_connection(nodes[name])
+            with client.pipeline(transaction=False) as pipe:
+                for index in indexes:
+                    keys, args = calls[index]
+                    script(keys=keys, args=args, client=pipe)
+                for index, reply in zip(indexes, pipe.execute(), strict=True):
+                    replies[index] = reply
+        return replies
 
     def _call(self, shard: int, entry_id: str, raw: str) -> _Call:
         stream_keys = [
