@@ -16,9 +16,14 @@ not at all.
 
 Redis keys (``P`` = prefix)::
 
-    P game:<id>                    STRING  JSON record of the game
-    P ranked:<date>:<ruleset>:<player>  STRING  the id of the player's ranked game
+    P game:{rN}:<id>               STRING  JSON record of the game
+    P ranked:{rN}:<date>:<ruleset>:<player>  STRING  the id of the player's ranked game
     P code:<code>                  STRING  game id of a result code
+
+``{rN}`` is the hash tag of the game's shard (:mod:`daily.service.shards`): a ranked
+game's id is drawn in its player's shard, so the start script, the moves and the finish
+transaction (game record and result stream) each stay in one cluster slot. The result
+code is claimed (SET NX) just before the finish transaction.
 
 >>> new_game_id().startswith("g_")
 True
@@ -52,9 +57,9 @@ from daily.service.errors import ApiError
 from daily.service.leaderboard import Leaderboard
 from daily.service.players import Player
 from daily.service.results_stream import ResultStream
+from daily.service.shards import game_key, new_game_id, ranked_key, shard_of
 
 MODES = ("ranked", "practice")
-_ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 #: Unfinished practice games are forgotten after this many seconds of inactivity.
 PRACTICE_TTL = 30 * 24 * 3600
 #: Games whose last written record one process keeps, to skip a read on the next move.
@@ -88,11 +93,6 @@ class _StaleCopy(Exception):
 
 def _changed() -> ApiError:
     return ApiError(409, "conflict", "the game changed meanwhile; reload it", field="id")
-
-
-def new_game_id() -> str:
-    """A fresh random game id (``g_`` and 20 base32 characters, 100 bits)."""
-    return "g_" + "".join(secrets.choice(_ID_ALPHABET) for _ in range(20))
 
 
 @dataclass
@@ -151,10 +151,10 @@ class GameService:
     # ----- keys -----------------------------------------------------------------
 
     def _game_key(self, game_id: str) -> str:
-        return redis_key(self.config, "game", game_id)
+        return game_key(self.config.key_prefix, game_id)
 
     def _ranked_key(self, date: str, ruleset: str, player_id: str) -> str:
-        return redis_key(self.config, "ranked", date, ruleset, player_id)
+        return ranked_key(self.config.key_prefix, date, ruleset, player_id)
 
     def _code_key(self, code: str) -> str:
         return redis_key(self.config, "code", code)
@@ -209,7 +209,8 @@ class GameService:
             )
         rules = get_ruleset(ruleset)
         record = GameRecord(
-            id=new_game_id(), player=player.id, mode="ranked", ruleset=ruleset, options={},
+            id=new_game_id(shard_of(player.id)),  # in the slot of the player's ranked index
+            player=player.id, mode="ranked", ruleset=ruleset, options={},
             date=day.isoformat(), log=MoveLog(ruleset, day=day).to_text(), created=iso(now),
         )
         existing = self._start(
@@ -404,7 +405,7 @@ class GameService:
             self._remember(game_id, after)
             return self._state(record, _Position(game, log))
         final = replay(log, slots=self._slots(record, rules))
-        with self.conn.pipeline() as pipe:
+        with self.conn.pipeline(transaction=True) as pipe:  # also on a cluster client
             try:
                 pipe.watch(key)
                 if pipe.get(key) != raw.encode():
@@ -427,14 +428,15 @@ class GameService:
             raise ApiError(422, "invalid_field", "the game is not finished", field="log")
         now = self.clock()
         code = new_code()
-        while self.conn.exists(self._code_key(code)):
+        # Claimed before the transaction (its key lives in another cluster slot); a
+        # claim whose finish then fails names a game without that code: not found.
+        while not self.conn.set(self._code_key(code), record.id, nx=True):
             code = new_code()  # pragma: no cover - 50 random bits
         record.code = code
         record.total = result.total  # computed by the core's replay, never by a client
         record.finished_at = now.timestamp()
         pipe.multi()
         pipe.set(self._game_key(record.id), record.dumps())
-        pipe.set(self._code_key(code), record.id)
         if record.mode == "ranked":
             payload = {
                 "game_id": record.id,
@@ -458,7 +460,7 @@ class GameService:
             raise ApiError(422, "invalid_field", "missing field 'log'", field="log")
         submitted = _parse_submitted(body["log"])
         key = self._game_key(game_id)
-        with self.conn.pipeline() as pipe:
+        with self.conn.pipeline(transaction=True) as pipe:  # also on a cluster client
             try:
                 pipe.watch(key)
                 record = self._owned(player, game_id)
@@ -491,9 +493,10 @@ class GameService:
     def game_of_code(self, code: str) -> GameRecord:
         """The finished game a result code names."""
         raw = self.conn.get(self._code_key(code))
-        if raw is None:
+        record = self._load(raw.decode()) if raw is not None else None
+        if record is None or record.code != code:  # none, or claimed by a failed finish
             raise ApiError(404, "not_found", f"no result {code}", field="code")
-        return self._load(raw.decode())
+        return record
 
     def revealed(self, record: GameRecord) -> bool:
         """Whether the game's dice may be shown to anyone (random practice, closed day)."""

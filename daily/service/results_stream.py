@@ -35,9 +35,12 @@ the backlog or outage at the close.
 
 Shards and cluster hash tags
 ----------------------------
-Results are spread over :data:`SHARDS` streams by the game id (:func:`shard_of`). Each
-stream's keys share the hash tag ``{rN}``, so on a Redis Cluster a stream, its counter
-and its rejects live in one slot and the script above can touch them together.
+Results are spread over :data:`daily.service.shards.SHARDS` streams by the game id
+(:func:`daily.service.shards.shard_of`). A stream's keys share the hash tag ``{rN}``
+with the games that finish into it, so on a Redis Cluster the finish transaction, the
+stream, its counter and its rejects stay in one slot. On a cluster the consumer applies
+a batch in three pipelined rounds (boards, statistics, acknowledgements: each in its
+own slot), each idempotent, acknowledging last; on one server one script does all.
 
 Redis keys (``P`` = the configured key prefix, ``N`` = shard number)::
 
@@ -74,12 +77,11 @@ from daily.service.leaderboard import (
     ResultError,
     as_text,
 )
+from daily.service.shards import SHARDS, shard_of, tag
 from daily.service.stats import STATS_LUA, STATS_RECORD
 from daily.service.stats import record_args as stats_args
 from daily.service.stats import record_keys as stats_keys
 
-#: Number of result streams (fixed: every process must agree on it).
-SHARDS = 16
 #: The consumer group of the board writers.
 GROUP = "boards"
 #: Entries read per stream and call.
@@ -143,18 +145,9 @@ return 1
 _REFUSALS = {-1: "frozen", -2: "duplicate_player"}
 
 
-def shard_of(game_id: str) -> int:
-    """The stream shard of a game (CRC-32 of its id, modulo :data:`SHARDS`).
-
-    >>> shard_of("g_000001") == shard_of("g_000001")
-    True
-    """
-    return zlib.crc32(game_id.encode()) % SHARDS
-
-
 def stream_key(prefix: str, shard: int) -> str:
     """The stream of one shard."""
-    return f"{prefix}results:{{r{shard}}}"
+    return f"{prefix}results:{tag(shard)}"
 
 
 def open_key(prefix: str, shard: int) -> str:

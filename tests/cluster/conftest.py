@@ -33,13 +33,15 @@ def valkey_cluster(tmp_path: Path) -> Iterator[list[int]]:
     """Start three Valkey servers in cluster mode, give each a third of the slots, join
     them (CLUSTER MEET) and wait for ``cluster_state:ok``; yields their ports."""
     ports = [free_port() for _ in range(NODES)]
+    bus_ports = [free_port() for _ in range(NODES)]  # not port + 10000: that may be > 65535
     procs = []
     for n, port in enumerate(ports):
         data = tmp_path / f"node{n}"
         data.mkdir()
         procs.append(subprocess.Popen(
             [*valkey_command(data, port, "everysec"), "--cluster-enabled", "yes",
-             "--cluster-config-file", str(data / "nodes.conf"), "--cluster-node-timeout", "5000"],
+             "--cluster-config-file", str(data / "nodes.conf"), "--cluster-node-timeout", "5000",
+             "--cluster-port", str(bus_ports[n])],
             stdout=subprocess.DEVNULL,
         ))
     nodes = [redis.Redis(host="127.0.0.1", port=port) for port in ports]
@@ -50,8 +52,8 @@ def valkey_cluster(tmp_path: Path) -> Iterator[list[int]]:
         for n, node in enumerate(nodes):
             last = SLOTS - 1 if n == NODES - 1 else (n + 1) * share - 1
             node.execute_command("CLUSTER", "ADDSLOTSRANGE", n * share, last)
-        for port in ports[1:]:
-            nodes[0].execute_command("CLUSTER", "MEET", "127.0.0.1", port)
+        for port, bus in zip(ports[1:], bus_ports[1:], strict=True):
+            nodes[0].execute_command("CLUSTER", "MEET", "127.0.0.1", port, bus)
 
         def ready() -> bool:
             infos = [node.execute_command("CLUSTER", "INFO").decode() for node in nodes]

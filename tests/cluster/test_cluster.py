@@ -14,9 +14,14 @@ import pytest
 from redis.cluster import RedisCluster
 
 from daily import calendar
+from daily.service.app import create_app
+from daily.service.clock import FixedClock
+from daily.service.config import load_config
+from daily.service.keys import init_keys
 from daily.service.leaderboard import Leaderboard
 from daily.service.results_stream import GROUP, ResultStream, shard_of, stream_key
 from daily.service.stats import player_stats, record_keys
+from tests.service.conftest import NOON, Player, play_out
 
 pytestmark = [pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,3 +103,51 @@ def test_results_and_boards_shard_over_three_primaries(valkey_cluster, tmp_path)
     assert stream.unapplied(DATE) == 0 and stream.rejected() == {}
     assert all(cluster.xpending(k, GROUP)["pending"] == 0 for k in stream.stream_keys())
     cluster.close()
+
+
+def test_ranked_games_played_finished_and_ranked_through_the_cluster(
+    valkey_cluster, tmp_path
+) -> None:
+    """The real app on a RedisCluster client: players, ranked games (start script,
+    moves, finish transaction), real consumer processes, boards read through the API."""
+    env = {"REDIS_URL": f"redis://127.0.0.1:{valkey_cluster[2]}", "DAILY_REDIS_CLUSTER": "on",
+           "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(tmp_path / "data"),
+           "DAILY_RATE_LIMIT": "off", "DAILY_PUBLIC_URL": "https://dice.example"}
+    config = load_config(env)
+    init_keys(config.keys_dir)
+    app = create_app(config, {"TESTING": True, "CLOCK": FixedClock(NOON)})
+    conn = app.extensions["daily"].conn
+    assert isinstance(conn, RedisCluster)
+    client = app.test_client()
+    players = [Player(client, f"P{n}") for n in range(6)]
+    finals = {}
+    for player in players:
+        state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
+                                               "mode": "ranked"}).get_json()
+        assert conn.keyslot(f"{PREFIX}game:{{r{shard_of(player.id)}}}:x") == conn.keyslot(
+            f"{PREFIX}game:{{r{shard_of(state['id'])}}}:y")  # the game is in its player's shard
+        finals[player.id] = play_out(player, state)
+    assert len({conn.get_node_from_key(
+        f"{PREFIX}game:{{r{shard_of(f['id'])}}}:{f['id']}").port for f in finals.values()}) >= 2
+    stream = ResultStream(conn, prefix=PREFIX)
+    assert stream.unapplied(DATE) == 6
+    consumer = subprocess.run(
+        [sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
+        text=True, timeout=120, check=False,
+    )
+    assert consumer.returncode == 0, consumer.stderr[-2000:]
+    assert stream.backlog() == 0 and stream.unapplied(DATE) == 0
+    board = players[0].call("GET", f"/leaderboards/{DATE}/yahtzee").get_json()
+    assert board["players"] == 6
+    assert sorted(r["score"] for r in board["top"]) == sorted(f["total"] for f in finals.values())
+    assert board["me"]["score"] == finals[players[0].id]["total"]
+    code = finals[players[0].id]["result"]["code"]
+    shared = client.get(f"/api/v1/results/{code}").get_json()
+    assert (shared["rank"], shared["players"]) == (board["me"]["rank"], 6)
+    me = players[0].call("GET", "/players/me").get_json()
+    assert me["stats"]["games"] == 1 and me["stats"]["best"] == finals[players[0].id]["total"]
+    again = players[0].call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
+                                               "mode": "ranked"})
+    assert again.status_code == 409  # one ranked game per player and day, on a cluster too
+    conn.close()

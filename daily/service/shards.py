@@ -1,0 +1,80 @@
+"""Hash-tag shards: which cluster slot a game, its ranked index and its results share.
+
+On a Redis/Valkey Cluster a transaction or a script may only touch keys of one slot.
+The finish stores the finished game and appends its result in one transaction, and
+starting a ranked game writes the player's ranked index and the game in one script.
+So the keys of a game, of the ranked index pointing at it and of the result stream it
+finishes into carry the same hash tag ``{rN}``, ``N`` = :func:`shard_of` (0 ..
+:data:`SHARDS` - 1):
+
+* a game: ``P game:{rN}:<game id>`` with ``N = shard_of(game id)``;
+* a ranked index: ``P ranked:{rN}:<date>:<ruleset>:<player>`` with
+  ``N = shard_of(player id)``; a ranked game's id is drawn so that
+  ``shard_of(game id)`` is the player's shard (:func:`new_game_id`);
+* a result stream: ``P results:{rN}`` (:mod:`daily.service.results_stream`).
+
+Boards (``{date:ruleset}``) and player statistics (``{player id}``) have tags of their
+own. On a single server the tags change nothing.
+
+>>> shard_of("g_7k3m9q"), game_key("dd:", "g_7k3m9q")
+(0, 'dd:game:{r0}:g_7k3m9q')
+>>> gid = new_game_id(shard=5)
+>>> gid.startswith("g_") and len(gid) == 22 and shard_of(gid)
+5
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+import zlib
+
+#: Number of shards (fixed: every process must agree on it).
+SHARDS = 16
+#: Game ids use the base32 alphabet without i, l, o, u (easy to read back).
+_ID_ALPHABET = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "0123456789abcdefghjkmnpqrstvwxyz"
+)
+
+
+def shard_of(ident: str) -> int:
+    """The shard of a game or player id (CRC-32 of the id, modulo :data:`SHARDS`).
+
+    >>> shard_of("p_000001") == shard_of("p_000001")
+    True
+    """
+    return zlib.crc32(ident.encode()) % SHARDS
+
+
+def tag(shard: int) -> str:
+    """The hash tag of a shard.
+
+    >>> tag(7)
+    '{r7}'
+    """
+    return f"{{r{shard}}}"
+
+
+def game_key(prefix: str, game_id: str) -> str:
+    """The key of a game's record."""
+    return f"{prefix}game:{tag(shard_of(game_id))}:{game_id}"
+
+
+def ranked_key(prefix: str, date: str, ruleset: str, player_id: str) -> str:
+    """The key holding the id of a player's ranked game of a day set.
+
+    >>> ranked_key("dd:", "2026-11-29", "yahtzee", "p_1")
+    'dd:ranked:{r3}:2026-11-29:yahtzee:p_1'
+    """
+    return f"{prefix}ranked:{tag(shard_of(player_id))}:{date}:{ruleset}:{player_id}"
+
+
+def new_game_id(shard: int | None = None) -> str:
+    """A fresh random game id (``g_`` and 20 base32 characters, 100 bits), drawn until
+    it falls in ``shard`` when one is asked for (16 draws on average, microseconds)."""
+    while True:
+        game_id = "g_" + base64.b32encode(secrets.token_bytes(15)).decode()[:20].translate(
+            _ID_ALPHABET
+        )
+        if shard is None or shard_of(game_id) == shard:
+            return game_id
