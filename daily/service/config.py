@@ -19,6 +19,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
 | ``DAILY_PAR_JOBS`` | ``off`` skips the par job at rollover | ``on`` |
 | ``DAILY_REDIS_CLUSTER`` | ``on``: ``REDIS_URL`` is a cluster node (docs/deploy.md) | ``off`` |
+| ``DAILY_QUEUE_REDIS_URL`` | standalone Redis of RQ (needed with a cluster) | ``REDIS_URL`` |
 | ``DAILY_MASTER_SECRET`` | master seed secret as hex (production) | unset |
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
@@ -65,6 +66,8 @@ class Config:
     signing_key_file: Path | None
     #: ``DAILY_REDIS_CLUSTER=on``: ``REDIS_URL`` names a node of a Redis/Valkey Cluster.
     redis_cluster: bool = False
+    #: ``DAILY_QUEUE_REDIS_URL``: the standalone Redis of the RQ queues (default REDIS_URL).
+    queue_redis_url: str | None = None
 
     def __repr__(self) -> str:  # never print a secret
         return (
@@ -157,4 +160,5 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         master_secret_file=_path(env, "DAILY_MASTER_SECRET_FILE"),
         signing_key_file=_path(env, "DAILY_SIGNING_KEY_FILE"),
         redis_cluster=_switch(env, "DAILY_REDIS_CLUSTER", False),
+        queue_redis_url=env.get("DAILY_QUEUE_REDIS_URL") or None,
     )

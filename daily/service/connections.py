@@ -51,6 +51,31 @@ def redis_from_config(config: Config) -> redis.Redis:
     return redis.Redis.from_url(config.redis_url, health_check_interval=30)
 
 
+def queue_redis_from_config(config: Config) -> redis.Redis:
+    """The Redis of the RQ queues: ``DAILY_QUEUE_REDIS_URL``, else ``REDIS_URL``.
+
+    RQ needs one standalone server (its queues, jobs and registries are keys without a
+    common hash tag that its transactions touch together), so with
+    ``DAILY_REDIS_CLUSTER=on`` the queues need a URL of their own.
+
+    >>> from daily.service.config import load_config
+    >>> queue_redis_from_config(load_config({"REDIS_URL": "redis://h:7000",
+    ...     "DAILY_REDIS_CLUSTER": "on"}))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    daily.service.config.ConfigError: DAILY_QUEUE_REDIS_URL: must name a standalone Redis ...
+    """
+    url = config.queue_redis_url
+    if url is None and config.redis_cluster:
+        raise ConfigError(
+            "must name a standalone Redis for the RQ queues when DAILY_REDIS_CLUSTER=on",
+            field="DAILY_QUEUE_REDIS_URL",
+        )
+    if url is None:
+        return redis_from_config(config)
+    return redis.Redis.from_url(url, health_check_interval=30)
+
+
 def queue(conn: redis.Redis, name: str) -> Queue:
     """The RQ queue ``name`` on ``conn``."""
     return Queue(name, connection=conn)

@@ -42,14 +42,14 @@ stream, its counter and its rejects stay in one slot. On a cluster the consumer 
 a batch in three pipelined rounds (boards, statistics, acknowledgements: each in its
 own slot), each idempotent, acknowledging last; on one server one script does all.
 
-Redis keys (``P`` = the configured key prefix, ``N`` = shard number)::
+Redis keys (``P`` = the configured key prefix, ``{rN}`` = the shard's hash tag)::
 
     P results:{rN}           STREAM  results not yet applied; field ``r`` = Result.dumps()
     P results:{rN}:open      HASH    date -> number of that date's results not yet applied
     P results:{rN}:rejected  HASH    game id -> JSON {"reason", "result"} (refused results)
 
 >>> shard_of("g_7k3m9q"), stream_key("dd:", 3), open_key("dd:", 3)
-(0, 'dd:results:{r3}', 'dd:results:{r3}:open')
+(0, 'dd:results:{r3.40}', 'dd:results:{r3.40}:open')
 """
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ class ResultStream:
     """The result streams on one Redis connection: append, and what is still pending.
 
     >>> ResultStream(None, prefix="t:").stream_keys()[:2]  # type: ignore[arg-type]
-    ['t:results:{r0}', 't:results:{r1}']
+    ['t:results:{r0.63}', 't:results:{r1.60}']
     """
 
     def __init__(self, conn: redis.Redis, *, prefix: str = "dd:") -> None:
@@ -281,6 +281,7 @@ class ResultConsumer:
         self._board = conn.register_script(BOARD_RECORD)
         self._stats = conn.register_script(STATS_RECORD)
         self.cluster = isinstance(conn, RedisCluster)
+        self._shards = {key: n for n, key in enumerate(self.stream.stream_keys())}
         self._stopping = False
         self._next_claim = 0.0
         self._next_forget = 0.0
@@ -329,7 +330,7 @@ class ResultConsumer:
             )
         entries: list[tuple[int, bytes, Mapping[bytes, bytes]]] = []
         for key, items in replies or []:
-            shard = int(as_text(key).rsplit("{r", 1)[1].rstrip("}"))
+            shard = self._shards[as_text(key)]
             entries.extend((shard, entry_id, fields) for entry_id, fields in items)
         return self.apply(entries).total if entries else 0
 

@@ -4,8 +4,9 @@ On a Redis/Valkey Cluster a transaction or a script may only touch keys of one s
 The finish stores the finished game and appends its result in one transaction, and
 starting a ranked game writes the player's ranked index and the game in one script.
 So the keys of a game, of the ranked index pointing at it and of the result stream it
-finishes into carry the same hash tag ``{rN}``, ``N`` = :func:`shard_of` (0 ..
-:data:`SHARDS` - 1):
+finishes into carry the same hash tag ``{rN.k}`` (written ``{rN}`` below; ``N`` = :func:`shard_of`,
+0 .. :data:`SHARDS` - 1, and ``k`` puts shard ``N`` in the ``N``-th sixteenth of the
+cluster's slots, so the shards spread evenly over the primaries):
 
 * a game: ``P game:{rN}:<game id>`` with ``N = shard_of(game id)``;
 * a ranked index: ``P ranked:{rN}:<date>:<ruleset>:<player>`` with
@@ -17,7 +18,7 @@ Boards (``{date:ruleset}``) and player statistics (``{player id}``) have tags of
 own. On a single server the tags change nothing.
 
 >>> shard_of("g_7k3m9q"), game_key("dd:", "g_7k3m9q")
-(0, 'dd:game:{r0}:g_7k3m9q')
+(0, 'dd:game:{r0.63}:g_7k3m9q')
 >>> gid = new_game_id(shard=5)
 >>> gid.startswith("g_") and len(gid) == 22 and shard_of(gid)
 5
@@ -29,8 +30,11 @@ import base64
 import secrets
 import zlib
 
+from redis.crc import key_slot
+
 #: Number of shards (fixed: every process must agree on it).
 SHARDS = 16
+CLUSTER_SLOTS = 16384
 #: Game ids use the base32 alphabet without i, l, o, u (easy to read back).
 _ID_ALPHABET = str.maketrans(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "0123456789abcdefghjkmnpqrstvwxyz"
@@ -46,13 +50,26 @@ def shard_of(ident: str) -> int:
     return zlib.crc32(ident.encode()) % SHARDS
 
 
+def _spread_tag(shard: int) -> str:
+    """``{rN.k}`` with the smallest ``k`` whose slot lies in the shard's own sixteenth of
+    the 16,384 cluster slots, so that shards spread evenly over any even slot split."""
+    band = CLUSTER_SLOTS // SHARDS
+    k = 0
+    while key_slot(f"r{shard}.{k}".encode()) // band != shard:
+        k += 1
+    return f"{{r{shard}.{k}}}"
+
+
+_TAGS = tuple(_spread_tag(shard) for shard in range(SHARDS))
+
+
 def tag(shard: int) -> str:
     """The hash tag of a shard.
 
-    >>> tag(7)
-    '{r7}'
+    >>> tag(7), key_slot(tag(7).encode()) // 1024
+    ('{r7.2}', 7)
     """
-    return f"{{r{shard}}}"
+    return _TAGS[shard]
 
 
 def game_key(prefix: str, game_id: str) -> str:
@@ -64,7 +81,7 @@ def ranked_key(prefix: str, date: str, ruleset: str, player_id: str) -> str:
     """The key holding the id of a player's ranked game of a day set.
 
     >>> ranked_key("dd:", "2026-11-29", "yahtzee", "p_1")
-    'dd:ranked:{r3}:2026-11-29:yahtzee:p_1'
+    'dd:ranked:{r3.40}:2026-11-29:yahtzee:p_1'
     """
     return f"{prefix}ranked:{tag(shard_of(player_id))}:{date}:{ruleset}:{player_id}"
 

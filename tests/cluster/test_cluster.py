@@ -11,15 +11,20 @@ import time
 from pathlib import Path
 
 import pytest
+import redis
 from redis.cluster import RedisCluster
+from rq import Queue
 
 from daily import calendar
 from daily.service.app import create_app
+from daily.service.archive import archive_path, read_archive
 from daily.service.clock import FixedClock
 from daily.service.config import load_config
+from daily.service.connections import DAYS_QUEUE
 from daily.service.keys import init_keys
 from daily.service.leaderboard import Leaderboard
-from daily.service.results_stream import GROUP, ResultStream, shard_of, stream_key
+from daily.service.results_stream import GROUP, ResultStream, stream_key
+from daily.service.shards import game_key, shard_of
 from daily.service.stats import player_stats, record_keys
 from tests.service.conftest import NOON, Player, play_out
 
@@ -42,9 +47,8 @@ def result(n: int) -> dict[str, object]:
 def finish(cluster: RedisCluster, stream: ResultStream, n: int) -> None:
     """What the finish does: the game record and the result in one transaction, in the
     slot of the game's result stream (the game key carries the stream's hash tag)."""
-    game_key = f"{PREFIX}game:{{r{shard_of(f'g_{n:06d}')}}}:g_{n:06d}"
     with cluster.pipeline(transaction=True) as pipe:
-        pipe.set(game_key, '{"finished": true}')
+        pipe.set(game_key(PREFIX, f"g_{n:06d}"), '{"finished": true}')
         stream.append(pipe, result(n))
         pipe.execute()
 
@@ -106,11 +110,13 @@ def test_results_and_boards_shard_over_three_primaries(valkey_cluster, tmp_path)
 
 
 def test_ranked_games_played_finished_and_ranked_through_the_cluster(
-    valkey_cluster, tmp_path
+    valkey_cluster, redis_url, tmp_path
 ) -> None:
     """The real app on a RedisCluster client: players, ranked games (start script,
-    moves, finish transaction), real consumer processes, boards read through the API."""
+    moves, finish transaction), real consumer processes, boards read through the API;
+    then the day's rollover by a real RQ worker whose queue is on a standalone Redis."""
     env = {"REDIS_URL": f"redis://127.0.0.1:{valkey_cluster[2]}", "DAILY_REDIS_CLUSTER": "on",
+           "DAILY_QUEUE_REDIS_URL": redis_url, "DAILY_PAR_JOBS": "off",
            "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(tmp_path / "data"),
            "DAILY_RATE_LIMIT": "off", "DAILY_PUBLIC_URL": "https://dice.example"}
     config = load_config(env)
@@ -119,18 +125,18 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
     conn = app.extensions["daily"].conn
     assert isinstance(conn, RedisCluster)
     client = app.test_client()
-    players = [Player(client, f"P{n}") for n in range(6)]
+    players = [Player(client, f"P{n}") for n in range(10)]
     finals = {}
     for player in players:
         state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
                                                "mode": "ranked"}).get_json()
-        assert conn.keyslot(f"{PREFIX}game:{{r{shard_of(player.id)}}}:x") == conn.keyslot(
-            f"{PREFIX}game:{{r{shard_of(state['id'])}}}:y")  # the game is in its player's shard
+        assert shard_of(state["id"]) == shard_of(player.id)  # the game is in its player's shard
+        assert conn.exists(game_key(PREFIX, state["id"]))
         finals[player.id] = play_out(player, state)
-    assert len({conn.get_node_from_key(
-        f"{PREFIX}game:{{r{shard_of(f['id'])}}}:{f['id']}").port for f in finals.values()}) >= 2
+    assert len({conn.get_node_from_key(game_key(PREFIX, f["id"])).port
+                for f in finals.values()}) >= 2  # 10 games all on one node: p < 1e-4
     stream = ResultStream(conn, prefix=PREFIX)
-    assert stream.unapplied(DATE) == 6
+    assert stream.unapplied(DATE) == 10
     consumer = subprocess.run(
         [sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
         env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
@@ -139,15 +145,33 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
     assert consumer.returncode == 0, consumer.stderr[-2000:]
     assert stream.backlog() == 0 and stream.unapplied(DATE) == 0
     board = players[0].call("GET", f"/leaderboards/{DATE}/yahtzee").get_json()
-    assert board["players"] == 6
+    assert board["players"] == 10
     assert sorted(r["score"] for r in board["top"]) == sorted(f["total"] for f in finals.values())
     assert board["me"]["score"] == finals[players[0].id]["total"]
     code = finals[players[0].id]["result"]["code"]
     shared = client.get(f"/api/v1/results/{code}").get_json()
-    assert (shared["rank"], shared["players"]) == (board["me"]["rank"], 6)
+    assert (shared["rank"], shared["players"]) == (board["me"]["rank"], 10)
     me = players[0].call("GET", "/players/me").get_json()
     assert me["stats"]["games"] == 1 and me["stats"]["best"] == finals[players[0].id]["total"]
     again = players[0].call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
                                                "mode": "ranked"})
     assert again.status_code == 409  # one ranked game per player and day, on a cluster too
+
+    queue_conn = redis.Redis.from_url(redis_url)
+    job = Queue(DAYS_QUEUE, connection=queue_conn).enqueue(
+        "workers.rollover.rollover", "2026-11-30T12:10:00+00:00")
+    worker = subprocess.run(
+        [sys.executable, "-m", "daily", "worker", "days", "--burst", "--quiet"],
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
+        text=True, timeout=120, check=False,
+    )
+    assert worker.returncode == 0, worker.stderr[-2000:]
+    job.refresh()
+    assert job.get_status() == "finished", job.latest_result()
+    board = players[0].call("GET", f"/leaderboards/{DATE}/yahtzee").get_json()
+    assert board["frozen"] is True and board["players"] == 10
+    summary, rows = read_archive(archive_path(config.archive_dir, DATE, "yahtzee"))
+    assert summary.players == 10 and len(list(rows)) == 10
+    assert not [k for k in queue_conn.keys("*") if k.startswith(PREFIX.encode())]  # data: cluster
+    queue_conn.close()
     conn.close()
