@@ -72,7 +72,30 @@ class LogFormatError(DailyError):
 
 
 class IllegalMoveError(DailyError):
-    """A well-formed move that the rules forbid at that point of the game."""
+    """A well-formed move that the rules forbid at that point of the game.
+
+    ``reason`` is the machine form a client translates instead of reading the message:
+    ``{"code": ...}`` plus what the code is about (e.g. ``"box"``). Codes:
+    ``game_over``, ``box_filled``, ``keeps_every_die``, ``no_rolls_left`` (with
+    ``max_rolls``) and the placement codes of :mod:`daily.rules.placement`
+    (``forced_order``, ``joker_upper_open``, ``joker_lower_first``).
+
+    >>> IllegalMoveError("box 'ones' is already filled", turn=2, field="box",
+    ...                  reason={"code": "box_filled", "box": "ones"}).reason
+    {'code': 'box_filled', 'box': 'ones'}
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        turn: int | None = None,
+        roll: int | None = None,
+        reason: dict[str, str | int] | None = None,
+    ) -> None:
+        self.reason = reason
+        super().__init__(message, field=field, turn=turn, roll=roll)
 
 
 class StateError(DailyError):

@@ -25,6 +25,7 @@ from daily.rules import Ruleset
 from daily.rules.placement import TurnOptions, place, placements
 
 HOLD_CHARS = frozenset("01")
+_OVER: dict[str, str | int] = {"code": "game_over"}
 #: Every well-formed hold mask, by number of dice.
 VALID_MASKS = {n: frozenset(format(v, f"0{n}b") for v in range(1 << n)) for n in range(1, 7)}
 
@@ -130,25 +131,27 @@ class Game:
     def choices(self) -> TurnOptions:
         """The open boxes for the dice now showing, with points and legality."""
         if self.over:
-            raise IllegalMoveError("the game is over", turn=self.turn)
+            raise IllegalMoveError("the game is over", turn=self.turn, reason=_OVER)
         return placements(self.rules, self._scores, self.dice)
 
     def reroll(self, mask: str) -> tuple[int, ...]:
         """Keep the dice marked '1' in ``mask`` and reroll the rest; returns the dice."""
         turn, roll = self.turn, len(self.holds) + 1
         if turn >= self._turns:
-            raise IllegalMoveError("the game is over, no more rolls", turn=turn)
+            raise IllegalMoveError("the game is over, no more rolls", turn=turn, reason=_OVER)
         if mask.__class__ is not str or mask not in self._masks:
             check_mask(mask, self.rules.dice, turn=turn, roll=roll)
         if "0" not in mask:
             raise IllegalMoveError(
-                f"hold mask {mask!r} keeps every die; choose a box instead", turn=turn, roll=roll
+                f"hold mask {mask!r} keeps every die; choose a box instead", turn=turn, roll=roll,
+                reason={"code": "keeps_every_die"},
             )
         if roll >= self._max_rolls:
             raise IllegalMoveError(
                 f"no rolls left: {self._max_rolls} rolls allowed in this turn",
                 turn=turn,
                 roll=roll,
+                reason={"code": "no_rolls_left", "max_rolls": self._max_rolls},
             )
         self.dice = apply_holds(self.dice, mask, self._slots(turn, roll))
         self.holds.append(mask)
@@ -159,14 +162,22 @@ class Game:
         """Fill ``box`` with the dice now showing; returns the points it scored."""
         turn = self.turn
         if turn >= self._turns:
-            raise IllegalMoveError("the game is over, every box is filled", turn=turn)
+            raise IllegalMoveError(
+                "the game is over, every box is filled", turn=turn, reason=_OVER
+            )
         index = self.rules.box_index(box)
         scores = self._scores
         if scores[index] is not None:
-            raise IllegalMoveError(f"box {box!r} is already filled", turn=turn, field="box")
+            raise IllegalMoveError(
+                f"box {box!r} is already filled", turn=turn, field="box",
+                reason={"code": "box_filled", "box": box},
+            )
         points, bonus, reason = place(self.rules, scores, self.dice, index)
         if reason is not None:
-            raise IllegalMoveError(f"box {box!r} is not allowed: {reason}", turn=turn)
+            raise IllegalMoveError(
+                f"box {box!r} is not allowed: {reason.text}", turn=turn, field="box",
+                reason=reason.to_json(),
+            )
         scores[index] = points
         if bonus:
             self._extra_bonus += bonus

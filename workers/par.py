@@ -7,10 +7,8 @@ revealed, loads the ruleset's strategy table from ``<data>/tables`` (built with
 and stores ``{"easy": .., "medium": .., "hard": ..}`` as JSON at ``<prefix>par:<date>:
 <ruleset>``. The bots are deterministic (the medium bot is seeded by the day seed), so
 a rerun computes the same figures; an existing value is returned unchanged. Failures
-(no keyring, no table, day not revealed) raise, and RQ records them.
-
->>> par_key_parts("2026-11-29", "kniffel")
-('par', '2026-11-29', 'yahtzee')
+(no keyring, no table, day not revealed) raise, and RQ records them. The key is
+:func:`daily.service.keymap.par`.
 """
 
 from __future__ import annotations
@@ -23,16 +21,11 @@ from daily import calendar
 from daily.dice import parse_date
 from daily.errors import StateError
 from daily.rules import canonical_name, get_ruleset
-from daily.service.connections import redis_key
+from daily.service import keymap
 from daily.service.keys import Keyring
 from daily.strategy.bots import play_bots
 from daily.strategy.store import get_table
 from workers.context import job_config, job_connection
-
-
-def par_key_parts(date: str, ruleset: str) -> tuple[str, str, str]:
-    """The parts of the Redis key of a day's par (after the prefix)."""
-    return ("par", parse_date(date).isoformat(), canonical_name(ruleset))
 
 
 def record_day_par(date: str, ruleset: str, now: str | None = None) -> dict[str, Any]:
@@ -44,7 +37,7 @@ def record_day_par(date: str, ruleset: str, now: str | None = None) -> dict[str,
     conn = job_connection(config)
     day = parse_date(date)
     name = canonical_name(ruleset)
-    key = redis_key(config, *par_key_parts(date, name))
+    key = keymap.par(config.key_prefix, day, name)
     stored = conn.get(key)
     if stored is not None:
         return dict(json.loads(stored))

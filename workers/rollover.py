@@ -42,6 +42,7 @@ from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
 from daily import calendar
+from daily.service import keymap
 from daily.service.archive import write_archive
 from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
@@ -140,7 +141,9 @@ def rollover(now: str | None = None) -> dict[str, Any]:
     instant = dt.datetime.fromisoformat(now) if now else dt.datetime.now(dt.UTC)
     if instant.tzinfo is None:
         raise ValueError(f"now={now!r} has no time zone")
-    lock = conn.lock(f"{config.key_prefix}lock:rollover", timeout=LOCK_SECONDS, blocking=False)
+    lock = conn.lock(
+        keymap.lock(config.key_prefix, "rollover"), timeout=LOCK_SECONDS, blocking=False
+    )
     if not lock.acquire():
         return {"skipped": "another rollover holds the lock"}
     try:

@@ -148,11 +148,12 @@ def _results_consumer(args: argparse.Namespace) -> int:
 
 def _scheduler(args: argparse.Namespace) -> int:
     from daily.service.scheduler import build_scheduler
+    from workers.rollover import rollover
 
     config = load_config()
     if args.interval is not None and not 1 <= args.interval <= 3600:
         raise ConfigError("must be 1..3600 seconds", field="--interval")
-    build_scheduler(queue_redis_from_config(config), config, args.interval).start()
+    build_scheduler(queue_redis_from_config(config), config, rollover, args.interval).start()
     return 0
 
 

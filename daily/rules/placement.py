@@ -13,8 +13,23 @@ an open box.
 >>> turn = placements(rules, scores, (4, 4, 4, 4, 4))
 >>> turn.bonus, [(p.box, p.points) for p in turn.options if p.legal][:3]
 (100, [('three_of_a_kind', 20), ('four_of_a_kind', 20), ('full_house', 25)])
->>> [p.reason for p in turn.options if p.box == "ones"][0]
+>>> ones = turn.get("ones")
+>>> ones.reason
 'joker rule: with the fours box filled, five 4s must go in an open lower box'
+>>> ones.why.to_json()
+{'code': 'joker_lower_first', 'box': 'fours'}
+
+Each refusal has a machine code (:class:`Reason`) that clients translate, and an English
+sentence for people reading logs and the terminal:
+
+=====================  =========================================================
+code                   meaning (``box`` names the box it is about)
+=====================  =========================================================
+``forced_order``       forced order: only ``box`` (the first open box) may be filled
+``joker_upper_open``   joker rule: five alike must go in the open upper ``box``
+``joker_lower_first``  joker rule: the upper ``box`` is filled, so five alike go in
+                       an open lower box
+=====================  =========================================================
 """
 
 from __future__ import annotations
@@ -28,6 +43,23 @@ FACE_WORDS = ("1s", "2s", "3s", "4s", "5s", "6s")
 
 
 @dataclass(frozen=True)
+class Reason:
+    """Why a box may not be chosen: a machine code, the box it is about, and the text.
+
+    >>> Reason("forced_order", "ones", "forced order: fill the boxes top to bottom").to_json()
+    {'code': 'forced_order', 'box': 'ones'}
+    """
+
+    code: str
+    box: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        """The machine form a client translates: ``{"code", "box"}``."""
+        return {"code": self.code, "box": self.box}
+
+
+@dataclass(frozen=True)
 class Placement:
     """One open box for the current roll: its points, and whether it may be chosen."""
 
@@ -35,7 +67,12 @@ class Placement:
     index: int
     points: int
     legal: bool
-    reason: str | None = None
+    why: Reason | None = None
+
+    @property
+    def reason(self) -> str | None:
+        """Why the box may not be chosen, in English (``None`` when it may)."""
+        return self.why.text if self.why else None
 
 
 @dataclass(frozen=True)
@@ -95,11 +132,15 @@ def _context(
 
 def _forbidden(
     rules: Ruleset, scores: Sequence[int | None], face: int, joker: bool
-) -> dict[int, str]:
+) -> dict[int, Reason]:
     """Why each open box may not be chosen now, by index (empty: all are allowed)."""
     open_idx = [i for i, s in enumerate(scores) if s is None]
     if rules.forced_order:
-        return {i: "forced order: fill the boxes top to bottom" for i in open_idx[1:]}
+        why = Reason(
+            "forced_order", rules.boxes[open_idx[0]].id,
+            "forced order: fill the boxes top to bottom",
+        )
+        return {i: why for i in open_idx[1:]}
     if joker:
         return _joker_reasons(rules, scores, face, open_idx)
     return {}
@@ -136,7 +177,7 @@ def placements(
 
 def place(
     rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int], index: int
-) -> tuple[int, int, str | None]:
+) -> tuple[int, int, Reason | None]:
     """Points and extra bonus of putting ``dice`` in open box ``index``, and why not.
 
     The third item is ``None`` when the move is legal, else the reason it is not.
@@ -160,19 +201,23 @@ def place(
 
 def _joker_reasons(
     rules: Ruleset, scores: Sequence[int | None], face: int, open_idx: list[int]
-) -> dict[int, str]:
+) -> dict[int, Reason]:
     """Why each open box is forbidden under the forced joker rule, by index."""
     matching = rules.upper_indices[face - 1]
     word = FACE_WORDS[face - 1]
     upper_name = rules.boxes[matching].id
     if scores[matching] is None:
-        why = f"joker rule: five {word} must go in the {upper_name} box while it is open"
+        why = Reason(
+            "joker_upper_open", upper_name,
+            f"joker rule: five {word} must go in the {upper_name} box while it is open",
+        )
         return {i: why for i in open_idx if i != matching}
     lower_open = [i for i in open_idx if not rules.boxes[i].upper]
     if lower_open:
-        why = (
+        why = Reason(
+            "joker_lower_first", upper_name,
             f"joker rule: with the {upper_name} box filled, five {word} must go in an "
-            "open lower box"
+            "open lower box",
         )
         return {i: why for i in open_idx if rules.boxes[i].upper}
     return {}

@@ -35,6 +35,7 @@ from daily.dice import parse_date
 from daily.errors import DailyError
 from daily.movelog import MoveLog
 from daily.rules import canonical_name
+from daily.service import keymap
 from daily.service.leaderboard import Leaderboard, Result
 from daily.service.stats import record_game
 
@@ -201,7 +202,7 @@ def rebuild_board(
             field="archive",
         )
     live = Leaderboard(conn, summary.date, summary.ruleset, prefix=prefix)
-    staging = Leaderboard(conn, summary.date, summary.ruleset, prefix=f"{prefix}rebuild:")
+    staging = Leaderboard(conn, summary.date, summary.ruleset, prefix=f"{prefix}{keymap.REBUILD}")
     staging.clear()
     count = 0
 

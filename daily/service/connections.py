@@ -1,12 +1,4 @@
-"""Connections to Redis and the RQ queues, and the naming of Redis keys.
-
-Every Redis key the service writes starts with the configured prefix, so tests and
-several deployments can share a server.
-
->>> from daily.service.config import load_config
->>> cfg = load_config({"REDIS_URL": "redis://127.0.0.1:6379/0"})
->>> redis_key(cfg, "board", "2026-11-29", "yahtzee")
-'dd:board:2026-11-29:yahtzee'
+"""Connections to Redis and the RQ queues (the keys are named in :mod:`daily.service.keymap`).
 """
 
 from __future__ import annotations
@@ -24,11 +16,6 @@ RESULTS_STREAM = "results"
 DAYS_QUEUE = "days"
 #: The RQ queues.
 ALL_QUEUES = (DAYS_QUEUE,)
-
-
-def redis_key(config: Config, *parts: str) -> str:
-    """The full Redis key for ``parts`` under the configured prefix."""
-    return config.key_prefix + ":".join(parts)
 
 
 def redis_from_config(config: Config) -> redis.Redis:

@@ -34,9 +34,9 @@ import redis
 from daily import calendar
 from daily.dice import GENERATOR, parse_date
 from daily.rules import canonical_name, get_ruleset
+from daily.service import keymap
 from daily.service.clock import iso
 from daily.service.config import Config
-from daily.service.connections import redis_key
 from daily.service.errors import ApiError
 from daily.service.keys import Keyring
 from daily.verify import DESCRIPTOR_VERSION, canonical_bytes
@@ -146,7 +146,7 @@ class DayDescriptors:
     # ----- descriptors --------------------------------------------------------------
 
     def _key(self, ruleset: str, day: dt.date) -> str:
-        return redis_key(self.config, "descriptor", day.isoformat(), ruleset)
+        return keymap.descriptor(self.config.key_prefix, day, ruleset)
 
     def signed(self, ruleset: str, day: dt.date) -> dict[str, Any]:
         """The signed descriptor as first published (signing and storing it if new)."""
@@ -191,7 +191,7 @@ class DayDescriptors:
             )
 
     def _par_key(self, ruleset: str, day: dt.date) -> str:
-        return redis_key(self.config, "par", day.isoformat(), ruleset)
+        return keymap.par(self.config.key_prefix, day, ruleset)
 
     def served_many(
         self, sets: list[tuple[str, dt.date]], now: dt.datetime

@@ -1,10 +1,14 @@
-"""JSON error responses, built in one place.
+"""JSON error responses, built in one place: the edge where domain errors become HTTP.
 
 Every failure a client can provoke becomes ``{"error": {"status", "code", "message",
-"field"?, "turn"?, "roll"?}}``: :class:`ApiError` for the service's own refusals,
-:class:`daily.errors.DailyError` from the core (400/422 with field, turn and roll),
-any HTTP error (404, 405, 413, 429, ...) and, as a last resort, an unexpected
-exception (a JSON 500 with no traceback; the traceback goes to the log only).
+"field"?, "turn"?, "roll"?, ...}}``: the services' domain refusals
+(:mod:`daily.service.domain`, mapped to a status by :data:`DOMAIN_STATUS`),
+:class:`ApiError` for refusals of the request layer itself,
+:class:`daily.errors.DailyError` from the core (400/422 with field, turn and roll; an
+illegal move adds ``why``, its machine reason), any HTTP error (404, 405, 413, 429,
+...) and, as a last resort, an unexpected exception (a JSON 500 with no traceback;
+the traceback goes to the log only). A domain error that carries the current game
+state (``stale_position``) has it beside the error: ``{"error": {...}, "state": {...}}``.
 
 >>> err = ApiError(409, "already_ranked", "you have played this set", field="date")
 >>> error_body(err.status, err.code, err.message, err.where())["error"]["code"]
@@ -20,6 +24,7 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from daily.errors import DailyError, IllegalMoveError, StateError
+from daily.service.domain import Conflict, Forbidden, Invalid, NotFound, Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +41,16 @@ HTTP_CODES = {
     422: "invalid_field",
     429: "rate_limited",
     503: "unavailable",
+}
+
+
+#: The HTTP status of each kind of domain refusal (the only place that says it).
+DOMAIN_STATUS: dict[type[DailyError], int] = {
+    Invalid: 422,
+    NotFound: 404,
+    Forbidden: 403,
+    Conflict: 409,
+    Unavailable: 503,
 }
 
 
@@ -78,9 +93,14 @@ def classify(exc: DailyError) -> tuple[int, str]:
     >>> from daily.errors import LogFormatError
     >>> classify(LogFormatError("a log is a JSON object", field="log"))
     (422, 'invalid_field')
+    >>> classify(Conflict("moved on", code="stale_position"))
+    (409, 'stale_position')
     """
     if isinstance(exc, ApiError):
         return exc.status, exc.code
+    for kind, status in DOMAIN_STATUS.items():
+        if isinstance(exc, kind):
+            return status, getattr(exc, "code", HTTP_CODES[status])
     if isinstance(exc, IllegalMoveError):
         return 422, "illegal_move"
     if isinstance(exc, StateError):
@@ -99,7 +119,16 @@ def _respond(status: int, body: dict[str, Any]) -> Response:
 def handle_daily_error(exc: DailyError) -> Response:
     """A core or service error as JSON (message names the field, turn and roll)."""
     status, code = classify(exc)
-    return _respond(status, error_body(status, code, str(exc), exc.where()))
+    where: dict[str, Any] = exc.where()
+    reason = getattr(exc, "reason", None)
+    if isinstance(exc, IllegalMoveError) and reason is not None:
+        where["why"] = reason
+    where.update(getattr(exc, "detail", None) or {})
+    body = error_body(status, code, str(exc), where)
+    state = getattr(exc, "state", None)
+    if state is not None:
+        body["state"] = state
+    return _respond(status, body)
 
 
 def handle_http_error(exc: HTTPException) -> Response:

@@ -65,6 +65,7 @@ from daily.dice import parse_date
 from daily.errors import DailyError, StateError
 from daily.movelog import MoveLog, parse_log
 from daily.rules import canonical_name
+from daily.service import keymap
 
 #: Width in points of a histogram bin.
 BIN_WIDTH = 10
@@ -351,7 +352,7 @@ class Leaderboard:
 
     def key(self, part: str) -> str:
         """The Redis key of one part of this board (see the module docstring)."""
-        return f"{self.prefix}lb:{{{self.date.isoformat()}:{self.ruleset}}}:{part}"
+        return keymap.board(self.prefix, self.date, self.ruleset, part)
 
     def record_keys(self) -> list[str]:
         """The keys of :data:`BOARD_LUA`, in its order."""

@@ -53,6 +53,8 @@ def _path_param(name: str, schema: dict[str, Any], description: str) -> dict[str
 
 GAME_ID = _path_param("game_id", {"type": "string", "maxLength": 40}, "A game id (g_...)")
 AUTH = [{"bearer": []}]
+POSITION = {"type": "integer", "minimum": 0, "maximum": 10000,
+            "description": "the game's position the move was decided at (daily-move/1)"}
 OPTIONAL_AUTH = [{"bearer": []}, {}]
 
 
@@ -124,10 +126,12 @@ def _schemas() -> dict[str, Any]:
             )},
         ),
         "Game": _obj(
-            ["id", "mode", "ruleset", "options", "date", "turn", "turns", "roll", "max_rolls",
-             "rolls_left", "dice", "over", "card", "choices", "extra_bonus", "extra_count",
-             "upper", "total", "history", "log", "result"],
+            ["id", "mode", "ruleset", "options", "date", "position", "turn", "turns", "roll",
+             "max_rolls", "rolls_left", "dice", "over", "card", "choices", "extra_bonus",
+             "extra_count", "upper", "total", "history", "log", "result"],
             id={"type": "string"}, mode={"enum": ["ranked", "practice"]},
+            position={"type": "integer", "minimum": 0,
+                      "description": "decisions applied so far (daily-move/1)"},
             ruleset={"type": "string"}, options={"type": "object"},
             date={"type": ["string", "null"]}, turn={"type": "integer", "minimum": 1},
             turns={"type": "integer"},
@@ -137,8 +141,10 @@ def _schemas() -> dict[str, Any]:
             dice=DICE, turn_rolls={"type": "array", "items": DICE}, over={"type": "boolean"},
             card=card,
             choices={"type": "array", "items": _obj(
-                ["box", "points", "legal", "reason"], box={"type": "string"},
-                points={"type": "integer"}, legal={"type": "boolean"}, reason=NULLABLE_STR)},
+                ["box", "points", "legal", "reason", "why"], box={"type": "string"},
+                points={"type": "integer"}, legal={"type": "boolean"}, reason=NULLABLE_STR,
+                why={"oneOf": [{"type": "null"}, _obj(
+                    ["code", "box"], code={"type": "string"}, box={"type": "string"})]})},
             extra_bonus={"type": "integer"}, extra_count={"type": "integer"}, upper=upper,
             total={"type": "integer"}, history=history,
             log={"type": "object", "description": "daily-log/1 so far (docs/protocol.md)"},
@@ -239,13 +245,15 @@ def _paths() -> dict[str, Any]:
             "summary": "Reroll the dice not held", "security": AUTH, "parameters": [GAME_ID],
             "requestBody": _body({"type": "object", "additionalProperties": False,
                                   "required": ["hold"], "properties": {"hold": {
-                                      "type": "string", "pattern": "^[01]{5,6}$"}}}),
+                                      "type": "string", "pattern": "^[01]{5,6}$"},
+                                      "position": POSITION}}),
             "responses": {"200": game, **_errors(400, 401, 403, 404, 409, 413, 422, 503)}}},
         "/api/v1/games/{game_id}/score": {"post": {
             "summary": "Fill a box", "security": AUTH, "parameters": [GAME_ID],
             "requestBody": _body({"type": "object", "additionalProperties": False,
                                   "required": ["box"], "properties": {"box": {
-                                      "type": "string", "examples": ["full_house"]}}}),
+                                      "type": "string", "examples": ["full_house"]},
+                                      "position": POSITION}}),
             "responses": {"200": game, **_errors(400, 401, 403, 404, 409, 413, 422, 503)}}},
         "/api/v1/games/{game_id}/log": {"post": {
             "summary": "Submit the whole move log for verification", "security": AUTH,

@@ -24,9 +24,9 @@ from typing import Any
 
 import redis
 
+from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
-from daily.service.connections import redis_key
 from daily.service.errors import ApiError
 
 NAME_MAX = 24
@@ -97,7 +97,7 @@ class Players:
         self._auth_cache: dict[str, tuple[Player, float]] = {}
 
     def _key(self, player_id: str) -> str:
-        return redis_key(self.config, "account", player_id)
+        return keymap.account(self.config.key_prefix, player_id)
 
     def create(self, name: str | None = None) -> tuple[Player, str]:
         """A new player and its token (shown once, never stored)."""

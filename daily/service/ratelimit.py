@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import redis
 
+from daily.service import keymap
 from daily.service.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -83,9 +84,9 @@ class RateLimiter:
         """Seconds to wait if this request is over a limit, else ``None`` (and counted)."""
         if self.limit is None:
             return None
-        keys = [f"{self._prefix}rl:ip:{ip}"]
+        keys = [keymap.rate_ip(self._prefix, ip)]
         if player is not None:
-            keys.append(f"{self._prefix}rl:player:{player}")
+            keys.append(keymap.rate_player(self._prefix, player))
         try:
             wait = int(self._count(keys=keys, args=[self.limit.count, self.limit.seconds]))
         except redis.RedisError as exc:

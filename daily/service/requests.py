@@ -27,6 +27,36 @@ def json_object() -> dict[str, Any]:
     return body
 
 
+def only_fields(body: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    """Refuse a body field not in ``allowed`` (422 naming it)."""
+    for name in body:
+        if name not in allowed:
+            raise ApiError(
+                422, "invalid_field",
+                f"unknown field {name!r}; allowed: {', '.join(allowed)}", field=str(name),
+            )
+
+
+def required(body: dict[str, Any], name: str) -> Any:
+    """The value of a field the body must have (422 naming it when missing)."""
+    if name not in body:
+        raise ApiError(422, "invalid_field", f"missing field {name!r}", field=name)
+    return body[name]
+
+
+def position_field(body: dict[str, Any]) -> int | None:
+    """The ``position`` a move names: a whole number from 0 (``daily-move/1``)."""
+    value = body.get("position")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
+        raise ApiError(
+            422, "invalid_field", "position is the game's position, a whole number from 0",
+            field="position",
+        )
+    return value
+
+
 def bearer_token() -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header, if any."""
     header = request.headers.get("Authorization")

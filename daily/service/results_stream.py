@@ -69,6 +69,7 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from daily.service import keymap
 from daily.service.leaderboard import (
     BOARD_LUA,
     BOARD_RECORD,
@@ -77,7 +78,7 @@ from daily.service.leaderboard import (
     ResultError,
     as_text,
 )
-from daily.service.shards import SHARDS, shard_of, tag
+from daily.service.shards import SHARDS, shard_of
 from daily.service.stats import STATS_LUA, STATS_RECORD
 from daily.service.stats import record_args as stats_args
 from daily.service.stats import record_keys as stats_keys
@@ -147,17 +148,17 @@ _REFUSALS = {-1: "frozen", -2: "duplicate_player"}
 
 def stream_key(prefix: str, shard: int) -> str:
     """The stream of one shard."""
-    return f"{prefix}results:{tag(shard)}"
+    return keymap.results_stream(prefix, shard)
 
 
 def open_key(prefix: str, shard: int) -> str:
     """The per-date count of unapplied results of one shard."""
-    return f"{stream_key(prefix, shard)}:open"
+    return keymap.results_part(prefix, shard, "open")
 
 
 def rejected_key(prefix: str, shard: int) -> str:
     """The refused results of one shard."""
-    return f"{stream_key(prefix, shard)}:rejected"
+    return keymap.results_part(prefix, shard, "rejected")
 
 
 class ResultStream:

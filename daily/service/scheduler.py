@@ -20,10 +20,14 @@ It enqueues :func:`workers.rollover.rollover` on the ``days`` queue every
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import redis
 from redis.exceptions import LockError
 from rq.cron import CronJob, CronScheduler
 
+from daily.service import keymap
 from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
 
@@ -33,7 +37,7 @@ DEFAULT_INTERVAL = 60
 
 def scheduler_lock_key(config: Config) -> str:
     """The Redis key of the scheduler leader lock."""
-    return f"{config.key_prefix}lock:scheduler"
+    return keymap.lock(config.key_prefix, "scheduler")
 
 
 class LeaderCronScheduler(CronScheduler):
@@ -82,11 +86,13 @@ class LeaderCronScheduler(CronScheduler):
 
 
 def build_scheduler(
-    conn: redis.Redis, config: Config, interval: int | None = None
+    conn: redis.Redis, config: Config, rollover: Callable[..., Any], interval: int | None = None
 ) -> LeaderCronScheduler:
-    """The scheduler with the rollover job registered."""
-    from workers.rollover import rollover
+    """The scheduler with the rollover job registered.
 
+    The caller passes the job (:func:`workers.rollover.rollover`), so that the service
+    package never imports the workers.
+    """
     every = interval or config.rollover_interval
     scheduler = LeaderCronScheduler(
         conn, lock_key=scheduler_lock_key(config), lock_ttl=3 * every

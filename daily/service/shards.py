@@ -15,10 +15,11 @@ cluster's slots, so the shards spread evenly over the primaries):
 * a result stream: ``P results:{rN}`` (:mod:`daily.service.results_stream`).
 
 Boards (``{date:ruleset}``) and player statistics (``{player id}``) have tags of their
-own. On a single server the tags change nothing.
+own. On a single server the tags change nothing. The keys themselves are built by
+:mod:`daily.service.keymap`.
 
->>> shard_of("g_7k3m9q"), game_key("dd:", "g_7k3m9q")
-(0, 'dd:game:{r0.63}:g_7k3m9q')
+>>> shard_of("g_7k3m9q"), tag(shard_of("g_7k3m9q"))
+(0, '{r0.63}')
 >>> gid = new_game_id(shard=5)
 >>> gid.startswith("g_") and len(gid) == 22 and shard_of(gid)
 5
@@ -70,20 +71,6 @@ def tag(shard: int) -> str:
     ('{r7.2}', 7)
     """
     return _TAGS[shard]
-
-
-def game_key(prefix: str, game_id: str) -> str:
-    """The key of a game's record."""
-    return f"{prefix}game:{tag(shard_of(game_id))}:{game_id}"
-
-
-def ranked_key(prefix: str, date: str, ruleset: str, player_id: str) -> str:
-    """The key holding the id of a player's ranked game of a day set.
-
-    >>> ranked_key("dd:", "2026-11-29", "yahtzee", "p_1")
-    'dd:ranked:{r3.40}:2026-11-29:yahtzee:p_1'
-    """
-    return f"{prefix}ranked:{tag(shard_of(player_id))}:{date}:{ruleset}:{player_id}"
 
 
 def new_game_id(shard: int | None = None) -> str:

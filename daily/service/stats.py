@@ -48,6 +48,7 @@ from typing import Any
 import redis
 
 from daily import calendar
+from daily.service import keymap
 from daily.service.leaderboard import Result, as_text
 
 #: Lua function ``record_stats(k, a)``: k = games agg days keys, a = game_id row_json
@@ -75,7 +76,7 @@ STATS_RECORD = STATS_LUA + "return record_stats(KEYS, ARGV)\n"
 
 
 def _keys(prefix: str, player_id: str) -> list[str]:
-    return [f"{prefix}player:{{{player_id}}}:{part}" for part in ("games", "agg", "days")]
+    return [keymap.player_stats(prefix, player_id, part) for part in ("games", "agg", "days")]
 
 
 def streaks(dates: Iterable[dt.date], now: dt.datetime) -> tuple[int, int]:

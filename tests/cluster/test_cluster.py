@@ -21,10 +21,11 @@ from daily.service.archive import archive_path, read_archive
 from daily.service.clock import FixedClock
 from daily.service.config import load_config
 from daily.service.connections import DAYS_QUEUE
+from daily.service.keymap import game as game_key
 from daily.service.keys import init_keys
 from daily.service.leaderboard import Leaderboard
 from daily.service.results_stream import GROUP, ResultStream, stream_key
-from daily.service.shards import game_key, shard_of
+from daily.service.shards import shard_of
 from daily.service.stats import player_stats, record_keys
 from tests.service.conftest import NOON, Player, play_out
 

@@ -112,10 +112,11 @@ def play_out(player: Player, state: dict[str, Any], *, turns: int | None = None,
     while not state["over"] and (turns is None or filled < turns):
         hold = choose_hold(state)
         if hold is not None:
-            response = player.call("POST", f"/games/{state['id']}/roll", {"hold": hold})
+            response = player.call("POST", f"/games/{state['id']}/roll",
+                                   {"hold": hold, "position": state["position"]})
         else:
             response = player.call("POST", f"/games/{state['id']}/score",
-                                   {"box": best_box(state)})
+                                   {"box": best_box(state), "position": state["position"]})
             filled += 1
         assert response.status_code == 200, response.get_json()
         if seen is not None:

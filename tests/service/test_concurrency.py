@@ -34,21 +34,29 @@ def test_simultaneous_ranked_starts_give_one_game(app: Flask, player: Player) ->
     assert sorted(status for status, _ in results) == [200] * 5 + [201]
 
 
-def test_a_move_racing_another_is_refused_not_lost(app: Flask, player: Player) -> None:
+def test_a_move_racing_another_is_refused_not_lost(
+    app: Flask, player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
     state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29",
                                            "mode": "ranked"}).get_json()
     games = app.extensions["daily"].games
     me = ServicePlayer(player.id, "Ada", "")
     interleaved: list[Any] = []
+    real_replay = games._replay
 
-    def sneaky_move(game: Any) -> None:
-        # Another request lands between this one's read and its write.
-        interleaved.append(player.call("POST", f"/games/{state['id']}/roll", {"hold": "10000"}))
-        game.reroll("01111")
+    def replay_then_race(record: Any) -> Any:
+        # Another request lands between this one's read and its write (once).
+        if not interleaved:
+            interleaved.append(None)
+            interleaved[0] = player.call("POST", f"/games/{state['id']}/roll",
+                                         {"hold": "10000", "position": 0})
+        return real_replay(record)
 
+    monkeypatch.setattr(games, "_replay", replay_then_race)
     with app.test_request_context(), pytest.raises(Exception) as refused:
-        games._move(me, state["id"], sneaky_move)
-    assert getattr(refused.value, "code", None) == "conflict"
+        games.roll(me, state["id"], "01111", 0)
+    assert getattr(refused.value, "code", None) == "stale_position"
+    assert refused.value.state["position"] == 1  # type: ignore[attr-defined]
     assert interleaved[0].status_code == 200
     now = player.call("GET", f"/games/{state['id']}").get_json()
     assert now["log"]["turns"] == [{"holds": ["10000"]}]  # the other move, exactly once

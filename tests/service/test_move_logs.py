@@ -47,13 +47,15 @@ def error_of(response: Any) -> dict[str, Any]:
 
 
 def test_a_consistent_log_finishes_the_game(app: Flask, player: Player) -> None:
-    state = play_out(player, ranked(player), turns=4)
-    state = player.call("POST", f"/games/{state['id']}/roll", {"hold": "11100"}).get_json()
-    log = completed_log(state)
+    state = play_out(player, ranked(player), turns=12)
+    state = player.call("POST", f"/games/{state['id']}/roll",
+                        {"hold": "11100", "position": state["position"]}).get_json()
+    log = completed_log(state)  # the last box, on the dice showing
     response = submit(player, state["id"], log)
     assert response.status_code == 200, response.get_json()
     final = response.get_json()
     assert final["over"] and final["result"]["code"].startswith("DD-")
+    assert final["position"] == state["position"] + 1
     seed = Keyring.load(app.extensions["daily"].config).day_seed("yahtzee", "2026-11-29")
     assert final["total"] == replay(MoveLog.from_json(log), seed).total
     # Submitting the same log again is harmless; the same result comes back.
@@ -62,6 +64,21 @@ def test_a_consistent_log_finishes_the_game(app: Flask, player: Player) -> None:
     assert again.get_json()["result"]["code"] == final["result"]["code"]
     # The text form is accepted as well.
     assert submit(player, state["id"], MoveLog.from_json(log).to_text()).status_code == 200
+
+
+def test_a_log_past_what_was_revealed_is_refused(player: Player) -> None:
+    """Decisions on dice never shown are refused before any rule is looked at."""
+    state = play_out(player, ranked(player), turns=4)
+    blind = completed_log(state)  # boxes for turns whose dice were never shown
+    error = error_of(submit(player, state["id"], blind))
+    assert (error["status"], error["code"], error["field"]) == (422, "not_revealed", "log.turns")
+    assert (error["turn"], error["roll"]) == (state["turn"] + 1, 1)
+    rerolled = copy.deepcopy(state["log"])
+    rerolled["turns"][-1]["holds"] = ["00000"]  # the second roll of this turn is hidden
+    error = error_of(submit(player, state["id"], rerolled))
+    assert (error["code"], error["turn"], error["roll"]) == ("not_revealed", state["turn"], 2)
+    after = player.call("GET", f"/games/{state['id']}").get_json()
+    assert after["position"] == state["position"] and not after["over"]
 
 
 def test_a_finished_game_accepts_only_its_own_log(player: Player) -> None:
@@ -78,10 +95,12 @@ def test_a_finished_game_accepts_only_its_own_log(player: Player) -> None:
 
 def test_a_changed_hold_is_rejected_with_turn_and_roll(player: Player) -> None:
     state = play_out(player, ranked(player), turns=2)
-    state = player.call("POST", f"/games/{state['id']}/roll", {"hold": "11000"}).get_json()
-    state = player.call("POST", f"/games/{state['id']}/roll", {"hold": "11100"}).get_json()
-    log = completed_log(state)
+    for hold in ("11000", "11100"):
+        state = player.call("POST", f"/games/{state['id']}/roll",
+                            {"hold": hold, "position": state["position"]}).get_json()
+    log = copy.deepcopy(state["log"])
     log["turns"][2]["holds"][1] = "00111"
+    log["turns"][2]["category"] = "chance"
     error = error_of(submit(player, state["id"], log))
     assert error["code"] == "log_mismatch"
     assert (error["field"], error["turn"], error["roll"]) == ("log.turns.holds", 3, 3)
@@ -91,7 +110,7 @@ def test_a_changed_hold_is_rejected_with_turn_and_roll(player: Player) -> None:
 
 
 def test_forged_logs_are_rejected_precisely(player: Player) -> None:
-    state = play_out(player, ranked(player), turns=1)
+    state = play_out(player, ranked(player), turns=12)
     good = completed_log(state)
     cases: list[tuple[Any, int, str, str, dict[str, Any]]] = []
 
@@ -102,10 +121,13 @@ def test_forged_logs_are_rejected_precisely(player: Player) -> None:
     with_seed = {k: v for k, v in good.items() if k != "day"} | {"seed": "00" * 32}
     cases.append((with_seed, 422, "log_mismatch", "log.day", {}))
     short = dict(good, turns=good["turns"][:5])
-    cases.append((short, 422, "invalid_field", "log.turns", {}))
+    cases.append((short, 422, "log_mismatch", "log.turns", {"turn": 6}))
     twice = copy.deepcopy(good)
-    twice["turns"][3]["category"] = twice["turns"][2]["category"]
-    cases.append((twice, 422, "illegal_move", "box", {"turn": 4}))
+    twice["turns"][12]["category"] = twice["turns"][11]["category"]
+    cases.append((twice, 422, "illegal_move", "box", {"turn": 13}))
+    past = copy.deepcopy(good)
+    past["turns"][12]["holds"] = ["10000"]
+    cases.append((past, 422, "not_revealed", "log.turns", {"turn": 13, "roll": 2}))
     bad_mask = copy.deepcopy(good)
     bad_mask["turns"][2]["holds"] = ["1120"]
     cases.append((bad_mask, 422, "invalid_field", "log.turns.holds", {"turn": 3, "roll": 2}))

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from daily.dice import day_seed
 from daily.movelog import MoveLog
 from daily.replay import replay
-from daily.service.connections import redis_key
+from daily.service import keymap
 
 from .player import play_game, play_turn, state
 from .server import LiveServer
@@ -161,7 +161,7 @@ def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
     # figures (written where the par worker writes them) are shown beside it.
     services = live_server.app.extensions["daily"]
     services.conn.set(
-        redis_key(services.config, "par", game["date"], "yahtzee"),
+        keymap.par(services.config.key_prefix, game["date"], "yahtzee"),
         json.dumps({"easy": 231, "medium": 245, "hard": 262}),
     )
     page.goto(f"/#/board/{game['date']}/yahtzee")

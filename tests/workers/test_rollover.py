@@ -212,7 +212,9 @@ def test_two_scheduler_processes_do_not_double_run(redis_url, redis_client, work
 
 def test_build_scheduler_registers_the_rollover(redis_client, job_env) -> None:
 
-    scheduler = build_scheduler(redis_client, load_config(), interval=7)
+    scheduler = build_scheduler(
+        redis_client, load_config(), rollover_module.rollover, interval=7
+    )
     [job] = scheduler.get_jobs()
     assert (job.func_name, job.queue_name, job.interval) == (
         "workers.rollover.rollover", DAYS_QUEUE, 7

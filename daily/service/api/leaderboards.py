@@ -9,7 +9,7 @@ from flask import Blueprint, current_app
 
 from daily.dice import parse_date
 from daily.rules import canonical_name
-from daily.service.connections import redis_key
+from daily.service import keymap
 from daily.service.errors import ApiError
 from daily.service.leaderboard import Leaderboard
 from daily.service.requests import int_arg, optional_player
@@ -29,6 +29,6 @@ def show(date: str, ruleset: str) -> dict[str, Any]:
     player = optional_player()
     board = Leaderboard(services.conn, day, name, prefix=services.config.key_prefix)
     view = board.view(limit, player.id if player else None)
-    par = services.conn.get(redis_key(services.config, "par", day.isoformat(), name))
+    par = services.conn.get(keymap.par(services.config.key_prefix, day, name))
     view["par"] = json.loads(par) if par is not None else None
     return view

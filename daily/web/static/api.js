@@ -4,12 +4,13 @@ import { getToken, setToken } from "./store.js";
 export const API = "/api/v1";
 
 export class ApiError extends Error {
-  constructor(status, code, message, detail = {}, retryAfter = null) {
+  constructor(status, code, message, detail = {}, retryAfter = null, state = null) {
     super(message);
     this.status = status;
     this.code = code;
     this.detail = detail;
     this.retryAfter = retryAfter;
+    this.state = state; // the current game state of a 409 stale_position
   }
 
   get isNetwork() {
@@ -48,6 +49,7 @@ export async function api(method, path, body, { token } = {}) {
       error.message || response.statusText || `HTTP ${response.status}`,
       error,
       Number.isFinite(retry) && retry > 0 ? retry : null,
+      (data && data.state) || null,
     );
   }
   return data;
@@ -63,8 +65,12 @@ export async function ensurePlayer() {
 export const getToday = () => api("GET", "/today");
 export const getGame = (id) => api("GET", `/games/${encodeURIComponent(id)}`);
 export const startGame = (body) => api("POST", "/games", body);
-export const rollDice = (id, hold) => api("POST", `/games/${encodeURIComponent(id)}/roll`, { hold });
-export const scoreBox = (id, box) => api("POST", `/games/${encodeURIComponent(id)}/score`, { box });
+// A move names the position it was decided at (daily-move/1): resending the same move
+// is always safe, and a move on a position that moved on is refused with the state.
+export const rollDice = (id, hold, position) =>
+  api("POST", `/games/${encodeURIComponent(id)}/roll`, { hold, position });
+export const scoreBox = (id, box, position) =>
+  api("POST", `/games/${encodeURIComponent(id)}/score`, { box, position });
 export const hint = (id) => api("POST", `/games/${encodeURIComponent(id)}/hint`, {});
 export const analysis = (id) => api("GET", `/games/${encodeURIComponent(id)}/analysis`);
 export const getBoard = (date, ruleset, limit = 100) =>

@@ -19,7 +19,7 @@ function boxRow(entry, choice, interactive) {
       h("span", { class: "box-name", text: name }), h("span", { class: "box-points empty", text: "–" }));
   }
   if (!choice.legal) {
-    const why = reasonText(choice.reason) || t("reason_joker");
+    const why = reasonText(choice.why, choice.reason) || t("reason_joker");
     return h("li", { class: "box open" },
       h("button", {
         type: "button", class: "box-btn", disabled: true, "data-box": entry.box,

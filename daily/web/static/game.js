@@ -277,7 +277,8 @@ export class GameView {
   async roll() {
     if (!this.canRoll) return;
     const hold = this.holds.map((k) => (k ? "1" : "0")).join("");
-    await this.commit(() => api.rollDice(this.game.id, hold), (next) => {
+    const { id, position } = this.game;
+    await this.commit(() => api.rollDice(id, hold, position), (next) => {
       const left = next.rolls_left;
       const leftText = left === 0 ? t("rolls_left_0") : left === 1 ? t("rolls_left_1") : t("rolls_left", { n: left });
       announce(`${t("rolled", { dice: next.dice.join(" ") })} ${leftText}`);
@@ -293,19 +294,20 @@ export class GameView {
         return;
       }
     }
-    await this.commit(() => api.scoreBox(this.game.id, box), () => {
+    const { id, position } = this.game;
+    await this.commit(() => api.scoreBox(id, box, position), () => {
       announce(t("scored", { box: boxName(box), points }));
     });
   }
 
-  // Send one move. If the answer is lost, ask the server where the game is before
-  // sending anything again, so a move is never applied twice and never lost.
+  // Send one move. It names the position it was decided at, so when its answer is
+  // lost the very same request can simply be sent again: the server applies it at most
+  // once and answers the same state, or says where the game stands now. While a move
+  // is in doubt, the next action sends that move again instead (the player then sees
+  // where the game really is before deciding anything else).
   async commit(send, after) {
-    if (this.unsettled) {
-      // A move whose answer was lost: settle it first; act on the fresh state only.
-      if (await this.settle()) return;
-    }
-    const before = { turn: this.game.turn, roll: this.game.roll, over: this.game.over };
+    if (this.unsettled) ({ send, after } = this.unsettled);
+    this.unsettled = null;
     this.busy = true;
     this.render();
     try {
@@ -317,43 +319,16 @@ export class GameView {
     } catch (err) {
       this.busy = false;
       this.render();
-      this.failed(err, send, after, before);
+      this.failed(err, send, after);
     }
   }
 
-  // Fetch the server's state of a game with a move in doubt. Returns true when the
-  // move had been applied (the screen now shows it), false when it had not.
-  async settle() {
-    const { send, after, before } = this.unsettled;
-    this.busy = true;
-    this.render();
-    let fresh;
-    try {
-      fresh = await api.getGame(this.game.id);
-    } catch (again) {
-      this.busy = false;
-      this.render();
-      this.failed(again, send, after, before);
-      return true;
-    }
-    this.busy = false;
-    this.unsettled = null;
-    hideBanner();
-    if (fresh.turn !== before.turn || fresh.roll !== before.roll || fresh.over !== before.over) {
-      this.apply(fresh);
-      after(fresh);
-      return true;
-    }
-    this.apply(fresh, { restoreHolds: true });
-    return false;
-  }
-
-  failed(err, send, after, before) {
+  failed(err, send, after) {
     if (err.status === 0 || err.status >= 500 || err.status === 429) {
-      this.unsettled = { send, after, before };
+      this.unsettled = { send, after };
       const retry = async () => {
         if (this.busy || !this.unsettled) return;
-        if (!(await this.settle())) await this.commit(send, after);
+        await this.commit(send, after);
       };
       showBanner(errorText(err), "error", [{ label: t("retry"), run: retry }]);
       const wait = err.status === 429 ? (err.retryAfter || 30) * 1000 : null;
@@ -367,14 +342,18 @@ export class GameView {
       return;
     }
     // The server refused the move (state moved on elsewhere, e.g. another tab): show
-    // its message and the game as the server has it.
+    // its message and the game as the server has it (a stale position comes with it).
     showBanner(errorText(err), "error");
+    if (err.code === "stale_position" && err.state) {
+      this.apply(err.state, { restoreHolds: true });
+      return;
+    }
     api.getGame(this.game.id).then((fresh) => this.apply(fresh)).catch(() => {});
   }
 
-  // Back online: find out what happened to a move in doubt.
+  // Back online: send a move in doubt again (safe: it names its position).
   online() {
-    if (this.unsettled && !this.busy) this.settle();
+    if (this.unsettled && !this.busy) this.commit(this.unsettled.send, this.unsettled.after);
   }
 }
 

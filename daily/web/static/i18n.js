@@ -37,6 +37,11 @@ const STRINGS = {
     reason_upper_open: "joker rule: five alike must go in {box} while it is open",
     reason_lower_first: "joker rule: with that upper box filled, five alike go in an open lower box",
     reason_forced_order: "forced order: fill the boxes top to bottom",
+    reason_box_filled: "{box} is already filled",
+    reason_no_rolls: "no rolls left in this turn",
+    reason_keeps_all: "you kept every die: choose a box instead",
+    reason_game_over: "the game is over",
+    err_stale: "This game moved on elsewhere (another tab or device); here it is as it stands.",
     scored: "{box}: {points} points.",
     rolled: "Rolled {dice}.",
     game_over: "Game over",
@@ -132,6 +137,11 @@ const STRINGS = {
     reason_upper_open: "regola del jolly: cinque uguali vanno in {box} finché è libera",
     reason_lower_first: "regola del jolly: con quella casella superiore già usata, cinque uguali vanno in una casella inferiore libera",
     reason_forced_order: "ordine obbligato: riempi le caselle dall'alto in basso",
+    reason_box_filled: "{box} è già usata",
+    reason_no_rolls: "nessun lancio rimasto in questo turno",
+    reason_keeps_all: "hai tenuto tutti i dadi: scegli una casella",
+    reason_game_over: "la partita è finita",
+    err_stale: "Questa partita è andata avanti altrove (un'altra scheda o un altro dispositivo); eccola com'è ora.",
     scored: "{box}: {points} punti.",
     rolled: "Usciti {dice}.",
     game_over: "Partita finita",
@@ -273,19 +283,20 @@ export function fmtNumber(n, digits = 0) {
   });
 }
 
-// Why a box is not allowed now, as the server says it (English text from the core);
-// the known sentences are rephrased in the interface language, others are shown as sent.
-const REASONS = [
-  [/must go in the (\w+) box while it is open/, "reason_upper_open"],
-  [/must go in an open lower box/, "reason_lower_first"],
-  [/forced order/, "reason_forced_order"],
-];
+// Why a box or a move is not allowed now: the server's machine reason ({code, box}),
+// in the interface language. An unknown code falls back to the server's English text.
+const REASONS = {
+  joker_upper_open: "reason_upper_open",
+  joker_lower_first: "reason_lower_first",
+  forced_order: "reason_forced_order",
+  box_filled: "reason_box_filled",
+  no_rolls_left: "reason_no_rolls",
+  keeps_every_die: "reason_keeps_all",
+  game_over: "reason_game_over",
+};
 
-export function reasonText(reason) {
-  if (!reason) return "";
-  for (const [pattern, key] of REASONS) {
-    const match = String(reason).match(pattern);
-    if (match) return t(key, { box: match[1] ? boxName(match[1]) : "" });
-  }
-  return String(reason);
+export function reasonText(why, fallback = "") {
+  const key = why && REASONS[why.code];
+  if (key) return t(key, { box: why.box ? boxName(why.box) : "" });
+  return fallback ? String(fallback) : "";
 }

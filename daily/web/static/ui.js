@@ -1,6 +1,6 @@
 // Small DOM helpers shared by every view: element builder, banner, toast, confirm,
 // clipboard, dice faces and the histogram chart.
-import { fmtNumber, t } from "./i18n.js";
+import { fmtNumber, reasonText, t } from "./i18n.js";
 
 export function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -81,6 +81,11 @@ export function errorText(err) {
   if (err.code === "day_not_open") return t("err_day_closed");
   if (err.code === "already_ranked") return t("err_already_ranked");
   if (err.code === "unauthorized") return t("err_unauthorized");
+  if (err.code === "stale_position") return t("err_stale");
+  if (err.code === "illegal_move" && err.detail && err.detail.why) {
+    const why = reasonText(err.detail.why);
+    if (why) return t("err_generic", { message: why });
+  }
   return t("err_generic", { message: err.message || String(err) });
 }
 

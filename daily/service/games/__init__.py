@@ -1,0 +1,25 @@
+"""Games in Redis: ranked and practice play, revealed roll by roll, verified by replay.
+
+A game's stored state is its move log so far (compact ``daily-log/1`` text), its
+position (the number of decisions applied) and a few facts (owner, mode, date). Every
+call rebuilds the position with the core (:func:`daily.replay.replay` drives
+:class:`daily.game.Game`), applies one decision and stores the new log, so any process
+can serve the next call and no rule is implemented twice. The dice of a slot are
+computed only when the game reaches it.
+
+The package along its seams:
+
+- :mod:`~daily.service.games.record`: the stored record, game ids, positions;
+- :mod:`~daily.service.games.store`: the records in Redis (Lua compare-and-set on the
+  position, the finishing transaction);
+- :mod:`~daily.service.games.flow`: :class:`GameService`, starting and moving;
+- :mod:`~daily.service.games.views`: the state document, public result, share text;
+- :mod:`~daily.service.games.logs`: the checks of a submitted move log.
+
+Refusals are domain errors (:mod:`daily.service.domain`), mapped to HTTP at the edge.
+"""
+
+from daily.service.games.flow import GameService
+from daily.service.games.record import GameRecord, new_game_id
+
+__all__ = ["GameRecord", "GameService", "new_game_id"]

@@ -1,0 +1,382 @@
+"""The game flow: starting games, moves bound to a position, finishing, submitted logs.
+
+A move is ``read → check → decide → compare-and-set``:
+
+1. read the record from Redis (one ``GET``; no process keeps a copy);
+2. check the owner and the **position** the request names (the number of decisions
+   the player saw applied, ``daily-move/1``): a position that is no longer current is
+   refused with ``stale_position`` and the current state, except a repeat of the last
+   applied decision at its own position, which answers the current state again and
+   changes nothing (a safe retry);
+3. replay the stored log with the core and apply the decision (the rules answer here,
+   always on the record just read);
+4. write the new record only if the game is still at the position read (one Lua call,
+   or ``WATCH``/``MULTI`` when the game finishes and its result joins the results
+   stream). If
+   another request got there first, the move starts over from step 1, where it is now
+   either a repeat or stale: it is never applied at a position the player did not see.
+
+Steps 1 and 4 are separate round trips today; both compare on the position only, so
+they can become one script (the process sends the decision and the position it
+expects, the script applies or returns the record) without changing this contract.
+
+Ranked play: the first start of (player, date, ruleset) is recorded atomically and
+never erased; a second start returns that game, or refuses once it is over.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import redis
+
+from daily import calendar
+from daily.dice import SlotSource, parse_date
+from daily.game import Game
+from daily.movelog import MoveLog
+from daily.replay import ReplayResult, replay
+from daily.rules import Ruleset, canonical_name, get_ruleset
+from daily.service.clock import Clock, iso
+from daily.service.config import Config
+from daily.service.dayseeds import DaySeeds
+from daily.service.domain import Conflict, Forbidden, Invalid, NotFound
+from daily.service.games.logs import (
+    check_consistent,
+    check_revealed,
+    check_same_game,
+    parse_submitted,
+)
+from daily.service.games.record import (
+    Decision,
+    GameRecord,
+    last_decision,
+    new_game_id,
+    position_of,
+)
+from daily.service.games.store import GameStore, MovedOn, Stored
+from daily.service.games.views import GameViews
+from daily.service.players import Player
+from daily.service.results_stream import ResultStream
+from daily.service.shards import shard_of
+
+MODES = ("ranked", "practice")
+#: How often a move starts over after losing a race (the second read settles it).
+RACE_ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class _Position:
+    """A game mid-way, with its log (what the views need)."""
+
+    game: Game
+    log: MoveLog
+
+
+class GameService:
+    """The game flow on Redis; the blueprints call one method per endpoint."""
+
+    def __init__(
+        self,
+        conn: redis.Redis,
+        config: Config,
+        clock: Clock,
+        seeds: DaySeeds,
+        results: ResultStream,
+        names: Callable[[str], str | None],
+    ) -> None:
+        self.conn = conn
+        self.config = config
+        self.clock = clock
+        self.seeds = seeds
+        self.results = results
+        self.names = names
+        self.store = GameStore(conn, config.key_prefix)
+        self.views = GameViews(conn, config.key_prefix, config.public_url, names)
+
+    # ----- starting ---------------------------------------------------------------
+
+    def start(
+        self, player: Player, *, ruleset: Any = None, mode: Any = "ranked", date: Any = None,
+        options: Any = None,
+    ) -> tuple[dict[str, Any], bool]:
+        """Start (or resume) a game; returns the state and whether it is new."""
+        if mode not in MODES:
+            raise Invalid(f"mode is 'ranked' or 'practice', not {mode!r}", field="mode")
+        name = canonical_name(ruleset)
+        if mode == "ranked":
+            if options not in (None, {}):
+                raise Invalid("ranked games use the day's rules; no options", field="options")
+            if date is None:
+                raise Invalid("a ranked game names its date", field="date")
+            return self._start_ranked(player, name, parse_date(date))
+        return self._start_practice(player, name, options, date), True
+
+    def _daily_ruleset(self, ruleset: str) -> None:
+        if ruleset not in self.config.daily_rulesets:
+            daily = ", ".join(self.config.daily_rulesets)
+            raise Invalid(f"{ruleset} has no daily set; the daily sets are {daily}",
+                          field="ruleset")
+
+    def _start_ranked(
+        self, player: Player, ruleset: str, day: dt.date
+    ) -> tuple[dict[str, Any], bool]:
+        self._daily_ruleset(ruleset)
+        now = self.clock()
+        status = calendar.status(day, now)
+        if status != "open":
+            when = (
+                f"opens at {iso(calendar.opens_at(day))}" if status == "upcoming"
+                else f"closed at {iso(calendar.closes_at(day))}"
+            )
+            raise Invalid(f"{day} is not open for ranked play: it {when}",
+                          code="day_not_open", field="date")
+        record = GameRecord(
+            # drawn in the player's shard: the ranked index and the game share a slot
+            v=0, id=new_game_id(shard_of(player.id)), player=player.id, mode="ranked",
+            ruleset=ruleset,
+            options={}, date=day.isoformat(), log=MoveLog(ruleset, day=day).to_text(),
+            created=iso(now),
+        )
+        existing = self.store.start_ranked(record)
+        if existing is not None:
+            old = self.store.load(existing)
+            if old.finished:
+                raise Conflict(
+                    f"your ranked {ruleset} game of {day} is over ({old.total} points, "
+                    f"{old.code}); you may still practise", code="already_ranked", field="date",
+                )
+            return self.state(old), False
+        return self.state(record), True
+
+    def _start_practice(
+        self, player: Player, ruleset: str, options: Any, date: Any
+    ) -> dict[str, Any]:
+        now = self.clock()
+        if date is not None:
+            day = parse_date(date)
+            self._daily_ruleset(ruleset)
+            if options not in (None, {}):
+                raise Invalid("a practice game on a day's dice uses the day's rules",
+                              field="options")
+            if calendar.status(day, now) != "revealed":
+                raise Invalid(
+                    f"{day} is not revealed yet (at {iso(calendar.closes_at(day))}); "
+                    "play it ranked, or practise on random dice",
+                    code="day_not_revealed", field="date",
+                )
+            rules = get_ruleset(ruleset)
+            log = MoveLog(ruleset, day=day)
+        else:
+            if options is not None and not isinstance(options, dict):
+                raise Invalid("options is an object", field="options")
+            rules = get_ruleset(ruleset, options or {})
+            log = MoveLog(
+                ruleset, options=tuple(rules.non_default_options().items()),
+                seed=secrets.token_bytes(32),
+            )
+        record = GameRecord(
+            v=0, id=new_game_id(), player=player.id, mode="practice", ruleset=ruleset,
+            options=rules.non_default_options(), date=log.day.isoformat() if log.day else None,
+            log=log.to_text(), created=iso(now),
+        )
+        self.store.create_practice(record)
+        return self.state(record)
+
+    # ----- reading ------------------------------------------------------------------
+
+    def _owned(self, record: GameRecord, player: Player) -> GameRecord:
+        if not hmac.compare_digest(record.player, player.id):
+            raise Forbidden("this game belongs to another player", field="id")
+        return record
+
+    def _slots(self, record: GameRecord, rules: Ruleset) -> SlotSource | None:
+        if record.day is None:
+            return None  # the practice seed is in the stored log
+        return self.seeds.slots(record.ruleset, record.day, rules.dice)
+
+    def _replay(self, record: GameRecord) -> ReplayResult:
+        rules = get_ruleset(record.ruleset, record.options)
+        return replay(record.move_log, slots=self._slots(record, rules))
+
+    def state(self, record: GameRecord) -> dict[str, Any]:
+        """The state document of a stored game."""
+        return self.views.state(record, self._replay(record))
+
+    def get(self, player: Player, game_id: str) -> dict[str, Any]:
+        """The state of one of the player's games."""
+        return self.state(self._owned(self.store.load(game_id), player))
+
+    def revealed(self, record: GameRecord) -> bool:
+        """Whether the game's dice may be shown to anyone (random practice, closed day)."""
+        return record.day is None or calendar.status(record.day, self.clock()) == "revealed"
+
+    def for_advice(
+        self, player: Player, game_id: str
+    ) -> tuple[ReplayResult, SlotSource | None]:
+        """One of the player's games, replayed, with its dice, for the strategy engine.
+
+        Only practice games and games of revealed days: advice during an open day would
+        hand ranked players the optimal move, so those get 403.
+        """
+        record = self._owned(self.store.load(game_id), player)
+        if not self.revealed(record):
+            raise Forbidden(
+                "hints and analysis are for practice games and revealed days only", field="id"
+            )
+        rules = get_ruleset(record.ruleset, record.options)
+        slots = self._slots(record, rules)
+        return replay(record.move_log, slots=slots), slots
+
+    def ranked_game(self, player_id: str, date: str, ruleset: str) -> GameRecord | None:
+        """The player's ranked game of a day set, if started."""
+        game_id = self.store.ranked_id(date, ruleset, player_id)
+        return self.store.load(game_id) if game_id is not None else None
+
+    def game_of_code(self, code: str) -> GameRecord:
+        """The finished game a result code names."""
+        game_id = self.store.game_id_of_code(code)
+        record = self.store.load(game_id) if game_id is not None else None
+        if record is None or record.code != code:  # none, or claimed by a failed finish
+            raise NotFound(f"no result {code}", field="code")
+        return record
+
+    def public_result(self, code: str) -> dict[str, Any]:
+        """What anyone with the code sees; the dice only once they are revealed."""
+        record = self.game_of_code(code)
+        return self.views.public_result(
+            record, self._replay(record), revealed=self.revealed(record)
+        )
+
+    # ----- playing ----------------------------------------------------------------------
+
+    def roll(
+        self, player: Player, game_id: str, hold: Any, position: int | None = None
+    ) -> dict[str, Any]:
+        """Reroll the dice not held (``hold`` ``"10100"``) at ``position``."""
+        return self._move(player, game_id, ("roll", hold), position)
+
+    def score(
+        self, player: Player, game_id: str, box: Any, position: int | None = None
+    ) -> dict[str, Any]:
+        """Fill ``box`` with the dice showing at ``position``."""
+        if not isinstance(box, str):
+            raise Invalid("box is a box id (a string)", field="box")
+        return self._move(player, game_id, ("score", box), position)
+
+    def _check_playable(self, record: GameRecord) -> None:
+        day = record.day
+        if record.mode == "ranked" and day is not None and \
+                calendar.status(day, self.clock()) != "open":
+            raise Conflict(
+                f"{record.date} closed at {iso(calendar.closes_at(day))}; "
+                "an unfinished ranked game cannot go on", code="day_not_open", field="date",
+            )
+
+    def _move(
+        self, player: Player, game_id: str, decision: Decision, position: int | None
+    ) -> dict[str, Any]:
+        """Apply one decision at ``position`` (see the module docstring)."""
+        for _ in range(RACE_ROUNDS):
+            stored = self.store.read(game_id)
+            record = self._owned(stored.record, player)
+            if position is not None and position != record.v:
+                return self._elsewhere(record, decision, position)
+            if record.finished:
+                raise Conflict("the game is over", field="id")
+            self._check_playable(record)
+            try:
+                return self._apply(stored, decision)
+            except MovedOn:
+                if position is None:
+                    break
+        raise Conflict("the game changed meanwhile; reload it", field="id")
+
+    def _elsewhere(
+        self, record: GameRecord, decision: Decision, position: int
+    ) -> dict[str, Any]:
+        """A move named a position that is not the current one: a retry, or stale."""
+        if position == record.v - 1 and last_decision(record.move_log) == decision:
+            return self.state(record)  # the same move again: the same answer
+        state = self.state(record)
+        raise Conflict(
+            f"the game is at position {record.v}, not {position}: it moved on since "
+            "(another tab or a lost answer); here it is as it stands",
+            code="stale_position", field="position", detail={"position": record.v},
+            state=state,
+        )
+
+    def _apply(self, stored: Stored, decision: Decision) -> dict[str, Any]:
+        record = stored.record
+        result = self._replay(record)
+        game = result.game
+        kind, value = decision
+        if kind == "roll":
+            game.reroll(value)
+        else:
+            game.score(value)
+        log = MoveLog.of_game(game, seed=result.log.seed, day=result.log.day)
+        after = replace(record, v=record.v + 1, log=log.to_text())
+        if game.over:
+            self._finish(stored, after, game, log)
+        else:
+            self.store.set_if_at(stored, after)
+        return self.views.state(after, _Position(game, log))
+
+    def _finish(self, stored: Stored, after: GameRecord, game: Game, log: MoveLog) -> None:
+        """Store the verified result and (ranked) append it to the results stream."""
+        after.total = game.card.total  # computed by the core's replay, never by a client
+        after.finished_at = self.clock().timestamp()
+
+        def publish(pipe: Any) -> None:
+            if after.mode != "ranked":
+                return
+            payload = {
+                "game_id": after.id,
+                "player_id": after.player,
+                "player_name": self.names(after.player) or "",
+                "date": after.date,
+                "ruleset": after.ruleset,
+                "total": after.total,
+                "finished_at": after.finished_at,
+                "code": after.code,
+                "log": log.to_text(),
+            }
+            self.results.append(pipe, payload)
+
+        self.store.finish(stored, after, publish)
+
+    # ----- a whole log ------------------------------------------------------------------
+
+    def submit_log(self, player: Player, game_id: str, raw_log: Any) -> dict[str, Any]:
+        """Verify a client's move log against what the server revealed; finish the game.
+
+        Checks in this order (``docs/api.md``): parse, same game, revealed, consistent
+        with the recorded decisions, then the rules; see :mod:`daily.service.games.logs`.
+        """
+        submitted = parse_submitted(raw_log)
+        stored = self.store.read(game_id)
+        record = self._owned(stored.record, player)
+        recorded = record.move_log
+        check_same_game(submitted, recorded)
+        check_revealed(submitted, recorded, over=record.finished)
+        check_consistent(submitted, recorded)
+        if record.finished:
+            return self.state(record)
+        self._check_playable(record)
+        rules = get_ruleset(record.ruleset, record.options)
+        result = replay(submitted, seed=recorded.seed, slots=self._slots(record, rules))
+        if not result.complete:
+            done = sum(1 for t in submitted.turns if t.box is not None)
+            raise Invalid(f"the log fills {done} of {rules.turns} boxes; submit a finished game",
+                          field="log.turns")
+        after = replace(record, v=position_of(result.log), log=result.log.to_text())
+        try:
+            self._finish(stored, after, result.game, result.log)
+        except MovedOn:
+            raise Conflict("the game changed meanwhile; reload it", field="id") from None
+        return self.views.state(after, result)

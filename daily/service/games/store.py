@@ -1,0 +1,164 @@
+"""Game records in Redis: reading, the ranked-start script, compare-and-set, finishing.
+
+Every write of a game checks its position (``v``, the first field of the record's
+JSON, see :mod:`daily.service.games.record`) against the one the caller read, in the
+same atomic step: a Lua script for a move, ``WATCH``/``MULTI`` for finishing (which
+also appends the result to the results stream). A write whose position moved on
+changes nothing and reports it, so no decision is ever applied to a position it was
+not decided at.
+Keys: :mod:`daily.service.keymap` (``game``, ``ranked``, ``code``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from daily.service import keymap
+from daily.service.codes import new_code
+from daily.service.domain import NotFound
+from daily.service.games.record import GameRecord, plausible_id
+
+#: Unfinished practice games are forgotten after this many seconds of inactivity.
+PRACTICE_TTL = 30 * 24 * 3600
+
+# KEYS: ranked index, game   ARGV: game id, record JSON
+# -> nil when this start recorded the game, else the id of the game recorded before
+_START_RANKED = """
+local existing = redis.call('GET', KEYS[1])
+if existing then return existing end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+return false
+"""
+
+# KEYS: game   ARGV: expected position, new JSON, ttl seconds (0 = keep), expected JSON
+# of a record written before positions existed (else "")   -> 1 written, 0 moved on
+_SET_IF_AT = """
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local v = string.match(raw, '^{"v":(%d+),')
+if v then
+  if tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
+elseif raw ~= ARGV[4] then
+  return 0
+end
+if tonumber(ARGV[3]) > 0 then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+else
+  redis.call('SET', KEYS[1], ARGV[2])
+end
+return 1
+"""
+
+
+class MovedOn(Exception):
+    """The stored game is no longer at the position the caller read (raced)."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A record as read, with its text (for records written before positions)."""
+
+    record: GameRecord
+    raw: str
+
+    @property
+    def legacy_raw(self) -> str:
+        """The text to compare instead of the position, for a record without ``v``."""
+        return "" if self.raw.startswith('{"v":') else self.raw
+
+
+class GameStore:
+    """The game records of one deployment (``prefix``) on a Redis connection."""
+
+    def __init__(self, conn: redis.Redis, prefix: str) -> None:
+        self.conn = conn
+        self.prefix = prefix
+        self._start_ranked = conn.register_script(_START_RANKED)
+        self._set_if_at = conn.register_script(_SET_IF_AT)
+
+    def key(self, game_id: str) -> str:
+        """The Redis key of a game."""
+        return keymap.game(self.prefix, game_id)
+
+    def read(self, game_id: str) -> Stored:
+        """The record of ``game_id``; :class:`NotFound` when there is none."""
+        raw = self.conn.get(self.key(game_id)) if plausible_id(game_id) else None
+        if raw is None:
+            raise NotFound(f"no game {game_id!r}", field="id")
+        text = raw.decode()
+        return Stored(GameRecord.loads(text), text)
+
+    def load(self, game_id: str) -> GameRecord:
+        """The record of ``game_id``; :class:`NotFound` when there is none."""
+        return self.read(game_id).record
+
+    def ranked_id(self, date: str, ruleset: str, player_id: str) -> str | None:
+        """The id of a player's ranked game of a day set, if started."""
+        raw = self.conn.get(keymap.ranked(self.prefix, date, ruleset, player_id))
+        return raw.decode() if raw is not None else None
+
+    def game_id_of_code(self, code: str) -> str | None:
+        """The game id a result code names, if any."""
+        raw = self.conn.get(keymap.code(self.prefix, code))
+        return raw.decode() if raw is not None else None
+
+    def start_ranked(self, record: GameRecord) -> str | None:
+        """Record a new ranked game unless the player has one; returns that one's id."""
+        existing = self._start_ranked(
+            keys=[keymap.ranked(self.prefix, record.date or "", record.ruleset, record.player),
+                  self.key(record.id)],
+            args=[record.id, record.dumps()],
+        )
+        return existing.decode() if existing is not None else None
+
+    def create_practice(self, record: GameRecord) -> None:
+        """Store a new practice game (forgotten after :data:`PRACTICE_TTL` idle)."""
+        self.conn.set(self.key(record.id), record.dumps(), ex=PRACTICE_TTL)
+
+    def set_if_at(self, before: Stored, after: GameRecord) -> None:
+        """Write ``after`` if the game is still at ``before``'s position, else :class:`MovedOn`."""
+        ttl = PRACTICE_TTL if after.mode == "practice" else 0
+        written = self._set_if_at(
+            keys=[self.key(after.id)],
+            args=[before.record.v, after.dumps(), ttl, before.legacy_raw],
+        )
+        if not written:
+            raise MovedOn
+
+    def finish(
+        self, before: Stored, after: GameRecord, publish: Callable[[Any], None]
+    ) -> None:
+        """Store a finished game and (``publish``) its result, atomically; claim its code.
+
+        ``after`` gets a fresh result code. The transaction runs only if the game is
+        still at ``before``'s position (else :class:`MovedOn`); ``publish(pipeline)``
+        adds the finished game's result to the same ``MULTI``.
+        """
+        key = self.key(after.id)
+        with self.conn.pipeline(transaction=True) as pipe:  # also on a cluster client
+            try:
+                pipe.watch(key)
+                raw = pipe.get(key)
+                if raw is None or GameRecord.loads(raw).v != before.record.v:
+                    raise MovedOn
+                after.code = self._claim_code(after.id)
+                pipe.multi()
+                pipe.set(key, after.dumps())
+                publish(pipe)
+                pipe.execute()
+            except redis.WatchError:
+                raise MovedOn from None
+
+    def _claim_code(self, game_id: str) -> str:
+        """A fresh result code, claimed for ``game_id`` (SET NX) before the finish
+        transaction: its key lives in another cluster slot than the game. A claim
+        whose finish then fails names a game that does not hold that code: not found."""
+        code = new_code()
+        while not self.conn.set(keymap.code(self.prefix, code), game_id, nx=True):
+            code = new_code()  # pragma: no cover - 50 random bits
+        return code

@@ -1,0 +1,177 @@
+"""What clients see of a game: the state document, the public result and the share text.
+
+Pure functions of a stored record and its replay (plus the leaderboard standing once a
+worker has recorded a finished ranked game). The dice in a state document are only
+those of slots the game has reached; a practice seed shows once the game is over.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import redis
+
+from daily.card import Card
+from daily.game import Game
+from daily.movelog import MoveLog
+from daily.replay import turns_json
+from daily.service.clock import iso
+from daily.service.codes import share_text
+from daily.service.games.record import GameRecord, position_of
+from daily.service.leaderboard import Leaderboard
+
+
+class Played(Protocol):
+    """A game and its log: a :class:`daily.replay.ReplayResult` or a live position."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def log(self) -> MoveLog: ...
+
+
+Standing = tuple[int | None, float | None, int | None]
+
+
+class GameViews:
+    """Builds the documents of games (``public_url`` makes the result links)."""
+
+    def __init__(
+        self, conn: redis.Redis, prefix: str, public_url: str,
+        names: Callable[[str], str | None],
+    ) -> None:
+        self.conn = conn
+        self.prefix = prefix
+        self.public_url = public_url
+        self.names = names
+
+    def standing(self, record: GameRecord) -> Standing:
+        """Rank, percentile and board size of a finished ranked game, once recorded."""
+        if record.mode != "ranked" or not record.finished or record.date is None:
+            return None, None, None
+        board = Leaderboard(self.conn, record.date, record.ruleset, prefix=self.prefix)
+        standing = board.standing_of_game(record.id)
+        if standing is None:
+            return None, None, None
+        return standing.rank, standing.percentile, standing.players
+
+    def url(self, record: GameRecord) -> str:
+        """The public link of a finished game's result."""
+        return f"{self.public_url}/r/{record.code}"
+
+    def share(self, record: GameRecord, card: Card, standing: Standing) -> str:
+        """The share text of a finished game."""
+        rank, _, players = standing
+        return share_text(
+            card, date=record.date, url=self.url(record), rank=rank, players=players,
+            mode=record.mode,
+        )
+
+    def state(self, record: GameRecord, played: Played) -> dict[str, Any]:
+        """The state document of a game (``docs/api.md``, "The game state")."""
+        game = played.game
+        rules = game.rules
+        card = game.card
+        log_json = played.log.to_json()
+        if not game.over and "seed" in log_json:
+            log_json["seed"] = None  # a practice seed is shown once the game is over
+        over = game.over
+        state: dict[str, Any] = {
+            "id": record.id,
+            "mode": record.mode,
+            "ruleset": record.ruleset,
+            "options": record.options,
+            "date": record.date,
+            "position": position_of(played.log),
+            "turn": min(game.turn + 1, rules.turns),
+            "turns": rules.turns,
+            "roll": 0 if over else game.roll + 1,
+            "max_rolls": 0 if over else game.max_rolls,
+            "rolls_left": game.rolls_left,
+            "dice": list(game.dice),
+            "turn_rolls": [list(r) for r in game.rolls],
+            "over": over,
+            "card": card_json(card),
+            "choices": [] if over else [
+                {"box": p.box, "points": p.points, "legal": p.legal, "reason": p.reason,
+                 "why": p.why.to_json() if p.why else None}
+                for p in game.choices().options
+            ],
+            "extra_bonus": card.extra_bonus,
+            "extra_count": card.extra_count,
+            "upper": upper_json(card),
+            "total": card.total,
+            "history": turns_json(game.history),
+            "log": log_json,
+            "result": None,
+        }
+        if over and record.code is not None:
+            standing = self.standing(record)
+            rank, pct, players = standing
+            state["result"] = {
+                "total": record.total,
+                "code": record.code,
+                "share_text": self.share(record, card, standing),
+                "url": self.url(record),
+                "rank": rank,
+                "percentile": pct,
+                "players": players,
+                "finished_at": _finished_at(record),
+            }
+        return state
+
+    def public_result(
+        self, record: GameRecord, played: Played, *, revealed: bool
+    ) -> dict[str, Any]:
+        """What anyone with the code sees; the dice only once they are ``revealed``."""
+        card = played.game.card
+        standing = self.standing(record)
+        rank, pct, players = standing
+        out: dict[str, Any] = {
+            "code": record.code,
+            "ruleset": record.ruleset,
+            "options": record.options,
+            "date": record.date,
+            "mode": record.mode,
+            "player": {"name": self.names(record.player) or ""},
+            "total": card.total,
+            "card": card_json(card),
+            "upper": upper_json(card),
+            "extra_bonus": card.extra_bonus,
+            "extra_count": card.extra_count,
+            "finished_at": _finished_at(record),
+            "revealed": revealed,
+            "rank": rank,
+            "percentile": pct,
+            "players": players,
+            "share_text": self.share(record, card, standing),
+            "url": self.url(record),
+        }
+        if revealed:
+            out["history"] = turns_json(played.game.history)
+            out["log"] = played.log.to_json()
+        return out
+
+
+def _finished_at(record: GameRecord) -> str:
+    return iso(dt.datetime.fromtimestamp(record.finished_at or 0, dt.UTC))
+
+
+def card_json(card: Card) -> list[dict[str, Any]]:
+    """The boxes of a card in printed order, ``points`` null while open."""
+    return [{"box": box, "points": pts} for box, pts in card.as_dict().items()]
+
+
+def upper_json(card: Card) -> dict[str, int]:
+    """The upper section: total, bonus threshold, bonus earned and points still to go."""
+    rules = card.rules
+    return {
+        "total": card.upper_total,
+        "threshold": rules.upper_bonus_threshold,
+        "bonus": card.upper_bonus,
+        "bonus_value": rules.upper_bonus,
+        "to_go": card.upper_to_go,
+    }

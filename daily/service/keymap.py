@@ -1,0 +1,148 @@
+"""The Redis key map: every key the service, the workers and the tools write.
+
+Every key starts with the configured prefix ``P`` (``DAILY_KEY_PREFIX``, ``dd:`` by
+default), so tests and several deployments can share one server. Keys in braces are
+Redis Cluster hash tags: the keys of one board, or of one player's statistics, share a
+slot so that one Lua script can touch them all; ``{r<N>}`` is the tag of shard ``N``
+(:mod:`daily.service.shards`, really ``{rN.k}``): a game, the ranked index that points
+at it and the result stream it finishes into share it, so the ranked start, the moves
+and the finish transaction each stay in one slot. Build keys only with the functions of
+this module; add a row to the table when you add a key.
+
+=====================================  =======  =============================================
+key                                    type     what, and how long it lives
+=====================================  =======  =============================================
+``P game:{r<N>}:<id>``                 STRING   JSON record of a game (:mod:`daily.service.
+                                                games.record`); ranked: forever; practice:
+                                                30 days after its last move (``EX``)
+``P ranked:{r<N>}:<date>:<ruleset>:<player>``
+                                       STRING   the id of the player's ranked game of a day
+                                                set; written once (Lua), forever
+``P code:<code>``                      STRING   the game id of a result code; forever
+``P account:<player>``                 HASH     a player: name, created, token hash; forever
+``P descriptor:<date>:<ruleset>``      STRING   the first signed ``day/1`` descriptor
+                                                (``SET NX``); forever
+``P par:<date>:<ruleset>``             STRING   JSON ``{"easy","medium","hard"}`` of the par
+                                                job (``SET NX``); forever
+``P lb:{<date>:<ruleset>}:<part>``     various  one leaderboard (parts: ``rank`` ZSET,
+                                                ``entries`` HASH, ``players`` HASH, ``hist``
+                                                HASH, ``logs`` HASH, ``frozen`` STRING,
+                                                ``final`` STRING, ``rolled`` HASH); forever,
+                                                except ``logs``: 7 days after the archive
+``P rebuild:lb:{<date>:<ruleset>}:*``  various  a board being rebuilt from its archive;
+                                                renamed over the live board when complete
+``P player:{<player>}:<part>``         various  ranked statistics (parts: ``games`` HASH,
+                                                ``agg`` HASH, ``days`` ZSET); forever
+``P results:{r<N>}``                   STREAM   finished ranked games not yet on their board
+                                                (shard ``N``, :mod:`daily.service.
+                                                results_stream`); each entry until applied
+``P results:{r<N>}:open``              HASH     date -> results of that date not yet applied
+``P results:{r<N>}:rejected``          HASH     game id -> a result the board refused; forever
+``P rl:ip:<ip>``                       STRING   request counter of an IP; one window (``EX``)
+``P rl:player:<player>``               STRING   request counter of a player; one window
+``P lock:<name>``                      STRING   a lock (``scheduler``, ``rollover``) with a
+                                                timeout, held by one process
+``rq:*``                               various  RQ's own queues, jobs and registries (not
+                                                prefixed; named by RQ)
+=====================================  =======  =============================================
+
+>>> game("dd:", "g_x"), ranked("dd:", "2026-11-29", "yahtzee", "p_1")
+('dd:game:{r2.43}:g_x', 'dd:ranked:{r3.40}:2026-11-29:yahtzee:p_1')
+>>> board("t:", "2026-11-29", "yahtzee", "rank"), player_stats("t:", "p_1", "agg")
+('t:lb:{2026-11-29:yahtzee}:rank', 't:player:{p_1}:agg')
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from daily.service import shards
+
+#: The prefix under which a board is rebuilt before it replaces the live one.
+REBUILD = "rebuild:"
+
+
+def _date(day: dt.date | str) -> str:
+    return day if isinstance(day, str) else day.isoformat()
+
+
+def game(prefix: str, game_id: str) -> str:
+    """The record of a game, in its shard's slot (:mod:`daily.service.shards`)."""
+    return f"{prefix}game:{shards.tag(shards.shard_of(game_id))}:{game_id}"
+
+
+def ranked(prefix: str, date: dt.date | str, ruleset: str, player_id: str) -> str:
+    """The id of a player's ranked game of one day set, in the player's shard's slot."""
+    shard = shards.tag(shards.shard_of(player_id))
+    return f"{prefix}ranked:{shard}:{_date(date)}:{ruleset}:{player_id}"
+
+
+def code(prefix: str, result_code: str) -> str:
+    """The game id behind a result code."""
+    return f"{prefix}code:{result_code}"
+
+
+def account(prefix: str, player_id: str) -> str:
+    """A player's account."""
+    return f"{prefix}account:{player_id}"
+
+
+def descriptor(prefix: str, date: dt.date | str, ruleset: str) -> str:
+    """The stored signed descriptor of a day set.
+
+    >>> descriptor("dd:", dt.date(2026, 11, 29), "yahtzee")
+    'dd:descriptor:2026-11-29:yahtzee'
+    """
+    return f"{prefix}descriptor:{_date(date)}:{ruleset}"
+
+
+def par(prefix: str, date: dt.date | str, ruleset: str) -> str:
+    """The par (bot totals) of a revealed day set.
+
+    >>> par("dd:", "2026-11-29", "yahtzee")
+    'dd:par:2026-11-29:yahtzee'
+    """
+    return f"{prefix}par:{_date(date)}:{ruleset}"
+
+
+def board(prefix: str, date: dt.date | str, ruleset: str, part: str) -> str:
+    """One part of a leaderboard (``rank``, ``entries``, ``players``, ...)."""
+    return f"{prefix}lb:{{{_date(date)}:{ruleset}}}:{part}"
+
+
+def player_stats(prefix: str, player_id: str, part: str) -> str:
+    """One part of a player's statistics (``games``, ``agg``, ``days``)."""
+    return f"{prefix}player:{{{player_id}}}:{part}"
+
+
+def results_stream(prefix: str, shard: int) -> str:
+    """The results stream of one shard.
+
+    >>> results_stream("dd:", 3), results_part("dd:", 3, "open")
+    ('dd:results:{r3.40}', 'dd:results:{r3.40}:open')
+    """
+    return f"{prefix}results:{shards.tag(shard)}"
+
+
+def results_part(prefix: str, shard: int, part: str) -> str:
+    """A key beside a results stream (``open``, ``rejected``), in its hash slot."""
+    return f"{results_stream(prefix, shard)}:{part}"
+
+
+def rate_ip(prefix: str, ip: str) -> str:
+    """The request counter of a client address."""
+    return f"{prefix}rl:ip:{ip}"
+
+
+def rate_player(prefix: str, player_id: str) -> str:
+    """The request counter of a player."""
+    return f"{prefix}rl:player:{player_id}"
+
+
+def lock(prefix: str, name: str) -> str:
+    """A named lock (``scheduler``, ``rollover``).
+
+    >>> lock("dd:", "rollover")
+    'dd:lock:rollover'
+    """
+    return f"{prefix}lock:{name}"
