@@ -16,6 +16,8 @@ RESULTS_STREAM = "results"
 DAYS_QUEUE = "days"
 #: The RQ queues.
 ALL_QUEUES = (DAYS_QUEUE,)
+#: Seconds to wait for a connection to Redis before giving up.
+CONNECT_TIMEOUT = 3.0
 
 
 def redis_from_config(config: Config) -> redis.Redis:
@@ -34,8 +36,13 @@ def redis_from_config(config: Config) -> redis.Redis:
             field="REDIS_URL",
         )
     if config.redis_cluster:
-        return RedisCluster.from_url(config.redis_url)  # type: ignore[return-value]
-    return redis.Redis.from_url(config.redis_url, health_check_interval=30)
+        return RedisCluster.from_url(  # type: ignore[return-value]
+            config.redis_url, socket_connect_timeout=CONNECT_TIMEOUT
+        )
+    # A connect timeout: an unreachable server is a quick 503, not a hung request.
+    return redis.Redis.from_url(
+        config.redis_url, health_check_interval=30, socket_connect_timeout=CONNECT_TIMEOUT
+    )
 
 
 def queue_redis_from_config(config: Config) -> redis.Redis:
@@ -60,7 +67,9 @@ def queue_redis_from_config(config: Config) -> redis.Redis:
         )
     if url is None:
         return redis_from_config(config)
-    return redis.Redis.from_url(url, health_check_interval=30)
+    return redis.Redis.from_url(
+        url, health_check_interval=30, socket_connect_timeout=CONNECT_TIMEOUT
+    )
 
 
 def queue(conn: redis.Redis, name: str) -> Queue:
