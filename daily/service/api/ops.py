@@ -7,6 +7,8 @@ from typing import Any
 import redis
 from flask import Blueprint, current_app
 
+from daily.service.contract.operations import operation
+from daily.service.contract.responses import Health, OpenApi
 from daily.service.errors import REDIS_RETRY_AFTER
 from daily.service.openapi import openapi_document
 
@@ -14,9 +16,9 @@ bp = Blueprint("ops", __name__)
 
 
 @bp.get("/health")
+@operation(Health, statuses=(200, 503), needs_redis=False)
 def health() -> tuple[dict[str, Any], int, dict[str, str]]:
-    """``{"status": "ok", "redis": "ok"}``, or 503 with ``Retry-After`` when Redis does not
-    answer."""
+    """Whether the service and its Redis answer (503 with Retry-After when Redis is down)."""
     try:
         current_app.extensions["daily"].conn.ping()
     except redis.RedisError:
@@ -26,6 +28,11 @@ def health() -> tuple[dict[str, Any], int, dict[str, str]]:
 
 
 @bp.get("/openapi.json")
+@operation(OpenApi, needs_redis=False)
 def openapi() -> dict[str, Any]:
-    """The OpenAPI 3.1 document of this API."""
-    return openapi_document(current_app.extensions["daily"].config.public_url)
+    """This document (OpenAPI 3.1), generated from the models that validate requests."""
+    cached = current_app.extensions.get("daily.openapi")
+    if cached is None:
+        url = current_app.extensions["daily"].config.public_url
+        cached = current_app.extensions["daily.openapi"] = openapi_document(current_app, url)
+    return cached
