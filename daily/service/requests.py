@@ -82,6 +82,26 @@ def json_object() -> dict[str, Any]:
     return body
 
 
+def _where(loc: tuple[Any, ...]) -> tuple[str, int | None, int | None]:
+    """The dotted field of a pydantic location, and the turn and roll its list indexes
+    name: ``log.turns.2.holds.0`` is ``log.turns.holds``, turn 2, roll 1 (0-based, the
+    first reroll makes roll 1). The name of a union member (``DailyLog``, ``str``) is
+    left out."""
+    names: list[str] = []
+    turn = roll = None
+    for part in loc:
+        if isinstance(part, int):
+            if names[-1:] == ["turns"]:
+                turn = part
+            elif names[-1:] == ["holds"]:
+                roll = part + 1
+            continue
+        if not part[:1].islower() or "[" in part or part in ("str", "int", "bool"):
+            continue  # a union member's tag
+        names.append(part)
+    return ".".join(names) or "body", turn, roll
+
+
 def invalid(exc: ValidationError, prefix: tuple[str, ...] = ()) -> ApiError:
     """A 422 ``invalid_field`` for the first error of ``exc``, naming its field.
 
@@ -93,14 +113,16 @@ def invalid(exc: ValidationError, prefix: tuple[str, ...] = ()) -> ApiError:
     >>> err.field, err.message
     ('name', 'is a string')
     """
-    first = exc.errors(include_url=False)[0]
-    loc = (*prefix, *(str(part) for part in first["loc"]))
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    field, turn, roll = _where((*prefix, *first["loc"]))
     kind, ctx = first["type"], first.get("ctx") or {}
-    field = ".".join(loc) if loc else "body"
-    if kind == "missing":
-        message = f"missing field {loc[-1]!r}"
+    if len({_where(e["loc"])[0] for e in errors}) == 1 and len(errors) > 1:
+        message = "is none of the forms it may take (see the OpenAPI document)"
+    elif kind == "missing":
+        message = f"missing field {field.rpartition('.')[2]!r}"
     elif kind == "extra_forbidden":
-        message = f"unknown field {loc[-1]!r}"
+        message = f"unknown field {field.rpartition('.')[2]!r}"
     elif kind == "string_pattern_mismatch":
         message = PATTERN_MEANINGS.get(ctx.get("pattern", ""), "is not in the expected form")
     elif kind == "string_type":
@@ -113,7 +135,7 @@ def invalid(exc: ValidationError, prefix: tuple[str, ...] = ()) -> ApiError:
         message = "is a JSON object"
     else:
         message = first["msg"][0].lower() + first["msg"][1:]
-    return ApiError(422, "invalid_field", message, field=field)
+    return ApiError(422, "invalid_field", message, field=field, turn=turn, roll=roll)
 
 
 def read_body(model: type[M], raw: Any = None) -> M:

@@ -7,7 +7,8 @@ the same declaration to write the view's entry in the OpenAPI document, so what 
 documented is what is checked. A view without ``@operation`` under ``/api/v1`` fails
 ``tests/service/test_openapi.py``.
 
->>> >>> @operation(Health, auth="none")
+>>> from daily.service.contract.responses import Health
+>>> @operation(Health, auth="none")
 ... def probe() -> dict[str, str]:
 ...     '''Is it up?'''
 ...     return {"status": "ok", "redis": "ok"}

@@ -4,7 +4,7 @@ These models document what the services return (``tests/service/test_openapi.py`
 checks every response against them); the services build the JSON themselves.
 
 >>> sorted(ErrorBody.model_json_schema()["properties"])
-['code', 'field', 'message', 'roll', 'status', 'turn']
+['code', 'field', 'message', 'position', 'roll', 'status', 'turn', 'why']
 """
 
 from __future__ import annotations
