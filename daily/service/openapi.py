@@ -60,7 +60,8 @@ def api_operations(app: Flask) -> list[tuple[str, str, str, Any]]:
 def _models(operations: list[Operation]) -> list[type[BaseModel]]:
     seen: dict[type[BaseModel], None] = {Error: None}
     for op in operations:
-        seen[op.response] = None
+        if op.response is not None:
+            seen[op.response] = None
         if op.query is not None:
             seen[op.query] = None
         if isinstance(op.body, Choice):
@@ -114,8 +115,11 @@ def _entry(op: Operation, endpoint: str, components: dict[str, Any]) -> dict[str
         entry["requestBody"] = {
             "required": op.body_required, "content": {"application/json": {"schema": schema}}
         }
-    responses = {str(s): _json(_ref(op.response), op.response.__doc__ or "OK")
-                 for s in op.statuses}
+    responses = {
+        str(s): {"description": "No content"} if op.response is None
+        else _json(_ref(op.response), op.response.__doc__ or "OK")
+        for s in op.statuses
+    }
     for status in op.error_statuses():
         responses[str(status)] = _json(_ref(Error), ERROR_TEXT[status])
     entry["responses"] = responses

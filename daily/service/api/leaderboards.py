@@ -29,7 +29,7 @@ def show(player: Player | None, date: str, ruleset: str, query: LeaderboardQuery
     services = current_app.extensions["daily"]
     day = parse_date(date)
     name = canonical_name(ruleset)
-    if name not in services.config.daily_rulesets:
+    if name not in services.config.rulesets_on(day):
         raise ApiError(404, "not_found", f"{name} has no daily leaderboard", field="ruleset")
     limit = query.limit if query.limit is not None else 100
     board = Leaderboard(services.conn, day, name, prefix=services.config.key_prefix)

@@ -1,4 +1,5 @@
-"""``/players``: create an anonymous player, read and rename yourself."""
+"""``/players``: create an anonymous player, read and rename yourself, rotate or revoke
+your token."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
-from daily.service.contract.bodies import NewPlayer, Rename
+from daily.service.contract.bodies import NewPlayer, NoBody, Rename
 from daily.service.contract.fields import trim_name
 from daily.service.contract.operations import operation
 from daily.service.contract.responses import CreatedPlayer, Me, Player
 from daily.service.players import Player as PlayerRecord
+from daily.service.requests import bearer_token
 from daily.service.stats import player_history, player_stats
 
 bp = Blueprint("players", __name__)
@@ -43,3 +45,19 @@ def rename(player: PlayerRecord, body: Rename) -> dict[str, Any]:
     """Change your display name."""
     renamed = current_app.extensions["daily"].players.rename(player, trim_name(body.name))
     return renamed.to_json()
+
+
+@bp.post("/players/me/token")
+@operation(CreatedPlayer, auth="required", body=NoBody, errors=(409,))
+def rotate_token(player: PlayerRecord, body: NoBody) -> dict[str, Any]:
+    """A new token for you; the one this request carries stops working at once."""
+    token = current_app.extensions["daily"].players.rotate(player, bearer_token() or "")
+    return {"player": player.to_json(), "token": token}
+
+
+@bp.delete("/players/me/token")
+@operation(None, auth="required", statuses=(204,), errors=(409,))
+def revoke_token(player: PlayerRecord) -> tuple[str, int]:
+    """Revoke your token: nobody can act as this player any more."""
+    current_app.extensions["daily"].players.revoke(player, bearer_token() or "")
+    return "", 204

@@ -56,6 +56,10 @@ class NewPlayer(Body):
     name: Name = omittable()
 
 
+class NoBody(Body):
+    """No fields: the body is empty or ``{}``."""
+
+
 class Rename(Body):
     """``PATCH /players/me``."""
 

@@ -106,11 +106,13 @@ def ruleset_spellings(name: str) -> tuple[str, ...]:
 
 #: Comma-separated ruleset spellings (``yahtzee,maxi-yatzy``).
 _ONE_RULESET = "(?:" + "|".join(RULESET_SPELLINGS) + ")"
-RULESET_LIST_PATTERN = f"^{_ONE_RULESET}(?:,{_ONE_RULESET})*$"
+#: The most rulesets one request may name.
+MAX_RULESET_NAMES = 8
+RULESET_LIST_PATTERN = f"^{_ONE_RULESET}(?:,{_ONE_RULESET}){{0,{MAX_RULESET_NAMES - 1}}}$"
 RulesetList = Annotated[
     str,
     Field(pattern=RULESET_LIST_PATTERN, max_length=200, examples=["yahtzee,maxi-yatzy"],
-          description="one or more rulesets, separated by commas"),
+          description=f"1 to {MAX_RULESET_NAMES} rulesets, separated by commas"),
 ]
 
 #: A game id as the app makes them (``g_`` and 20 base32 characters); any other
@@ -155,7 +157,7 @@ PATTERN_MEANINGS = {
     DATE_PATTERN: "is a date YYYY-MM-DD from 2000-01-01 to 2999-12-31",
     NAME_PATTERN: f"is a name of 1 to {NAME_MAX} characters (spaces around it trimmed), "
     "without control or format characters",
-    RULESET_LIST_PATTERN: "is one or more ruleset names separated by commas: "
+    RULESET_LIST_PATTERN: f"is 1 to {MAX_RULESET_NAMES} ruleset names separated by commas: "
     + ", ".join(RULESET_SPELLINGS),
     RESULT_CODE_PATTERN: "is a result code: DD- and 1 to 12 Crockford base32 characters",
     GAME_ID_PATTERN: "is a game id (g_ and letters or digits)",

@@ -51,7 +51,7 @@ class Choice:
 class Operation:
     """One view's contract."""
 
-    response: type[BaseModel]
+    response: type[BaseModel] | None  # None: no body (204)
     summary: str
     description: str
     auth: Auth = "none"
@@ -83,7 +83,7 @@ _ATTRIBUTE = "__operation__"
 
 
 def operation(
-    response: type[BaseModel],
+    response: type[BaseModel] | None,
     *,
     auth: Auth = "none",
     path: Mapping[str, Any] | None = None,

@@ -116,6 +116,14 @@ class DaySet(Doc):
     opens_at: str
     closes_at: str
     played: Played | None
+    special: bool = Field(description="the weekly special of its date")
+
+
+class Special(Doc):
+    """The weekly special: a third daily set on one weekday, rotating."""
+
+    weekday: str
+    rotation: list[str]
 
 
 class Today(Doc):
@@ -124,6 +132,7 @@ class Today(Doc):
     now: str
     open_dates: list[str]
     rulesets: list[str]
+    special: Special | None
     next_reveal_at: str
     sets: list[DaySet]
 

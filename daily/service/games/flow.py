@@ -95,7 +95,7 @@ class GameService:
         self.seeds = seeds
         self.results = results
         self.names = names
-        self.store = GameStore(conn, config.key_prefix)
+        self.store = GameStore(conn, config.key_prefix, config.ranked_days)
         self.views = GameViews(conn, config.key_prefix, config.public_url, names)
 
     # ----- starting ---------------------------------------------------------------
@@ -116,16 +116,16 @@ class GameService:
             return self._start_ranked(player, name, parse_date(date))
         return self._start_practice(player, name, options, date), True
 
-    def _daily_ruleset(self, ruleset: str) -> None:
-        if ruleset not in self.config.daily_rulesets:
-            daily = ", ".join(self.config.daily_rulesets)
-            raise NotFound(f"{ruleset} has no daily set; the daily sets are {daily}",
+    def _daily_ruleset(self, ruleset: str, day: dt.date) -> None:
+        if ruleset not in self.config.rulesets_on(day):
+            daily = ", ".join(self.config.rulesets_on(day))
+            raise NotFound(f"{ruleset} has no daily set on {day}; the daily sets are {daily}",
                            field="ruleset")
 
     def _start_ranked(
         self, player: Player, ruleset: str, day: dt.date
     ) -> tuple[dict[str, Any], bool]:
-        self._daily_ruleset(ruleset)
+        self._daily_ruleset(ruleset, day)
         now = self.clock()
         status = calendar.status(day, now)
         if status != "open":
@@ -157,7 +157,7 @@ class GameService:
         now = self.clock()
         if date is not None:
             day = parse_date(date)
-            self._daily_ruleset(ruleset)
+            self._daily_ruleset(ruleset, day)
             if options not in (None, {}):
                 raise Invalid("a practice game on a day's dice uses the day's rules",
                               field="options")
