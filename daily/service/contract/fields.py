@@ -111,7 +111,7 @@ MAX_RULESET_NAMES = 8
 RULESET_LIST_PATTERN = f"^{_ONE_RULESET}(?:,{_ONE_RULESET}){{0,{MAX_RULESET_NAMES - 1}}}$"
 RulesetList = Annotated[
     str,
-    Field(pattern=RULESET_LIST_PATTERN, max_length=200, examples=["yahtzee,maxi-yatzy"],
+    Field(pattern=RULESET_LIST_PATTERN, examples=["yahtzee,maxi-yatzy"],
           description=f"1 to {MAX_RULESET_NAMES} rulesets, separated by commas"),
 ]
 
@@ -157,8 +157,8 @@ PATTERN_MEANINGS = {
     DATE_PATTERN: "is a date YYYY-MM-DD from 2000-01-01 to 2999-12-31",
     NAME_PATTERN: f"is a name of 1 to {NAME_MAX} characters (spaces around it trimmed), "
     "without control or format characters",
-    RULESET_LIST_PATTERN: f"is 1 to {MAX_RULESET_NAMES} ruleset names separated by commas: "
-    + ", ".join(RULESET_SPELLINGS),
+    RULESET_LIST_PATTERN: f"names at most {MAX_RULESET_NAMES} rulesets, separated by commas "
+    "(each a ruleset's name or alias, in lower case)",
     RESULT_CODE_PATTERN: "is a result code: DD- and 1 to 12 Crockford base32 characters",
     GAME_ID_PATTERN: "is a game id (g_ and letters or digits)",
 }
