@@ -11,7 +11,15 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
-from daily.service.contract.bodies import START_MODELS, Body, Roll, Score, SubmitLog, start_model
+from daily.service.contract.bodies import (
+    START_MODELS,
+    Body,
+    ChallengeStart,
+    Roll,
+    Score,
+    SubmitLog,
+    start_model,
+)
 from daily.service.contract.fields import GameId
 from daily.service.contract.operations import Choice, operation
 from daily.service.contract.responses import Game
@@ -32,20 +40,26 @@ def _counted(state: dict[str, Any], *, finishing: bool) -> dict[str, Any]:
 
 @bp.post("/games")
 @operation(Game, auth="required", body=START, body_required=True, statuses=(200, 201),
-           errors=(404, 409))
+           errors=(404, 409, 503))
 def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
-    """Start a ranked or practice game (200 with the same game when resuming it).
+    """Start a ranked or practice game, or take a friend's challenge (200 with the same
+    game when resuming it).
 
     Ranked: a daily ruleset on an open date. Practice: a revealed date's dice, or fresh
     random dice with any rule options. A ruleset without a daily set is 404; a date
-    that is not open (ranked) or not revealed (practice) is 409.
+    that is not open (ranked) or not revealed (practice) is 409. ``opponents`` whose
+    strategy table is missing is 503.
     """
     fields = body.model_dump(exclude_unset=True)
     services = current_app.extensions["daily"]
-    state, created = services.games.start(
-        player, ruleset=fields["ruleset"], mode=fields.get("mode", "ranked"),
-        date=fields.get("date"), options=fields.get("options"),
-    )
+    if isinstance(body, ChallengeStart):
+        state, created = services.challenges.take(player, fields)
+    else:
+        state, created = services.games.start(
+            player, ruleset=fields["ruleset"], mode=fields.get("mode", "ranked"),
+            date=fields.get("date"), options=fields.get("options"),
+            opponents=fields.get("opponents"),
+        )
     if created:
         services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()
     return state, 201 if created else 200

@@ -15,14 +15,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
+from pydantic_core import PydanticCustomError
 
 from daily.rules import OptionSpec, Variant, get_ruleset
 from daily.rules.variants import VARIANTS
 from daily.service.contract.fields import (
     RULESET_SPELLINGS,
+    ChallengeCode,
     Date,
+    GroupName,
     Name,
+    ResultCode,
     RulesetList,
     RulesetName,
     json_int,
@@ -30,6 +34,7 @@ from daily.service.contract.fields import (
     ruleset_spellings,
 )
 from daily.service.errors import ApiError
+from daily.strategy.bots import LEVELS
 
 
 def _no_null_defaults(schema: dict[str, Any]) -> None:
@@ -70,6 +75,21 @@ class EmptyOptions(Body):
     """A day's rules are its ruleset's defaults: no options (``{}`` is allowed)."""
 
 
+def _distinct(levels: list[str]) -> list[str]:
+    if len(set(levels)) != len(levels):
+        raise PydanticCustomError("distinct", "names each level at most once")
+    return levels
+
+
+#: Computer opponents that play the same dice: distinct levels.
+Opponents = Annotated[
+    list[Literal.__getitem__(LEVELS)],
+    Field(max_length=len(LEVELS), json_schema_extra={"uniqueItems": True},
+          description="computer opponents on the same dice, each level at most once"),
+    AfterValidator(_distinct),
+]
+
+
 class RankedStart(Body):
     """A ranked game of an open day (``mode`` defaults to ``ranked``)."""
 
@@ -77,6 +97,15 @@ class RankedStart(Body):
     date: Date
     mode: Literal["ranked"] = omittable()
     options: EmptyOptions = omittable()
+    opponents: Opponents = omittable()
+
+
+class ChallengeStart(Body):
+    """Take a friend's challenge (its code, or a result code): the same dice."""
+
+    challenge: ChallengeCode
+    blind: bool = omittable(description="play without seeing the rival's score")
+    opponents: Opponents = omittable()
 
 
 class DayPracticeStart(Body):
@@ -86,6 +115,7 @@ class DayPracticeStart(Body):
     date: Date
     mode: Literal["practice"]
     options: EmptyOptions = omittable()
+    opponents: Opponents = omittable()
 
 
 def _title(name: str) -> str:
@@ -100,18 +130,27 @@ def _option_field(spec: OptionSpec) -> Any:
     return (kind, omittable(description=spec.doc))
 
 
-def _practice_model(variant: Variant) -> type[Body]:
-    options = create_model(  # type: ignore[call-overload]
+def _options_model(variant: Variant) -> type[Body]:
+    return create_model(  # type: ignore[no-any-return, call-overload]
         f"{_title(variant.name)}Options", __base__=Body,
         __doc__=f"Rule options of {variant.name} (each may be left out for its default).",
         **{spec.name: _option_field(spec) for spec in variant.options},
     )
+
+
+#: The rule options model of each ruleset, by canonical name.
+OPTIONS_MODELS: dict[str, type[Body]] = {v.name: _options_model(v) for v in VARIANTS}
+
+
+def _practice_model(variant: Variant) -> type[Body]:
+    options = OPTIONS_MODELS[variant.name]
     return create_model(  # type: ignore[no-any-return, call-overload]
         f"Practice{_title(variant.name)}Start", __base__=Body,
         __doc__=f"Practice {variant.name} on fresh random dice, with any rule options.",
         ruleset=(Literal.__getitem__(ruleset_spellings(variant.name)), ...),
         mode=(Literal["practice"], ...),
         options=(options, omittable()),
+        opponents=(Opponents, omittable()),
     )
 
 
@@ -124,12 +163,14 @@ for _variant in VARIANTS:
 
 #: Every shape of ``POST /games`` (exactly one matches a body), for the document.
 START_MODELS: tuple[type[Body], ...] = (
-    RankedStart, DayPracticeStart, *dict.fromkeys(PRACTICE_STARTS.values())
+    RankedStart, DayPracticeStart, *dict.fromkeys(PRACTICE_STARTS.values()), ChallengeStart
 )
 
 
 def start_model(body: Mapping[str, Any]) -> type[Body]:
     """Which shape of ``POST /games`` a body is meant to be (then validated by it)."""
+    if "challenge" in body:
+        return ChallengeStart
     mode = body.get("mode", "ranked")
     if mode == "ranked":
         return RankedStart
@@ -238,3 +279,54 @@ class DaysQuery(Body):
     start: Date = omittable(alias="from", description="default: the last revealed date")
     to: Date = omittable(description="default: the last published date")
     ruleset: RulesetList = omittable(description="default: every daily ruleset")
+
+
+class ChallengeOfResult(Body):
+    """``POST /challenges``: a challenge on the dice of a finished game (its result code)."""
+
+    code: ResultCode
+
+
+def _fresh_challenge_model(variant: Variant) -> type[Body]:
+    return create_model(  # type: ignore[no-any-return, call-overload]
+        f"Fresh{_title(variant.name)}Challenge", __base__=Body,
+        __doc__=f"``POST /challenges``: a challenge of {variant.name} on fresh random dice.",
+        ruleset=(Literal.__getitem__(ruleset_spellings(variant.name)), ...),
+        options=(OPTIONS_MODELS[variant.name], omittable()),
+    )
+
+
+FRESH_CHALLENGES: dict[str, type[Body]] = {}
+for _variant in VARIANTS:
+    _fresh = _fresh_challenge_model(_variant)
+    for _spelling in ruleset_spellings(_variant.name):
+        FRESH_CHALLENGES[_spelling] = _fresh
+
+#: Every shape of ``POST /challenges``.
+CHALLENGE_MODELS: tuple[type[Body], ...] = (
+    ChallengeOfResult, *dict.fromkeys(FRESH_CHALLENGES.values())
+)
+
+
+def challenge_model(body: Mapping[str, Any]) -> type[Body]:
+    """Which shape of ``POST /challenges`` a body is meant to be."""
+    if "code" in body or "ruleset" not in body:
+        return ChallengeOfResult
+    ruleset = body.get("ruleset")
+    model = FRESH_CHALLENGES.get(ruleset) if isinstance(ruleset, str) else None
+    if model is None:
+        raise ApiError(422, "invalid_field", f"ruleset is one of {', '.join(RULESET_SPELLINGS)}",
+                       field="ruleset")
+    return model
+
+
+class NewGroup(Body):
+    """``POST /groups``: a friends' league; you are its first member."""
+
+    name: GroupName
+
+
+class GroupQuery(Body):
+    """``GET /groups/{code}``: the boards of one date (default: today's sets)."""
+
+    date: Date = omittable()

@@ -163,6 +163,29 @@ PATTERN_MEANINGS = {
     GAME_ID_PATTERN: "is a game id (g_ and letters or digits)",
 }
 
+#: A challenge code (``CH-`` optional and 1 to 8 characters) or a result code (with
+#: its ``DD-``), as ``POST /games {"challenge": ...}`` reads them.
+CHALLENGE_PATTERN = (
+    "^(?:[Dd][Dd]-(?:-*[0-9A-TV-Za-tv-z]){1,12}-*"
+    "|(?:[Cc][Hh]-)?-*(?:[0-9A-TV-Za-tv-z]-*){1,8})$"
+)
+ChallengeCode = Annotated[
+    str, Field(pattern=CHALLENGE_PATTERN, max_length=40, examples=["CH-K7M2-Q9XD"])
+]
+#: A group code: ``G-`` (optional) and 1 to 6 Crockford characters, dashes anywhere.
+GROUP_CODE_PATTERN = "^(?:[Gg]-)?-*(?:[0-9A-TV-Za-tv-z]-*){1,6}$"
+GroupCode = Annotated[str, Field(pattern=GROUP_CODE_PATTERN, max_length=40, examples=["G-AB12CD"])]
+#: Every character ``str.strip`` removes, literally (a group name is trimmed of them).
+_ALL_SPACES = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
+#: A group name: 1 to 40 characters once trimmed, any characters.
+GROUP_NAME_PATTERN = (
+    f"^[{_ALL_SPACES}]*[^{_ALL_SPACES}](?:[\\s\\S]{{0,38}}[^{_ALL_SPACES}])?[{_ALL_SPACES}]*$"
+)
+GroupName = Annotated[str, Field(pattern=GROUP_NAME_PATTERN, examples=["Friday club"])]
+PATTERN_MEANINGS[GROUP_CODE_PATTERN] = "is a group code (G- and 6 characters)"
+PATTERN_MEANINGS[GROUP_NAME_PATTERN] = "is a name of 1 to 40 characters (spaces around it trimmed)"
+PATTERN_MEANINGS[CHALLENGE_PATTERN] = "is a challenge code (CH- and 8 characters) or a result code"
+
 __all__ = [
     "RULESET_NAMES",
     "Date",

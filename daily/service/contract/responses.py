@@ -406,3 +406,34 @@ class OpenApi(Doc):
     openapi: str
     info: dict[str, Any]
     paths: dict[str, Any]
+
+
+class ChallengeLink(Doc):
+    """A new challenge: its code and the link to share."""
+
+    code: str
+    url: str
+
+
+class Challenge(Doc):
+    """A challenge's entries; the turn-by-turn comparison once your entry is finished."""
+
+    code: str
+    url: str
+    ruleset: str
+    options: dict[str, Any]
+    date: str | None
+    entries: list[dict[str, Any]]
+
+
+class Group(Doc):
+    """A friends' league: its code, name and members (more on ``GET /groups/{code}``)."""
+
+    code: str
+    name: str
+
+
+class Groups(Doc):
+    """Your groups."""
+
+    groups: list[dict[str, Any]]
