@@ -58,7 +58,7 @@ from daily.service.leaderboard import Leaderboard, as_text
 from daily.service.results_stream import ResultStream
 from daily.service.review import ReviewQueue, write_review_archive
 from daily.strategy.buildstatus import table_ready
-from workers.context import job_config, job_connection
+from workers.context import job_config, job_connection, job_queue_connection
 
 LOOKBACK_DAYS = 7
 GRACE_SECONDS = 300
@@ -162,7 +162,7 @@ def roll_day(
         job_id = day_job_id(step, day, ruleset)
         # DuplicateJobError: enqueued by an earlier run that died before marking it.
         with contextlib.suppress(DuplicateJobError):
-            Queue(DAYS_QUEUE, connection=conn).enqueue_call(
+            Queue(DAYS_QUEUE, connection=job_queue_connection(config)).enqueue_call(
                 func,
                 args=(day.isoformat(), ruleset),
                 job_id=job_id,

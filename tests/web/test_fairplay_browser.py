@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from playwright.sync_api import Browser, expect
 
 from daily.service import keymap
@@ -16,17 +15,14 @@ from .player import play_game, state
 from .server import LiveServer
 from .test_browser import api_get, new_page, token_of
 
-POW = {"DAILY_PLAYER_POW_BITS": "14"}
 
-
-@pytest.mark.parametrize("live_server", [POW], indirect=True)
-def test_pow_player_then_review_notice_and_ceiling(
+def test_review_notice_and_ceiling(
     chromium: Browser, live_server: LiveServer
 ) -> None:
     services = live_server.app.extensions["daily"]
     context, page = new_page(chromium, live_server)
     page.goto("/")
-    page.get_by_test_id("play-yahtzee").click()  # creates the player: solves the challenge
+    page.get_by_test_id("play-yahtzee").click()
     page.wait_for_selector("section.game")
     token = token_of(page)
     assert token and services.players.get(token.split(".")[0]) is not None

@@ -1,7 +1,6 @@
 // The one door to the JSON API (/api/v1): bearer token, JSON in and out, one error type.
 import { lang } from "./i18n.js";
 import { getToken, setToken } from "./store.js";
-import { solvePow } from "./pow.js";
 
 export const API = "/api/v1";
 
@@ -59,15 +58,9 @@ export async function api(method, path, body, { token } = {}) {
 }
 
 // The player, created on first need (the first game); the token is kept in localStorage.
-// A proof-of-work is asked for when the server is configured so (docs/fairplay.md).
 export async function ensurePlayer() {
   if (getToken()) return;
-  const body = {};
-  const challenge = await api("GET", "/players/challenge");
-  if (challenge.bits > 0) {
-    body.pow = { challenge: challenge.challenge, nonce: await solvePow(challenge.challenge, challenge.bits) };
-  }
-  const created = await api("POST", "/players", body);
+  const created = await api("POST", "/players", {});
   setToken(created.token);
 }
 
