@@ -19,7 +19,7 @@ from tests.service.served import Server
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 #: Routes that answer from files and memory only.
-NEEDS_NO_REDIS = ("/api/v1/keys", "/api/v1/openapi.json", "/api/v1/players/challenge")
+NEEDS_NO_REDIS = ("/api/v1/keys", "/api/v1/openapi.json")
 DEEP = "[" * 5000 + "]" * 5000  # 10 KB, far under the body limit
 
 
