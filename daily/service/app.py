@@ -42,6 +42,7 @@ from daily.service import api as api_package
 from daily.service.clock import Clock, FixedClock, service_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
+from daily.service.context import EXTENSION
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import ApiError, register_error_handlers
 from daily.service.games import GameService
@@ -59,7 +60,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Services:
-    """What the blueprints use, kept in ``app.extensions["daily"]``."""
+    """What the blueprints use (:func:`daily.service.context.current_services`)."""
 
     config: Config
     conn: redis.Redis
@@ -137,7 +138,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         games=GameService(conn, config, clock, seeds, results, player_name),
         results=results, metrics=metrics, limiter=limiter,
     )
-    app.extensions["daily"] = services
+    app.extensions[EXTENSION] = services
 
     for bp in api_blueprints():
         app.register_blueprint(bp, url_prefix=_mount_point(bp))

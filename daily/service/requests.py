@@ -10,8 +10,9 @@ import json
 import re
 from typing import Any
 
-from flask import current_app, g, request
+from flask import g, request
 
+from daily.service.context import current_services
 from daily.service.errors import ApiError
 from daily.service.players import Player
 
@@ -123,7 +124,7 @@ def verified_player(token: str) -> Player | None:
     checked = g.get("daily_auth")
     if checked is not None and checked[0] == token:
         return checked[1]
-    player = current_app.extensions["daily"].players.authenticate(token)
+    player = current_services().players.authenticate(token)
     g.daily_auth = (token, player)
     return player
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
+from daily.service.context import current_services
 from daily.service.descriptors import FIRST_DAY, DayDescriptors
 from daily.service.errors import ApiError
 from daily.service.keys import Keyring, KeyringError, KeyringLoader
@@ -34,7 +35,7 @@ def _keyring() -> Keyring:
         return fixed
     loader = current_app.extensions.get(_LOADER)
     if loader is None:
-        loader = KeyringLoader(current_app.extensions["daily"].config)
+        loader = KeyringLoader(current_services().config)
         current_app.extensions[_LOADER] = loader
     try:
         return loader.get()
@@ -51,7 +52,7 @@ def descriptors() -> DayDescriptors:
     cached = current_app.extensions.get(_EXTENSION)
     if cached is not None and cached.keyring is keyring:
         return cached
-    services = current_app.extensions["daily"]
+    services = current_services()
     first_day = current_app.config.get("DAILY_FIRST_DAY", FIRST_DAY)
     service = DayDescriptors(services.conn, services.config, keyring, first_day)
     current_app.extensions[_EXTENSION] = service
@@ -61,14 +62,14 @@ def descriptors() -> DayDescriptors:
 @bp.get("/days/<date>/<ruleset>")
 def day(date: str, ruleset: str) -> dict[str, Any]:
     """One day descriptor; ``seed`` only once the day is revealed."""
-    now = current_app.extensions["daily"].clock()
+    now = current_services().clock()
     return descriptors().get(date, ruleset, now)
 
 
 @bp.get("/days")
 def days() -> dict[str, Any]:
     """Descriptors of a range of dates (at most 31), for one or every daily ruleset."""
-    now = current_app.extensions["daily"].clock()
+    now = current_services().clock()
     raw = request.args.get("ruleset")
     rulesets = None
     if raw is not None:

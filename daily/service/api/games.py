@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
+from daily.service.context import current_services
 from daily.service.requests import (
     current_player,
     json_object,
@@ -22,7 +23,7 @@ bp = Blueprint("games", __name__)
 
 
 def _counted(state: dict[str, Any], *, finishing: bool) -> dict[str, Any]:
-    metrics = current_app.extensions["daily"].metrics
+    metrics = current_services().metrics
     if finishing and state["over"]:
         metrics.games_finished.labels(state["mode"], state["ruleset"]).inc()
     return state
@@ -34,7 +35,7 @@ def start() -> tuple[dict[str, Any], int]:
     player = current_player()
     body = json_object()
     only_fields(body, ("ruleset", "date", "mode", "options"))
-    services = current_app.extensions["daily"]
+    services = current_services()
     state, created = services.games.start(
         player, ruleset=body.get("ruleset"), mode=body.get("mode", "ranked"),
         date=body.get("date"), options=body.get("options"),
@@ -47,7 +48,7 @@ def start() -> tuple[dict[str, Any], int]:
 @bp.get("/games/<game_id>")
 def show(game_id: str) -> dict[str, Any]:
     """The state of one of your games."""
-    return current_app.extensions["daily"].games.get(current_player(), game_id)
+    return current_services().games.get(current_player(), game_id)
 
 
 @bp.post("/games/<game_id>/roll")
@@ -57,7 +58,7 @@ def roll(game_id: str) -> dict[str, Any]:
     body = json_object()
     only_fields(body, ("hold", "position"))
     hold = required(body, "hold")
-    games = current_app.extensions["daily"].games
+    games = current_services().games
     return games.roll(player, game_id, hold, position_field(body))
 
 
@@ -68,7 +69,7 @@ def score(game_id: str) -> dict[str, Any]:
     body = json_object()
     only_fields(body, ("box", "position"))
     box = required(body, "box")
-    games = current_app.extensions["daily"].games
+    games = current_services().games
     state = games.score(player, game_id, box, position_field(body))
     return _counted(state, finishing=True)
 
@@ -79,6 +80,6 @@ def submit_log(game_id: str) -> dict[str, Any]:
     player = current_player()
     body = json_object()
     only_fields(body, ("log",))
-    games = current_app.extensions["daily"].games
+    games = current_services().games
     state = games.submit_log(player, game_id, required(body, "log"))
     return _counted(state, finishing=True)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
 from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service import keymap
+from daily.service.context import current_services
 from daily.service.errors import ApiError
 from daily.service.leaderboard import Leaderboard
 from daily.service.requests import int_arg, optional_player
@@ -20,7 +21,7 @@ bp = Blueprint("leaderboards", __name__)
 @bp.get("/leaderboards/<date>/<ruleset>")
 def show(date: str, ruleset: str) -> dict[str, Any]:
     """The board of a day set (``?limit=`` 1..1000, default 100)."""
-    services = current_app.extensions["daily"]
+    services = current_services()
     day = parse_date(date)
     name = canonical_name(ruleset)
     if name not in services.config.rulesets_on(day):

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import redis
-from flask import Blueprint, current_app
+from flask import Blueprint
 
 from daily.rules import get_ruleset
 from daily.service.clock import iso
 from daily.service.config import Config
+from daily.service.context import current_services
 from daily.service.errors import REDIS_RETRY_AFTER
 from daily.service.openapi import openapi_document
 from daily.service.publicurl import public_base_url
@@ -31,7 +32,7 @@ def tables_report(config: Config) -> dict[str, dict[str, Any]]:
 def health() -> tuple[dict[str, Any], int, dict[str, str]]:
     """``{"status": "ok", "redis": "ok", "tables": {...}}``, or 503 when Redis does not
     answer; ``demo`` describes the demo clock when one runs."""
-    services = current_app.extensions["daily"]
+    services = current_services()
     config = services.config
     body: dict[str, Any] = {"status": "ok", "redis": "ok"}
     status = 200
@@ -49,4 +50,4 @@ def health() -> tuple[dict[str, Any], int, dict[str, str]]:
 @bp.get("/openapi.json")
 def openapi() -> dict[str, Any]:
     """The OpenAPI 3.1 document of this API."""
-    return openapi_document(public_base_url(current_app.extensions["daily"].config))
+    return openapi_document(public_base_url(current_services().config))

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
+from daily.service.context import current_services
 from daily.service.errors import ApiError
 from daily.service.players import check_name
 from daily.service.requests import bearer_token, current_player, json_object, only_fields
@@ -27,14 +28,14 @@ def create() -> tuple[dict[str, Any], int]:
     body = json_object()
     _only_name(body)
     name = check_name(body["name"]) if body.get("name") is not None else None
-    player, token = current_app.extensions["daily"].players.create(name)
+    player, token = current_services().players.create(name)
     return {"player": player.to_json(), "token": token}, 201
 
 
 @bp.get("/players/me")
 def me() -> dict[str, Any]:
     """The player, their statistics and ranked history."""
-    services = current_app.extensions["daily"]
+    services = current_services()
     player = current_player()
     prefix = services.config.key_prefix
     stats = player_stats(services.conn, player.id, services.clock(), prefix=prefix)
@@ -51,7 +52,7 @@ def rename() -> dict[str, Any]:
     _only_name(body)
     if "name" not in body:
         raise ApiError(422, "invalid_field", "missing field 'name'", field="name")
-    renamed = current_app.extensions["daily"].players.rename(player, check_name(body["name"]))
+    renamed = current_services().players.rename(player, check_name(body["name"]))
     return renamed.to_json()
 
 
@@ -60,7 +61,7 @@ def rotate_token() -> dict[str, Any]:
     """A new token for the caller; the one this request carries stops working at once."""
     player = current_player()
     only_fields(json_object(), ())
-    token = current_app.extensions["daily"].players.rotate(player, bearer_token() or "")
+    token = current_services().players.rotate(player, bearer_token() or "")
     return {"player": player.to_json(), "token": token}
 
 
@@ -68,5 +69,5 @@ def rotate_token() -> dict[str, Any]:
 def revoke_token() -> tuple[str, int]:
     """Revoke the caller's token: nobody can act as this player any more."""
     player = current_player()
-    current_app.extensions["daily"].players.revoke(player, bearer_token() or "")
+    current_services().players.revoke(player, bearer_token() or "")
     return "", 204

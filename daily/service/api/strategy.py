@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
 from daily.rules import Ruleset
+from daily.service.context import current_services
 from daily.service.errors import ApiError
 from daily.service.requests import current_player, json_object
 from daily.strategy.advisor import Advisor, Position
@@ -32,7 +33,7 @@ MAX_TOP = 20
 def _advisor(rules: Ruleset) -> Advisor | TripleAdvisor:
     """The process's warm advisor of the ruleset (503 naming the build command if none)."""
     try:
-        return advisor_for(rules, current_app.extensions["daily"].config.tables_dir)
+        return advisor_for(rules, current_services().config.tables_dir)
     except StrategyError as exc:
         raise ApiError(503, "unavailable", exc.message, field="table") from None
 
@@ -44,7 +45,7 @@ def hint(game_id: str) -> dict[str, Any]:
     top = body.get("top", 3)
     if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= MAX_TOP:
         raise ApiError(422, "invalid_field", f"top is a whole number 0..{MAX_TOP}", field="top")
-    result, _ = current_app.extensions["daily"].games.for_advice(current_player(), game_id)
+    result, _ = current_services().games.for_advice(current_player(), game_id)
     if result.complete:
         raise ApiError(409, "conflict", "the game is over; ask for its analysis", field="id")
     game = result.game
@@ -57,7 +58,7 @@ def hint(game_id: str) -> dict[str, Any]:
 @bp.get("/games/<game_id>/analysis")
 def analysis(game_id: str) -> dict[str, Any]:
     """Every decision of a finished game against optimal play."""
-    result, slots = current_app.extensions["daily"].games.for_advice(current_player(), game_id)
+    result, slots = current_services().games.for_advice(current_player(), game_id)
     if not result.complete:
         raise ApiError(409, "conflict", "the game is not finished yet", field="id")
     advisor = _advisor(result.rules)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
 from daily import calendar
 from daily.service.clock import iso
 from daily.service.config import WEEKDAYS
+from daily.service.context import current_services
 from daily.service.requests import optional_player
 
 bp = Blueprint("today", __name__)
@@ -22,7 +23,7 @@ def today() -> dict[str, Any]:
     ``rulesets`` are the everyday sets; a set with ``"special": true`` is the weekly
     special of its date, described by the top-level ``special`` (``null`` without one).
     """
-    services = current_app.extensions["daily"]
+    services = current_services()
     now = services.clock()
     player = optional_player()
     open_dates = calendar.open_dates(now)
