@@ -1,13 +1,13 @@
 # The two commands a new machine needs:  make run   and   make test
 #   make run    installs what running needs (no development tools) and runs `daily serve`
-#   make test   installs the development tools too, then ruff and the whole test suite
+#   make test   installs the development tools too, then ruff, mypy and the whole test suite
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 RUN_DEPS := $(VENV)/.installed-run
 DEV_DEPS := $(VENV)/.installed-dev
 
-.PHONY: install install-run run test lint test-prereqs
+.PHONY: install install-run run test lint typecheck test-prereqs
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -36,8 +36,12 @@ test-prereqs:
 lint: install
 	$(BIN)/ruff check .
 
+typecheck: install
+	$(BIN)/mypy
+
 # With no Redis on 127.0.0.1:6379 (and DAILY_TEST_REDIS_URL unset) the tests start the
 # embedded Valkey for the run (tests/conftest.py).
 test: install test-prereqs
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest -n 2

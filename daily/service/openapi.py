@@ -52,10 +52,10 @@ def _path_param(name: str, schema: dict[str, Any], description: str) -> dict[str
 
 
 GAME_ID = _path_param("game_id", {"type": "string", "maxLength": 40}, "A game id (g_...)")
-AUTH = [{"bearer": []}]
+AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
 POSITION = {"type": "integer", "minimum": 0, "maximum": 10000,
             "description": "the game's position the move was decided at (daily-move/1)"}
-OPTIONAL_AUTH = [{"bearer": []}, {}]
+OPTIONAL_AUTH: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
 
 def _schemas() -> dict[str, Any]:
