@@ -323,14 +323,19 @@ def hint_json(acts: Sequence[Action], pos: Position, top: int) -> dict[str, Any]
     }
 
 
+def take_action(game: Game, action: Action) -> Action:
+    """Apply one action (a reroll or a box) to ``game``; returns it."""
+    if action.kind == "keep":
+        assert action.hold is not None
+        game.reroll(action.hold)
+    else:
+        assert action.box is not None
+        game.score(action.box)
+    return action
+
+
 def play_out(game: Game, choose: Callable[[Position], Action]) -> Game:
     """Play ``game`` to the end, taking the action ``choose`` picks each time."""
     while not game.over:
-        action = choose(Position.from_game(game))
-        if action.kind == "keep":
-            assert action.hold is not None
-            game.reroll(action.hold)
-        else:
-            assert action.box is not None
-            game.score(action.box)
+        take_action(game, choose(Position.from_game(game)))
     return game

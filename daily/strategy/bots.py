@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass
 
 from daily.game import Game
-from daily.strategy.advisor import Action, Advisor, Position, play_out
+from daily.strategy.advisor import Action, Advisor, Position, play_out, take_action
 from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import StrategyError
 
@@ -83,6 +83,10 @@ class Bot:
         best = acts[0].value
         weights = [math.exp((a.value - best) / self.temperature) for a in acts]
         return self._rng.choices(acts, weights)[0]
+
+    def step(self, game: Game) -> Action:
+        """Take this bot's next decision in ``game`` (a reroll or a box); returns it."""
+        return take_action(game, self.choose(Position.from_game(game)))
 
     def play(self, game: Game) -> Game:
         """Play ``game`` to the end and return it."""

@@ -127,8 +127,9 @@ def test_share_text_shape(app: Flask, player: Player) -> None:
     lines = final["result"]["share_text"].split("\n")
     assert lines[0] == "Daily Dice · Maxi Yatzy · 2026-11-29"
     assert lines[1] == f"{final['total']} points"
-    squares = "".join(lines[2:-1])
+    squares = "".join(lines[2:-2])
     assert len(squares) == 20 and set(squares) <= set("🟩🟨⬛")
+    assert lines[-2].startswith("🟩 60%+") and "🟨" in lines[-2] and "⬛ 0" in lines[-2]
     assert lines[-1] == final["result"]["url"]
 
 

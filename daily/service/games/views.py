@@ -18,7 +18,7 @@ from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import turns_json
 from daily.service.clock import iso
-from daily.service.codes import share_text
+from daily.service.codes import MARK_NAMES, box_marks, share_text
 from daily.service.games.record import GameRecord, position_of
 from daily.service.leaderboard import Leaderboard
 
@@ -42,12 +42,13 @@ class GameViews:
 
     def __init__(
         self, conn: redis.Redis, prefix: str, public_url: Callable[[], str],
-        names: Callable[[str], str | None],
+        names: Callable[[str], str | None], lang: Callable[[], str] = lambda: "en",
     ) -> None:
         self.conn = conn
         self.prefix = prefix
-        self.public_url = public_url
+        self.public_url = public_url  # the base URL for the request being served
         self.names = names
+        self.lang = lang  # the language of share texts, for the request being served
 
     def standing(self, record: GameRecord) -> Standing:
         """Rank, percentile and board size of a finished ranked game, once recorded."""
@@ -68,7 +69,7 @@ class GameViews:
         rank, _, players = standing
         return share_text(
             card, date=record.date, url=self.url(record), rank=rank, players=players,
-            mode=record.mode,
+            mode=record.mode, lang=self.lang(),
         )
 
     def state(self, record: GameRecord, played: Played) -> dict[str, Any]:
@@ -77,8 +78,9 @@ class GameViews:
         rules = game.rules
         card = game.card
         log_json = played.log.to_json()
-        if not game.over and "seed" in log_json:
-            log_json["seed"] = None  # a practice seed is shown once the game is over
+        if (not game.over or record.challenge is not None) and "seed" in log_json:
+            # A practice seed is shown once the game is over, unless a challenge uses it.
+            log_json["seed"] = None
         over = game.over
         state: dict[str, Any] = {
             "id": record.id,
@@ -150,6 +152,7 @@ class GameViews:
             "players": players,
             "share_text": self.share(record, card, standing),
             "url": self.url(record),
+            "marks": [MARK_NAMES[m] for m in box_marks(card)],
         }
         if revealed:
             out["history"] = turns_json(played.game.history)
