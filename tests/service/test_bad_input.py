@@ -70,8 +70,10 @@ def test_bad_bodies_on_post_games(player: Player, client: Any) -> None:
         ({"ruleset": "yahtzee", "date": "2026-13-01"}, "date"),
         ({"ruleset": "yahtzee", "date": 20261129}, "date"),
         ({"ruleset": "yahtzee", "date": "2026-11-29", "mode": "blitz"}, "mode"),
-        ({"ruleset": "yahtzee", "date": "2026-11-29", "options": {"joker": False}}, "options"),
-        ({"ruleset": "yatzy", "date": "2026-11-29"}, "ruleset"),
+        ({"ruleset": "yahtzee", "date": "2026-11-29", "options": {"joker": False}},
+         "options.joker"),
+        ({"ruleset": "yahtzee", "date": "2026-11-29", "options": None}, "options"),
+        ({"ruleset": "yahtzee", "date": "0001-01-01"}, "date"),
         ({"ruleset": "yahtzee", "mode": "practice", "options": {"joker": "no"}},
          "options.joker"),
         ({"ruleset": "yahtzee", "mode": "practice", "options": {"jokers": True}},
@@ -81,6 +83,9 @@ def test_bad_bodies_on_post_games(player: Player, client: Any) -> None:
     ]
     for body, field in cases:
         error(player.call("POST", "/games", body), 422, "invalid_field", field)
+    # well formed, but no daily set of yatzy
+    error(player.call("POST", "/games", {"ruleset": "yatzy", "date": "2026-11-29"}), 404,
+          "not_found", "ruleset")
     assert player.call("POST", "/games", {"ruleset": "yahtzee", "mode": "practice",
                                           "options": {"joker": False}}).status_code == 201
 
@@ -88,31 +93,34 @@ def test_bad_bodies_on_post_games(player: Player, client: Any) -> None:
 def test_bad_bodies_on_roll_and_score(player: Player, game: dict[str, Any]) -> None:
     roll = f"/games/{game['id']}/roll"
     score = f"/games/{game['id']}/score"
-    body = error(player.call("POST", roll, {"hold": "0110"}), 422, "invalid_field", "hold")
-    assert (body["turn"], body["roll"]) == (1, 2)
+    error(player.call("POST", roll, {"hold": "0110"}), 422, "invalid_field", "hold")
     error(player.call("POST", roll, {"hold": "01a10"}), 422, "invalid_field", "hold")
     error(player.call("POST", roll, {"hold": 10100}), 422, "invalid_field", "hold")
     error(player.call("POST", roll, {}), 422, "invalid_field", "hold")
     error(player.call("POST", roll, {"hold": "00000", "dice": [6] * 5}), 422, "invalid_field",
           "dice")
-    body = error(player.call("POST", roll, {"hold": "11111"}), 422, "illegal_move")
-    assert body["turn"] == 1
-    error(player.call("POST", score, {"box": "yatzy"}), 422, "invalid_field", "box")
+    error(player.call("POST", roll, {"hold": "11111"}), 422, "invalid_field", "hold")
+    error(player.call("POST", roll, {"hold": "00000", "position": None}), 422, "invalid_field",
+          "position")
+    # well formed (the document's schema) but not for this game: 409 illegal_move
+    body = error(player.call("POST", roll, {"hold": "000000"}), 409, "illegal_move", "hold")
+    assert (body["turn"], body["roll"]) == (1, 2)
+    error(player.call("POST", score, {"box": "yatzy"}), 409, "illegal_move", "box")
     error(player.call("POST", score, {"box": None}), 422, "invalid_field", "box")
     error(player.call("POST", score, {}), 422, "invalid_field", "box")
     error(player.call("POST", score, "chance"), 400, "bad_request", "body")
     assert player.call("POST", roll, {"hold": "00000"}).status_code == 200
     assert player.call("POST", roll, {"hold": "00000"}).status_code == 200
-    body = error(player.call("POST", roll, {"hold": "00000"}), 422, "illegal_move")
+    body = error(player.call("POST", roll, {"hold": "00000"}), 409, "illegal_move")
     assert (body["turn"], body["roll"]) == (1, 4) and "no rolls left" in body["message"]
     assert player.call("POST", score, {"box": "chance"}).status_code == 200
-    body = error(player.call("POST", score, {"box": "chance"}), 422, "illegal_move", "box")
+    body = error(player.call("POST", score, {"box": "chance"}), 409, "illegal_move", "box")
     assert body["turn"] == 2 and "already filled" in body["message"]
 
 
 def test_bad_ids_codes_and_queries(player: Player, client: Any) -> None:
     error(player.call("GET", "/games/g_doesnotexist"), 404, "not_found", "id")
-    error(player.call("GET", "/games/nonsense!"), 404, "not_found", "id")
+    error(player.call("GET", "/games/nonsense!"), 422, "invalid_field", "game_id")
     error(player.call("POST", "/games/g_nothing/roll", {"hold": "00000"}), 404, "not_found")
     error(player.call("POST", "/games/g_nothing/log", {"log": {}}), 422, "invalid_field",
           "log.format")
