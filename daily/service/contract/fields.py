@@ -27,7 +27,7 @@ NAME_MAX = 24
 #: Longest name as sent, spaces around it included.
 NAME_MAX_SENT = 64
 #: Control (Cc) and format (Cf) characters of Unicode 14 (bidi overrides, zero-width
-#: characters, ...): never in a name. ``tests/service/test_contract.py`` checks the
+#: characters, ...): never in a name. ``tests/service/test_contract_fields.py`` checks the
 #: table against :mod:`unicodedata`.
 FORBIDDEN_IN_NAMES = (
     (0x0, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C),

@@ -66,6 +66,7 @@ from daily.service.opponents import Opponents, parse_opponents
 from daily.service.players import Player
 from daily.service.publicurl import public_base_url
 from daily.service.results_stream import ResultStream
+from daily.service.shards import shard_of
 
 MODES = ("ranked", "practice")
 #: How often a move starts over after losing a race (the second read settles it).
@@ -160,7 +161,9 @@ class GameService:
                            code="day_not_open", field="date")
         self.opponents.check(get_ruleset(ruleset), fields.get("opponents") or ())
         record = GameRecord(
-            v=0, id=new_game_id(), player=player.id, mode="ranked", ruleset=ruleset,
+            # drawn in the player's shard: the ranked index and the game share a slot
+            v=0, id=new_game_id(shard_of(player.id)), player=player.id, mode="ranked",
+            ruleset=ruleset,
             options={}, date=day.isoformat(), log=MoveLog(ruleset, day=day).to_text(),
             created=iso(now), **fields,
         )
@@ -276,9 +279,10 @@ class GameService:
     def game_of_code(self, code: str) -> GameRecord:
         """The finished game a result code names."""
         game_id = self.store.game_id_of_code(code)
-        if game_id is None:
+        record = self.store.load(game_id) if game_id is not None else None
+        if record is None or record.code != code:  # none, or claimed by a failed finish
             raise NotFound(f"no result {code}", field="code")
-        return self.store.load(game_id)
+        return record
 
     def public_result(self, code: str) -> dict[str, Any]:
         """What anyone with the code sees; the dice only once they are revealed."""
