@@ -244,14 +244,14 @@ def _paths() -> dict[str, Any]:
         "/api/v1/games/{game_id}/roll": {"post": {
             "summary": "Reroll the dice not held", "security": AUTH, "parameters": [GAME_ID],
             "requestBody": _body({"type": "object", "additionalProperties": False,
-                                  "required": ["hold"], "properties": {"hold": {
+                                  "required": ["hold", "position"], "properties": {"hold": {
                                       "type": "string", "pattern": "^[01]{5,6}$"},
                                       "position": POSITION}}),
             "responses": {"200": game, **_errors(400, 401, 403, 404, 409, 413, 422, 503)}}},
         "/api/v1/games/{game_id}/score": {"post": {
             "summary": "Fill a box", "security": AUTH, "parameters": [GAME_ID],
             "requestBody": _body({"type": "object", "additionalProperties": False,
-                                  "required": ["box"], "properties": {"box": {
+                                  "required": ["box", "position"], "properties": {"box": {
                                       "type": "string", "examples": ["full_house"]},
                                       "position": POSITION}}),
             "responses": {"200": game, **_errors(400, 401, 403, 404, 409, 413, 422, 503)}}},

@@ -44,11 +44,9 @@ def required(body: dict[str, Any], name: str) -> Any:
     return body[name]
 
 
-def position_field(body: dict[str, Any]) -> int | None:
+def position_field(body: dict[str, Any]) -> int:
     """The ``position`` a move names: a whole number from 0 (``daily-move/1``)."""
-    value = body.get("position")
-    if value is None:
-        return None
+    value = required(body, "position")
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
         raise ApiError(
             422, "invalid_field", "position is the game's position, a whole number from 0",

@@ -43,3 +43,12 @@ def test_vector_files_are_listed():
     for name in ("dice-v1.json", "day-seed-v1.json", "logs-v1.json"):
         assert f"seeds/{name}" in DOC
         json.loads((Path(__file__).resolve().parents[2] / "seeds" / name).read_text())
+
+
+def test_position_example():
+    from daily.service.games.record import position_of
+
+    example = re.search(r"```json\n(\{\n  \"format\": \"daily-log/1\".*?)```", DOC, re.S)
+    assert example
+    assert "(the example log of `daily-log/1` above is at position 5)" in DOC
+    assert position_of(MoveLog.from_json(example.group(1))) == 5

@@ -250,15 +250,11 @@ class GameService:
 
     # ----- playing ----------------------------------------------------------------------
 
-    def roll(
-        self, player: Player, game_id: str, hold: Any, position: int | None = None
-    ) -> dict[str, Any]:
+    def roll(self, player: Player, game_id: str, hold: Any, position: int) -> dict[str, Any]:
         """Reroll the dice not held (``hold`` ``"10100"``) at ``position``."""
         return self._move(player, game_id, ("roll", hold), position)
 
-    def score(
-        self, player: Player, game_id: str, box: Any, position: int | None = None
-    ) -> dict[str, Any]:
+    def score(self, player: Player, game_id: str, box: Any, position: int) -> dict[str, Any]:
         """Fill ``box`` with the dice showing at ``position``."""
         if not isinstance(box, str):
             raise Invalid("box is a box id (a string)", field="box")
@@ -274,13 +270,13 @@ class GameService:
             )
 
     def _move(
-        self, player: Player, game_id: str, decision: Decision, position: int | None
+        self, player: Player, game_id: str, decision: Decision, position: int
     ) -> dict[str, Any]:
         """Apply one decision at ``position`` (see the module docstring)."""
         for _ in range(RACE_ROUNDS):
             stored = self.store.read(game_id)
             record = self._owned(stored.record, player)
-            if position is not None and position != record.v:
+            if position != record.v:
                 return self._elsewhere(record, decision, position)
             if record.finished:
                 raise Conflict("the game is over", field="id")
@@ -288,8 +284,7 @@ class GameService:
             try:
                 return self._apply(stored, decision)
             except MovedOn:
-                if position is None:
-                    break
+                continue  # someone moved first: now this move is a repeat, or stale
         raise Conflict("the game changed meanwhile; reload it", field="id")
 
     def _elsewhere(
@@ -352,7 +347,8 @@ class GameService:
         """Verify a client's move log against what the server revealed; finish the game.
 
         Checks in this order (``docs/api.md``): parse, same game, revealed, consistent
-        with the recorded decisions, then the rules; see :mod:`daily.service.games.logs`.
+        with the recorded decisions, finished, then the rules (replay); see
+        :mod:`daily.service.games.logs`.
         """
         submitted = parse_submitted(raw_log)
         stored = self.store.read(game_id)
@@ -365,11 +361,13 @@ class GameService:
             return self.state(record)
         self._check_playable(record)
         rules = get_ruleset(record.ruleset, record.options)
-        result = replay(submitted, seed=recorded.seed, slots=self._slots(record, rules))
-        if not result.complete:
+        if not submitted.complete:
+            # Before the replay: scoring a turn deals the next turn's first roll, which
+            # an unfinished log must not make the server compute.
             done = sum(1 for t in submitted.turns if t.box is not None)
             raise Invalid(f"the log fills {done} of {rules.turns} boxes; submit a finished game",
                           field="log.turns")
+        result = replay(submitted, seed=recorded.seed, slots=self._slots(record, rules))
         after = replace(record, v=position_of(result.log), log=result.log.to_text())
         try:
             self._finish(stored, after, result.game, result.log)

@@ -1,11 +1,12 @@
 """Checking a submitted move log against the game the server recorded.
 
 The order of the checks is the contract of ``POST /games/{id}/log`` (``docs/api.md``):
-parse, same game, **revealed**, consistent, then the rules (replay). Every check before
-the replay looks only at the submitted log and at what the server has already shown
-the player, so no answer, and no amount of work, depends on dice the player has not
-seen: a log that goes past what was revealed is refused with ``not_revealed`` (naming
-the first turn and roll past it) before any rule is evaluated or any hidden slot is
+parse, same game, **revealed**, consistent, finished, then the rules (replay). Every
+check before the replay looks only at the submitted log and at what the server has
+already shown the player, and only a finished log is replayed (so no next turn is
+dealt), so no answer, and no amount of work, depends on dice the player has not seen.
+A log that goes past what was revealed is refused with ``not_revealed`` (naming the
+first turn and roll past it) before any rule is evaluated or any hidden slot is
 computed.
 
 >>> from daily.movelog import MoveLog, Turn
