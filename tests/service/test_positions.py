@@ -8,6 +8,7 @@ legal moves cannot hide.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,9 +19,20 @@ from daily.service.config import Config
 from daily.service.keys import Keyring
 from daily.service.results_stream import ResultStream
 from tests.service.conftest import Player, best_box, play_out
-from tests.service.live import HttpClient
+from tests.service.live import HttpClient, LiveServer, start_gunicorn
 
 pytestmark = [pytest.mark.redis, pytest.mark.live]
+
+
+@pytest.fixture(scope="module")
+def live_server(
+    live_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """Two workers that rest longer after each response than the suite's default, so
+    the hand-over holds even on a loaded machine (the tests below count on it)."""
+    env = {**live_env, "DAILY_TEST_HANDOFF": "0.15"}
+    with start_gunicorn(env, tmp_path_factory.mktemp("gunicorn")) as server:
+        yield server
 
 
 def ranked(player: Player, ruleset: str = "yahtzee") -> dict[str, Any]:
