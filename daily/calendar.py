@@ -5,6 +5,11 @@ and closes when it is D nowhere (24:00 at UTC-12, i.e. D+1 12:00 UTC). A day is
 ``upcoming`` before it opens, ``open`` inside the window and ``revealed`` after it
 closes, when its seed is published. At any instant two or three dates are open.
 
+The calendar supports the dates :data:`FIRST_DATE` to :data:`LAST_DATE` (2000-01-01 to
+2999-12-31); any other date is refused with a :class:`~daily.errors.DateRangeError`
+naming that range, before any arithmetic could overflow. :data:`DATE_PATTERN` is a
+regular expression matching exactly the supported dates (it is the API's date schema).
+
 >>> import datetime as dt
 >>> day = dt.date(2026, 11, 29)
 >>> opens_at(day).isoformat(), closes_at(day).isoformat()
@@ -20,15 +25,47 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from daily.errors import StateError
+from daily.errors import DateRangeError, StateError
 
 EARLIEST_OFFSET = dt.timedelta(hours=14)  # UTC+14, Line Islands
 LATEST_OFFSET = dt.timedelta(hours=-12)  # UTC-12, Baker Island
 
 DayStatus = Literal["upcoming", "open", "revealed"]
 
+#: The first and last dates the calendar supports.
+FIRST_DATE = dt.date(2000, 1, 1)
+LAST_DATE = dt.date(2999, 12, 31)
+
+_COMMON_DAY = (
+    r"(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])"  # any month, 1st to 28th
+    r"|(?:0[13-9]|1[0-2])-(?:29|30)"  # every month but February, 29th and 30th
+    r"|(?:0[13578]|1[02])-31)"  # the months with 31 days
+)
+_LEAP_YEAR = r"(?:2\d(?:0[48]|[2468][048]|[13579][26])|2[048]00)"  # 2000 to 2999
+#: Exactly the ISO dates ``YYYY-MM-DD`` from :data:`FIRST_DATE` to :data:`LAST_DATE`.
+DATE_PATTERN = rf"^(?:2\d{{3}}-{_COMMON_DAY}|{_LEAP_YEAR}-02-29)$"
+
+
+def supported(day: dt.date, field: str = "date") -> dt.date:
+    """``day`` itself if the calendar supports it, else a :class:`DateRangeError`.
+
+    >>> supported(dt.date(9999, 12, 31))
+    Traceback (most recent call last):
+    ...
+    daily.errors.DateRangeError: date: 9999-12-31 is outside the supported dates \
+2000-01-01 to 2999-12-31
+    """
+    if not FIRST_DATE <= day <= LAST_DATE:
+        raise DateRangeError(
+            f"{day.isoformat()} is outside the supported dates "
+            f"{FIRST_DATE.isoformat()} to {LAST_DATE.isoformat()}",
+            field=field,
+        )
+    return day
+
 
 def _midnight_utc(day: dt.date) -> dt.datetime:
+    supported(day)
     return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
 
 

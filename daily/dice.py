@@ -22,6 +22,7 @@ import hashlib
 import hmac
 from collections.abc import Callable, Iterable
 
+from daily import calendar
 from daily.errors import DiceError
 
 GENERATOR = "dice/v1"
@@ -116,18 +117,25 @@ def apply_holds(
 
 
 def parse_date(value: object) -> dt.date:
-    """A calendar date from ``YYYY-MM-DD`` (or a ``date``).
+    """A calendar date from ``YYYY-MM-DD`` (or a ``date``), within the calendar's range.
 
     >>> parse_date("2026-02-28")
     datetime.date(2026, 2, 28)
+    >>> parse_date("0001-01-01")
+    Traceback (most recent call last):
+    ...
+    daily.errors.DateRangeError: date: 0001-01-01 is outside the supported dates \
+2000-01-01 to 2999-12-31
     """
     if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-        return value
+        return calendar.supported(value)
     if isinstance(value, str) and len(value) == 10:
         try:
-            return dt.date.fromisoformat(value)
+            day = dt.date.fromisoformat(value)
         except ValueError:
             pass
+        else:
+            return calendar.supported(day)
     raise DiceError(f"{value!r} is not a date of the form YYYY-MM-DD", field="date")
 
 

@@ -100,3 +100,7 @@ class IllegalMoveError(DailyError):
 
 class StateError(DailyError):
     """A request that does not fit the state of a game or a day."""
+
+
+class DateRangeError(DailyError):
+    """A calendar date outside the range the calendar supports."""

@@ -7,6 +7,15 @@ itself reads ``REDIS_URL`` and the other ``DAILY_*`` variables.
 import multiprocessing
 import os
 
+# Request limits and the hook that makes gunicorn's own 400/414/431 answers JSON,
+# shared with `daily serve`.
+from daily.service.webserver import (  # noqa: F401
+    limit_request_field_size,
+    limit_request_fields,
+    limit_request_line,
+    post_worker_init,
+)
+
 wsgi_app = "daily.service.app:create_app()"
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # Requests are short and CPU-bound (replaying a move log): one process per core, a few

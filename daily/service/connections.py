@@ -15,6 +15,8 @@ RESULTS_STREAM = "results"
 DAYS_QUEUE = "days"
 #: The RQ queues.
 ALL_QUEUES = (DAYS_QUEUE,)
+#: Seconds to wait for a connection to Redis before giving up.
+CONNECT_TIMEOUT = 3.0
 
 
 def redis_from_config(config: Config) -> redis.Redis:
@@ -31,7 +33,10 @@ def redis_from_config(config: Config) -> redis.Redis:
             "is not set; run `daily serve` to start an embedded Redis, or point it at one",
             field="REDIS_URL",
         )
-    return redis.Redis.from_url(config.redis_url, health_check_interval=30)
+    # A connect timeout: an unreachable server is a quick 503, not a hung request.
+    return redis.Redis.from_url(
+        config.redis_url, health_check_interval=30, socket_connect_timeout=CONNECT_TIMEOUT
+    )
 
 
 def queue(conn: redis.Redis, name: str) -> Queue:

@@ -33,6 +33,7 @@ import redis
 
 from daily import calendar
 from daily.dice import GENERATOR, parse_date
+from daily.errors import DateRangeError
 from daily.rules import canonical_name, get_ruleset
 from daily.service import keymap
 from daily.service.clock import iso
@@ -279,6 +280,8 @@ class DayDescriptors:
 def _date(value: Any, field: str) -> dt.date:
     try:
         return parse_date(value)
+    except DateRangeError as exc:
+        raise ApiError(422, "invalid_field", exc.message, field=field) from None
     except ValueError:
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
         raise ApiError(

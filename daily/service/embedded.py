@@ -235,6 +235,7 @@ class EmbeddedStack:
             "web",
             [
                 python, "-m", "gunicorn",
+                "--config", "python:daily.service.webserver",
                 "--bind", f"{host}:{port_web}",
                 "--workers", str(self.web_workers),
                 "--worker-class", "gthread", "--threads", "4",

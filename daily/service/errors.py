@@ -6,7 +6,8 @@ Every failure a client can provoke becomes ``{"error": {"status", "code", "messa
 :class:`ApiError` for refusals of the request layer itself,
 :class:`daily.errors.DailyError` from the core (400/422 with field, turn and roll; an
 illegal move adds ``why``, its machine reason), any HTTP error (404, 405, 413, 429,
-...) and, as a last resort, an unexpected exception (a JSON 500 with no traceback;
+...), Redis out of reach (503 ``unavailable`` with ``Retry-After``) and, as a last
+resort, an unexpected exception (a JSON 500 with no traceback;
 the traceback goes to the log only). A domain error that carries the current game
 state (``stale_position``) has it beside the error: ``{"error": {...}, "state": {...}}``.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import redis
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
@@ -148,12 +150,28 @@ def handle_http_error(exc: HTTPException) -> Response:
     return response
 
 
+#: Seconds a client is asked to wait (``Retry-After``) when Redis is out of reach.
+REDIS_RETRY_AFTER = 5
+
+
+def handle_redis_down(exc: redis.ConnectionError | redis.TimeoutError) -> Response:
+    """Redis refused, timed out or is still loading: 503 with ``Retry-After``."""
+    log.warning("redis unavailable: %s", exc)
+    response = _respond(
+        503, error_body(503, "unavailable", "the database is unavailable; retry shortly")
+    )
+    response.headers["Retry-After"] = str(REDIS_RETRY_AFTER)
+    return response
+
+
 def handle_unexpected(exc: Exception) -> Response:
     """The last resort: a JSON 500 without any detail (the traceback is logged)."""
     if isinstance(exc, HTTPException):
         return handle_http_error(exc)
     if isinstance(exc, DailyError):
         return handle_daily_error(exc)
+    if isinstance(exc, redis.ConnectionError | redis.TimeoutError):
+        return handle_redis_down(exc)
     log.exception("unexpected error")
     return _respond(500, error_body(500, "internal", "internal error; it has been logged"))
 
@@ -162,4 +180,6 @@ def register_error_handlers(app: Flask) -> None:
     """Install the JSON error handlers on ``app``."""
     app.register_error_handler(DailyError, handle_daily_error)
     app.register_error_handler(HTTPException, handle_http_error)
+    app.register_error_handler(redis.ConnectionError, handle_redis_down)
+    app.register_error_handler(redis.TimeoutError, handle_redis_down)
     app.register_error_handler(Exception, handle_unexpected)

@@ -6,6 +6,8 @@ blueprints stay a few lines each.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from flask import current_app, request
@@ -13,15 +15,61 @@ from flask import current_app, request
 from daily.service.errors import ApiError
 from daily.service.players import Player
 
+#: Deepest nesting of arrays and objects a request body may have. The deepest body the
+#: API takes (a move log) nests 4 levels; JSON nested thousands of levels deep would
+#: exhaust the parser's recursion.
+MAX_JSON_DEPTH = 32
+
+_JSON_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
+
+
+def nesting_exceeds(raw: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the JSON text ``raw`` nests arrays and objects deeper than ``limit``.
+
+    Brackets inside strings do not count. The scan is linear and never recurses, so it
+    is safe on any input, valid JSON or not.
+
+    >>> nesting_exceeds(b'{"a": [[1], "]]]]"]}', limit=3), nesting_exceeds(b"[" * 4, limit=3)
+    (False, True)
+    """
+    brackets = _JSON_STRINGS.sub(b"", raw).translate(None, _NOT_BRACKETS)
+    depth = 0
+    for byte in brackets:
+        if byte in b"[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def json_body() -> Any:
+    """The request body decoded as JSON; ``None`` for an empty body.
+
+    The one way the service reads a body: past ``MAX_CONTENT_LENGTH`` it is a 413, deeper
+    than :data:`MAX_JSON_DEPTH` or not JSON a 400 naming ``body``.
+    """
+    raw = request.get_data(cache=True)  # 413 past the body limit
+    if not raw.strip():
+        return None
+    if nesting_exceeds(raw):
+        raise ApiError(
+            400, "bad_request", f"the body nests deeper than {MAX_JSON_DEPTH} levels",
+            field="body",
+        )
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "bad_request", "the body is not valid JSON", field="body") from None
+
 
 def json_object() -> dict[str, Any]:
     """The request body as a JSON object (an empty body counts as ``{}``)."""
-    raw = request.get_data(cache=True)  # 413 past the body limit
-    if not raw.strip():
-        return {}
-    body = request.get_json(force=True, silent=True)
+    body = json_body()
     if body is None:
-        raise ApiError(400, "bad_request", "the body is not valid JSON", field="body")
+        return {}
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object", field="body")
     return body

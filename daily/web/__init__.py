@@ -22,7 +22,9 @@ import io
 import re
 
 import segno
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template
+
+from daily.service.requests import json_object
 
 bp = Blueprint(
     "web",
@@ -66,10 +68,7 @@ def result_page(code: str) -> tuple[str, int] | str:
 @bp.post("/qr.svg")
 def qr_svg() -> Response:
     """An SVG QR code of ``{"text": ...}`` from the JSON body; never cached."""
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        return _error(400, "bad_request", "the body must be a JSON object", field="text")
-    text = body.get("text")
+    text = json_object().get("text")  # 400 naming "body" if it is not a JSON object
     if not isinstance(text, str) or not text:
         return _error(400, "invalid_field", "text must be a non-empty string", field="text")
     if len(text) > QR_MAX_CHARS:

@@ -89,13 +89,14 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
         valkey_port = re.search(r"embedded Valkey on 127\.0\.0\.1:(\d+)", log_path.read_text())
         assert valkey_port, log_path.read_text()
         conn = redis.Redis(port=int(valkey_port.group(1)))
-        opens = calendar.opens_at(dt.date(2026, 11, 29)).timestamp()
+        day = calendar.open_dates(dt.datetime.now(dt.UTC))[-1]  # open now and for a day more
+        opens = calendar.opens_at(day).timestamp()
         ResultStream(conn, prefix="ts:").add({
             "game_id": "g_smoke", "player_id": "p_smoke", "player_name": "Smoke",
-            "date": "2026-11-29", "ruleset": "yahtzee", "total": 222,
+            "date": day.isoformat(), "ruleset": "yahtzee", "total": 222,
             "finished_at": opens + 5, "code": "DD-SMOKE", "log": None,
         })
-        board = Leaderboard(conn, "2026-11-29", "yahtzee", prefix="ts:")
+        board = Leaderboard(conn, day, "yahtzee", prefix="ts:")
         deadline = time.monotonic() + 10
         while board.players() == 0:
             assert time.monotonic() < deadline, "the embedded consumer did not record it"

@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from daily.rules import get_ruleset
+from daily.service.errors import register_error_handlers
 from daily.web import QR_MAX_CHARS, bp
 
 STATIC = Path(__file__).resolve().parents[2] / "daily" / "web" / "static"
@@ -44,6 +45,7 @@ def _keys(block: str) -> set[str]:
 def client() -> FlaskClient:
     app = Flask(__name__)
     app.register_blueprint(bp)
+    register_error_handlers(app)  # as create_app does: a refused body is a JSON 4xx
     return app.test_client()
 
 
@@ -97,15 +99,15 @@ def test_qr_code_is_an_svg_of_the_posted_text(client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "status"),
-    [(None, 400), ([1], 400), ({}, 400), ({"text": ""}, 400), ({"text": 5}, 400),
-     ({"text": "x" * (QR_MAX_CHARS + 1)}, 400)],
+    ("body", "status", "field"),
+    [(None, 400, "body"), ([1], 400, "body"), ({}, 400, "text"), ({"text": ""}, 400, "text"),
+     ({"text": 5}, 400, "text"), ({"text": "x" * (QR_MAX_CHARS + 1)}, 400, "text")],
 )
 def test_qr_code_refuses_bad_bodies_naming_the_field(
-    client: FlaskClient, body: object, status: int
+    client: FlaskClient, body: object, status: int, field: str
 ) -> None:
     answer = client.post("/qr.svg", json=body) if body is not None else client.post(
         "/qr.svg", data="not json", content_type="application/json"
     )
     assert answer.status_code == status
-    assert answer.get_json()["error"]["field"] == "text"
+    assert answer.get_json()["error"]["field"] == field

@@ -7,19 +7,22 @@ from typing import Any
 import redis
 from flask import Blueprint, current_app
 
+from daily.service.errors import REDIS_RETRY_AFTER
 from daily.service.openapi import openapi_document
 
 bp = Blueprint("ops", __name__)
 
 
 @bp.get("/health")
-def health() -> tuple[dict[str, Any], int]:
-    """``{"status": "ok", "redis": "ok"}``, or 503 when Redis does not answer."""
+def health() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """``{"status": "ok", "redis": "ok"}``, or 503 with ``Retry-After`` when Redis does not
+    answer."""
     try:
         current_app.extensions["daily"].conn.ping()
     except redis.RedisError:
-        return {"status": "degraded", "redis": "down"}, 503
-    return {"status": "ok", "redis": "ok"}, 200
+        retry = {"Retry-After": str(REDIS_RETRY_AFTER)}
+        return {"status": "degraded", "redis": "down"}, 503, retry
+    return {"status": "ok", "redis": "ok"}, 200, {}
 
 
 @bp.get("/openapi.json")
