@@ -190,7 +190,8 @@ def main() -> int:
     redis_port, app_port, hello_port = free_port(), free_port(), free_port()
     env = dict(os.environ, DAILY_DATA_DIR=str(tmp / "data"),
                REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", DAILY_KEY_PREFIX="bench:",
-               DAILY_RATE_LIMIT=args.rate_limit, GUNICORN_WORKERS=str(args.workers),
+               DAILY_RATE_LIMIT=args.rate_limit, DAILY_RATE_LIMIT_READS=args.rate_limit,
+               DAILY_RATE_LIMIT_IP=args.rate_limit, GUNICORN_WORKERS=str(args.workers),
                GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT))
     init_keys(load_config(env).keys_dir)
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py"),

@@ -14,6 +14,20 @@ from typing import NamedTuple
 from daily.rules import Ruleset
 
 
+class ColumnTotals(NamedTuple):
+    """One column of a card: its upper total and bonus, its lower total, its weight."""
+
+    upper: int
+    bonus: int
+    lower: int
+    weight: int
+
+    @property
+    def total(self) -> int:
+        """The column's own total, before its weight."""
+        return self.upper + self.bonus + self.lower
+
+
 class Card(NamedTuple):
     """An immutable score card: one entry per box (``None`` while open).
 
@@ -50,28 +64,50 @@ class Card(NamedTuple):
         """Every box is filled."""
         return all(s is not None for s in self.scores)
 
+    def column(self, column: int) -> ColumnTotals:
+        """The unweighted totals of one column (the only one on most cards).
+
+        >>> from daily.rules import get_ruleset
+        >>> card = Card.empty(get_ruleset("triple-yahtzee"))
+        >>> card.fill(card.rules.box_index("2.chance"), 20, 0).column(1)
+        ColumnTotals(upper=0, bonus=0, lower=20, weight=2)
+        """
+        rules = self.rules
+        upper_idx = rules.column_upper[column]
+        upper = sum(self.scores[i] or 0 for i in upper_idx)
+        lower = sum(
+            self.scores[i] or 0 for i in rules.columns[column] if i not in upper_idx
+        )
+        bonus = 0
+        if rules.upper_bonus and upper >= rules.upper_bonus_threshold:
+            bonus = rules.upper_bonus
+        return ColumnTotals(upper, bonus, lower, rules.weights[column])
+
+    @property
+    def columns(self) -> tuple[ColumnTotals, ...]:
+        """The totals of every column."""
+        return tuple(self.column(c) for c in range(len(self.rules.weights)))
+
     @property
     def upper_total(self) -> int:
-        """The sum of the filled upper boxes."""
-        return sum(self.scores[i] or 0 for i in self.rules.upper_indices)
+        """The sum of the filled upper boxes (weighted by column on a multi-column card)."""
+        return sum(c.upper * c.weight for c in self.columns)
 
     @property
     def upper_bonus(self) -> int:
-        """The upper bonus, once earned."""
-        if self.rules.upper_bonus and self.upper_total >= self.rules.upper_bonus_threshold:
-            return self.rules.upper_bonus
-        return 0
+        """The upper bonus, once earned (weighted by column on a multi-column card)."""
+        return sum(c.bonus * c.weight for c in self.columns)
 
     @property
     def upper_to_go(self) -> int:
-        """Points still missing for the upper bonus (0 once reached)."""
-        return max(0, self.rules.upper_bonus_threshold - self.upper_total)
+        """Points still missing for the upper bonus (0 once reached), summed over columns."""
+        return sum(max(0, self.rules.upper_bonus_threshold - c.upper) for c in self.columns)
 
     @property
     def total(self) -> int:
-        """Everything scored so far, bonuses included."""
-        boxes = sum(s for s in self.scores if s is not None)
-        return boxes + self.upper_bonus + self.extra_bonus
+        """Everything scored so far, bonuses included, columns weighted."""
+        boxes = sum((c.upper + c.bonus + c.lower) * c.weight for c in self.columns)
+        return boxes + self.extra_bonus
 
     def as_dict(self) -> dict[str, int | None]:
         """Box id to points (``None`` while open), in printed order."""

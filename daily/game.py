@@ -85,6 +85,8 @@ class Game:
         self._masks = VALID_MASKS[rules.dice]
         self.turn = 0
         self.bank = 0
+        #: A served Generala ended the game as a win (option ``served_generala_wins``).
+        self.won_outright = False
         self.history: list[TurnRecord] = []
         self._start_turn()
 
@@ -132,7 +134,7 @@ class Game:
         """The open boxes for the dice now showing, with points and legality."""
         if self.over:
             raise IllegalMoveError("the game is over", turn=self.turn, reason=_OVER)
-        return placements(self.rules, self._scores, self.dice)
+        return placements(self.rules, self._scores, self.dice, first_roll=not self.holds)
 
     def reroll(self, mask: str) -> tuple[int, ...]:
         """Keep the dice marked '1' in ``mask`` and reroll the rest; returns the dice."""
@@ -172,7 +174,8 @@ class Game:
                 f"box {box!r} is already filled", turn=turn, field="box",
                 reason={"code": "box_filled", "box": box},
             )
-        points, bonus, reason = place(self.rules, scores, self.dice, index)
+        first_roll = not self.holds
+        points, bonus, reason = place(self.rules, scores, self.dice, index, first_roll=first_roll)
         if reason is not None:
             raise IllegalMoveError(
                 f"box {box!r} is not allowed: {reason.text}", turn=turn, field="box",
@@ -186,5 +189,8 @@ class Game:
         if self.rules.saved_rolls:
             self.bank += self.rules.rolls_per_turn - 1 - len(self.holds)
         self.turn += 1
+        if self.rules.served_wins and first_roll and points and index == self.rules.yahtzee_index:
+            self.won_outright = True
+            self._turns = self.turn  # the served Generala ends the game at once
         self._start_turn()
         return points

@@ -85,9 +85,13 @@ class ReplayResult:
         }
 
     def to_json(self) -> dict[str, Any]:
-        """The result as JSON (format ``daily-result/1``)."""
+        """The result as JSON (format ``daily-result/1``).
+
+        A multi-column card (Triple Yahtzee) adds ``columns``: each column's weight and
+        unweighted totals; Generala with ``served_generala_wins`` adds ``won_outright``.
+        """
         card = self.card
-        return {
+        out = {
             "format": RESULT_FORMAT,
             "ruleset": self.rules.name,
             "options": dict(self.log.options),
@@ -101,6 +105,25 @@ class ReplayResult:
             "turns": turns_json(self.history),
             "next": self.next_decision(),
         }
+        if len(self.rules.weights) > 1:
+            out["columns"] = columns_json(card)
+        if self.rules.served_wins:
+            out["won_outright"] = self.game.won_outright
+        return out
+
+
+def columns_json(card: Card) -> list[dict[str, int]]:
+    """The columns of a card as JSON: weight, upper total, bonus, lower total, total.
+
+    >>> from daily.rules import get_ruleset
+    >>> columns_json(Card.empty(get_ruleset("triple-yahtzee")))[2]["weight"]
+    3
+    """
+    return [
+        {"weight": c.weight, "upper": c.upper, "bonus": c.bonus, "lower": c.lower,
+         "total": c.total}
+        for c in card.columns
+    ]
 
 
 def replay(

@@ -60,11 +60,17 @@ def _random_game(ruleset: str, options: dict, seed: bytes, rng: random.Random) -
     return MoveLog.of_game(random_game(get_ruleset(ruleset, options), seed, rng), seed=seed)
 
 
-def _chase_alike(rules_name: str, seed: bytes) -> Game:
-    """Keep the most common face and reroll the rest; take the best legal box."""
-    game = Game.from_seed(get_ruleset(rules_name), seed)
+def _chase_alike(rules_name: str, seed: bytes, options: dict | None = None) -> Game:
+    """Keep the most common face and reroll the rest; take the best legal box.
+
+    In Generala a first roll worth 25 or more in some box is scored at once (a served
+    combination)."""
+    game = Game.from_seed(get_ruleset(rules_name, options or {}), seed)
     while not game.over:
         while game.rolls_left:
+            if game.rules.served and not game.holds and max(
+                    p.points for p in game.choices().legal()) >= 25:
+                break
             face = max(range(1, 7), key=lambda f: (game.dice.count(f), f))
             mask = "".join("1" if d == face else "0" for d in game.dice)
             if "0" not in mask:
@@ -109,10 +115,68 @@ def log_vectors() -> dict:
     return {"format": "daily-log/1", "vectors": out}
 
 
+def _vector(log: MoveLog) -> dict:
+    result = replay(log).to_json()
+    out = {"log": log.to_json(), "text": log.to_text(), "total": result["total"],
+           "boxes": result["boxes"], "upper_bonus": result["upper_bonus"],
+           "extra_bonus": result["extra_bonus"]}
+    if "columns" in result:
+        out["columns"] = result["columns"]
+    out["served"] = [t["turn"] for t in result["turns"]
+                     if not t["holds"] and log.rules.served
+                     and t["points"] != log.rules.table[tuple(sorted(t["dice"]))][
+                         log.rules.box_index(t["box"])]]
+    return out
+
+
+def _first_seed(tag: str, ruleset: str, options: dict, wanted) -> bytes:
+    """The first seed sha256("<tag>-i") whose chase-alike game satisfies ``wanted``."""
+    import hashlib
+
+    for i in range(10_000):
+        seed = hashlib.sha256(f"{tag}-{i}".encode()).digest()
+        if wanted(_chase_alike(ruleset, seed, options)):
+            return seed
+    raise RuntimeError(f"no {tag} seed found")
+
+
+def ruleset_log_vectors() -> dict:
+    """Generala and Triple Yahtzee logs (daily-log/1; added after logs-v1.json was frozen).
+
+    Each vector lists the 1-based turns whose points were served (Generala: scored on
+    the first roll for more than a later roll would give), and for Triple Yahtzee each
+    column's weight and unweighted totals.
+    """
+    rng = random.Random(20261130)
+    cases = [("generala", {}), ("generala", {"generala_points": "40-50", "ace_high": False}),
+             ("generala", {"double_generala": False}), ("triple-yahtzee", {}),
+             ("triple-yahtzee", {"joker": True})]
+    out = []
+    for i, (ruleset, options) in enumerate(cases):
+        seed = bytes.fromhex(SEEDS[i % len(SEEDS)])
+        out.append(_vector(_random_game(ruleset, options, seed, rng)))
+
+    def served_and_double(game: Game) -> bool:
+        served = any(not r.holds and r.points in (25, 35, 45, 60) for r in game.history)
+        return served and game.card.as_dict()["doble_generala"] == 100
+
+    seed = _first_seed("generala", "generala", {}, served_and_double)
+    out.append(_vector(MoveLog.of_game(_chase_alike("generala", seed), seed=seed)))
+
+    def column_bonus(game: Game) -> bool:
+        return game.card.extra_count > 0 and any(c.bonus for c in game.card.columns)
+
+    joker = {"joker": True}
+    seed = _first_seed("triple", "triple-yahtzee", joker, column_bonus)
+    out.append(_vector(MoveLog.of_game(_chase_alike("triple-yahtzee", seed, joker), seed=seed)))
+    return {"format": "daily-log/1", "rulesets": ["generala", "triple-yahtzee"], "vectors": out}
+
+
 def main() -> None:
     seeds_dir = ROOT / "seeds"
     for name, data in [("dice-v1.json", dice_vectors()), ("day-seed-v1.json", day_vectors()),
-                       ("logs-v1.json", log_vectors())]:
+                       ("logs-v1.json", log_vectors()),
+                       ("logs-v1-generala-triple.json", ruleset_log_vectors())]:
         (seeds_dir / name).write_text(json.dumps(data, indent=1) + "\n")
         print(f"wrote seeds/{name}")
 

@@ -4,7 +4,8 @@
 ``par-<date>-<ruleset>`` on the ``days`` queue). It refuses a day that is not yet
 revealed, loads the ruleset's strategy table from ``<data>/tables`` (built with
 ``daily strategy build RULESET``), plays easy, medium and hard on the day's slot dice
-and stores ``{"easy": .., "medium": .., "hard": ..}`` as JSON at ``<prefix>par:<date>:
+and stores ``{"easy": .., "medium": .., "hard": ..}`` as JSON (Triple Yahtzee: the
+greedy and lookahead players as easy and hard, with ``"heuristic": true``) at ``<prefix>par:<date>:
 <ruleset>``. The bots are deterministic (the medium bot is seeded by the day seed), so
 a rerun computes the same figures; an existing value is returned unchanged. Failures
 (no keyring, no table, day not revealed) raise, and RQ records them. The key is
@@ -25,6 +26,7 @@ from daily.service import keymap
 from daily.service.keys import Keyring
 from daily.strategy.bots import play_bots
 from daily.strategy.store import get_table
+from daily.strategy.triple import column_rules, play_triple_bots
 from workers.context import job_config, job_connection
 
 
@@ -45,7 +47,11 @@ def record_day_par(date: str, ruleset: str, now: str | None = None) -> dict[str,
     if calendar.status(day, instant) != "revealed":
         raise StateError(f"the day {day} of {name} is not revealed yet", field="date")
     seed = Keyring.load(config).day_seed(name, day)
-    table = get_table(get_ruleset(name), config.tables_dir)
-    par = play_bots(table, seed)
+    rules = get_ruleset(name)
+    if len(rules.weights) > 1:  # Triple Yahtzee: the heuristic players, no medium
+        par: dict[str, Any] = play_triple_bots(get_table(column_rules(rules), config.tables_dir),
+                                               rules, seed)
+    else:
+        par = play_bots(get_table(rules, config.tables_dir), seed)
     conn.set(key, json.dumps(par, sort_keys=True), nx=True)
     return dict(json.loads(conn.get(key) or json.dumps(par)))

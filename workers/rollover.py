@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -67,8 +68,13 @@ def par_job_id(date: dt.date, ruleset: str) -> str:
     return f"par-{date.isoformat()}-{ruleset}"
 
 
-def due_days(now: dt.datetime, rulesets: tuple[str, ...]) -> list[tuple[dt.date, str]]:
+def due_days(
+    now: dt.datetime, rulesets: tuple[str, ...] | Callable[[dt.date], tuple[str, ...]]
+) -> list[tuple[dt.date, str]]:
     """The (date, ruleset) pairs whose window closed more than the grace period ago.
+
+    ``rulesets`` are the sets of every day, or a function giving a date's sets (the
+    weekly special is not played every day).
 
     >>> now = dt.datetime(2026, 11, 30, 12, 4, tzinfo=dt.UTC)  # the 29th closed at 12:00
     >>> [(d.isoformat(), r) for d, r in due_days(now, ("yahtzee",))][-1]
@@ -83,7 +89,8 @@ def due_days(now: dt.datetime, rulesets: tuple[str, ...]) -> list[tuple[dt.date,
     for back in range(LOOKBACK_DAYS - 1, -1, -1):
         day = latest - dt.timedelta(days=back)
         if calendar.closes_at(day) + grace <= now:
-            out.extend((day, ruleset) for ruleset in rulesets)
+            names = rulesets(day) if callable(rulesets) else rulesets
+            out.extend((day, ruleset) for ruleset in names)
     return out
 
 
@@ -148,7 +155,7 @@ def rollover(now: str | None = None) -> dict[str, Any]:
         return {"skipped": "another rollover holds the lock"}
     try:
         rolled = []
-        for day, ruleset in due_days(instant, config.daily_rulesets):
+        for day, ruleset in due_days(instant, config.rulesets_on):
             outcome = roll_day(conn, config, day, ruleset, instant)
             if outcome["done"] or outcome.get("waiting"):
                 rolled.append(outcome)

@@ -69,6 +69,11 @@ def register(sub: Any) -> None:
     p = sub.add_parser("score", help="print every box's points for some dice")
     p.add_argument("ruleset", help=f"one of {', '.join(RULESET_NAMES)}")
     p.add_argument("dice", nargs="+", help="the dice, e.g. 4 4 4 6 6")
+    p.add_argument(
+        "--served",
+        action="store_true",
+        help="the dice stand on the turn's first roll (Generala's served combinations)",
+    )
     add_option_flag(p)
     p.set_defaults(handler=cmd_score)
 
@@ -108,10 +113,24 @@ def parse_dice(values: list[str], count: int) -> tuple[int, ...]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """``daily score``: the raw points of every box (no joker: an empty card)."""
+    """``daily score``: the raw points of every box (no joker: an empty card).
+
+    With ``--served`` the dice count as made on the turn's first roll (Generala); on a
+    multi-column card (Triple Yahtzee) the points are those of the box, before the
+    column's weight.
+
+    >>> from daily.cli import main
+    >>> main(["score", "generala", "--served", "2", "2", "5", "5", "5"]) # doctest: +ELLIPSIS
+    ones 0
+    ...
+    full 35
+    ...
+    0
+    """
     rules = rules_from_args(args)
     dice = parse_dice(args.dice, rules.dice)
-    points = rules.table[tuple(sorted(dice))]
+    table = rules.served_table if args.served else rules.table
+    points = table[tuple(sorted(dice))]
     for box, value in zip(rules.box_ids, points, strict=True):
         print(f"{box} {value}")
     return 0

@@ -132,6 +132,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
     consumer = ResultConsumer(
         redis_from_config(config), prefix=config.key_prefix, name=args.name,
         batch=args.batch, pause=pause_dir_hook(Path(pause_dir)) if pause_dir else None,
+        player_ttl=config.player_days * 86400,
     )
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: consumer.stop())

@@ -34,14 +34,15 @@ from daily.game import Game
 from daily.movelog import MoveLog, parse_log
 from daily.replay import replay
 from daily.rules import RULESET_NAMES, Ruleset
-from daily.strategy.advisor import Advisor, Position
+from daily.strategy.advisor import Position
 from daily.strategy.analysis import analyse
 from daily.strategy.bots import LEVELS, MEDIUM_TEMPERATURE, Bot
 from daily.strategy.simulate import play_slots, slot_array
 from daily.strategy.solver import solve
 from daily.strategy.spec import StrategyError
-from daily.strategy.store import default_tables_dir, get_table, tables_dir_for
+from daily.strategy.store import advisor_for, default_tables_dir, get_table, tables_dir_for
 from daily.strategy.tablefile import read_header, save_table, table_filename
+from daily.strategy.triple import TripleAdvisor, column_rules
 
 
 class StrategyInputError(DailyError):
@@ -130,8 +131,12 @@ def register(sub: Any) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    """``daily strategy build``."""
+    """``daily strategy build`` (for Triple Yahtzee: the one-column table its player uses)."""
     rules = rules_from_args(args)
+    if len(rules.weights) > 1:
+        rules = column_rules(rules)
+        print(f"{args.ruleset} has no exact table; building the one-column table of its "
+              "heuristic player", file=sys.stderr)
     progress = None if args.quiet else ProgressBar(f"building {table_filename(rules)}")
     table = solve(rules, progress)
     path = save_table(table, _folder(args), dtype=args.dtype)
@@ -192,11 +197,13 @@ def _position(args: argparse.Namespace) -> tuple[Ruleset, Position]:
 def cmd_hint(args: argparse.Namespace) -> int:
     """``daily hint``."""
     rules, pos = _position(args)
-    advisor = Advisor(get_table(rules, _folder(args)))
+    advisor = advisor_for(rules, _folder(args))
     hint = advisor.hint(pos, max(0, args.top))
     if args.json:
         print(json.dumps(hint))
         return 0
+    if advisor.heuristic:
+        print("(heuristic: the lookahead player's values, not an exact table)")
     print(f"best: {hint['best']['text']} -> {hint['best']['value']:.1f}")
     for alt in hint["alternatives"]:
         print(f"  or: {alt['text']} -> {alt['value']:.1f} (-{alt['loss']:.2f})")
@@ -207,7 +214,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     """``daily analyse``."""
     log = parse_log(_read_text(args.log))
     folder = tables_dir_for(Path(args.data_dir)) if args.data_dir else default_tables_dir()
-    report = analyse(get_table(log.rules, folder), log, seed=_seed(args.seed))
+    advisor = advisor_for(log.rules, folder)
+    engine = advisor if isinstance(advisor, TripleAdvisor) else advisor.table
+    report = analyse(engine, log, seed=_seed(args.seed))
     print(json.dumps(report.to_json()) if args.json else report.summary())
     return 0
 
@@ -217,6 +226,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     if args.games < 1:
         raise StrategyInputError("--games is at least 1", field="--games")
+    if len(rules.weights) > 1:
+        return _triple_bot(args, rules)
     table = get_table(rules, _folder(args))
     seed = _seed(args.seed) or bytes(32)
     if args.games == 1:
@@ -231,4 +242,27 @@ def cmd_bot(args: argparse.Namespace) -> int:
     mean = float(totals.mean())
     sd = statistics.pstdev(int(t) for t in totals)
     print(f"{args.level}: {args.games} games, mean {mean:.2f}, sd {sd:.2f}")
+    return 0
+
+
+def _triple_bot(args: argparse.Namespace, rules: Ruleset) -> int:
+    """``daily bot triple-yahtzee``: hard is the lookahead player, easy the greedy one."""
+    if args.level == "medium":
+        raise StrategyInputError(
+            f"{rules.name} has the levels easy (greedy) and hard (lookahead)", field="--level"
+        )
+    column = get_table(column_rules(rules), _folder(args))
+    player = TripleAdvisor(column, rules, greedy=args.level == "easy")
+    seed = _seed(args.seed) or bytes(32)
+    if args.games == 1:
+        game = player.play(Game.from_seed(rules, seed))
+        log = MoveLog.of_game(game, seed=seed)
+        print(json.dumps({"level": args.level, "heuristic": True, "total": game.card.total,
+                          "log": log.to_json()}))
+        return 0
+    seeds = [hashlib.sha256(seed + i.to_bytes(4, "big")).digest() for i in range(args.games)]
+    totals = player.play_slots(slot_array(rules, seeds))
+    sd = statistics.pstdev(int(t) for t in totals)
+    print(f"{args.level} (heuristic): {args.games} games, mean {float(totals.mean()):.2f}, "
+          f"sd {sd:.2f}")
     return 0

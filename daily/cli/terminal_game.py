@@ -47,8 +47,15 @@ def render_card(card: Card) -> str:
     """The score card as aligned text, with totals."""
     rules = card.rules
     lines = [f"{box:<16} {'' if s is None else s:>4}" for box, s in card.as_dict().items()]
-    lines.append(f"{'upper total':<16} {card.upper_total:>4}")
-    lines.append(f"{'upper bonus':<16} {card.upper_bonus:>4}")
+    if len(rules.weights) > 1:
+        for n, col in enumerate(card.columns, start=1):
+            lines.append(
+                f"{f'column {n} x{col.weight}':<16} {col.total:>4}"
+                f"  (upper {col.upper}, bonus {col.bonus}, lower {col.lower})"
+            )
+    if rules.upper_bonus:
+        lines.append(f"{'upper total':<16} {card.upper_total:>4}")
+        lines.append(f"{'upper bonus':<16} {card.upper_bonus:>4}")
     if rules.extra_yahtzee_bonus:
         lines.append(f"{'extra bonus':<16} {card.extra_bonus:>4}")
     lines.append(f"{'TOTAL':<16} {card.total:>4}")
@@ -65,6 +72,8 @@ def _show_turn(game: Game, out: TextIO) -> None:
         out.write(f"  {n:>2}. {p.box:<16} {p.points:>4}{mark}\n")
     if choices.bonus:
         out.write(f"  extra bonus +{choices.bonus} when scored\n")
+    if game.rules.served and not game.holds:
+        out.write("  first roll: a combination scored now is served\n")
 
 
 def _choose_box(game: Game, answer: str) -> str:
@@ -103,6 +112,8 @@ def play_interactive(rules: Ruleset, seed: bytes, inp: TextIO, out: TextIO) -> i
                 out.write(f"{box}: {game.score(box)}\n")
         except DailyError as exc:
             out.write(f"! {exc}\n")
+    if game.won_outright:
+        out.write("\nServed Generala: the game is won at once.\n")
     out.write("\n" + render_card(game.card) + "\n")
     out.write(f"log: {MoveLog.of_game(game, seed=seed).to_text()}\n")
     return 0

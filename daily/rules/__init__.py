@@ -4,7 +4,7 @@
 >>> rules.dice, rules.upper_bonus_threshold, rules.upper_bonus
 (6, 75, 50)
 >>> sorted(RULESET_NAMES)
-['maxi-yatzy', 'yacht', 'yahtzee', 'yatzy']
+['generala', 'maxi-yatzy', 'triple-yahtzee', 'yacht', 'yahtzee', 'yatzy']
 """
 
 from __future__ import annotations

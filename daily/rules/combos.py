@@ -203,3 +203,38 @@ def all_alike(points: int) -> Scorer:
         return points if sum(1 for n in counts if n) == 1 else 0
 
     return score
+
+
+def five_distinct_without(missing: Sequence[int], points: int) -> Scorer:
+    """Five different faces, the one face absent being one of ``missing``: ``points``.
+
+    Generala's escalera: 1-2-3-4-5 (6 absent), 2-3-4-5-6 (1 absent) and, with the ace
+    above the six, 3-4-5-6-1 (2 absent).
+
+    >>> escalera = five_distinct_without((6, 1, 2), 20)
+    >>> escalera(counts_of((1, 3, 4, 5, 6))), escalera(counts_of((1, 2, 4, 5, 6)))
+    (20, 0)
+    """
+    allowed = frozenset(missing)
+
+    def score(counts: Counts) -> int:
+        if any(n > 1 for n in counts) or sum(counts) != 5:
+            return 0
+        absent = next(f for f, n in zip(FACES, counts, strict=True) if not n)
+        return points if absent in allowed else 0
+
+    return score
+
+
+def at_least_alike(n: int, points: int) -> Scorer:
+    """At least ``n`` dice alike scores a fixed ``points`` (Generala's poker).
+
+    >>> poker = at_least_alike(4, 40)
+    >>> poker(counts_of((2, 2, 2, 2, 2))), poker(counts_of((2, 2, 2, 3, 3)))
+    (40, 0)
+    """
+
+    def score(counts: Counts) -> int:
+        return points if max(counts) >= n else 0
+
+    return score

@@ -1,9 +1,11 @@
 """Where a roll may go: legal boxes, their points, and extra-Yahtzee bonuses.
 
 This is the one implementation of the placement rules (forced order, Yahtzee's forced
-joker rule and extra-Yahtzee bonus), used by the game, replay and the strategy engine.
+joker rule and extra-Yahtzee bonus, Generala's served combinations and doble_generala,
+the columns of Triple Yahtzee), used by the game, replay and the strategy engine.
 A card state is given as ``scores``, a sequence with one entry per box, ``None`` for
-an open box.
+an open box. ``first_roll`` says whether the dice stand on the turn's first roll (a
+served combination in Generala); the game passes it from its roll counter.
 
 >>> from daily.rules import get_ruleset
 >>> rules = get_ruleset("yahtzee")
@@ -68,6 +70,7 @@ class Placement:
     points: int
     legal: bool
     why: Reason | None = None
+    bonus: int = 0
 
     @property
     def reason(self) -> str | None:
@@ -77,7 +80,11 @@ class Placement:
 
 @dataclass(frozen=True)
 class TurnOptions:
-    """Every open box for a roll, and the extra-Yahtzee bonus the roll earns."""
+    """Every open box for a roll, and the extra-Yahtzee bonus the roll earns.
+
+    On a multi-column card the bonus depends on the column: each placement carries its
+    own, and ``bonus`` is the largest of them.
+    """
 
     options: tuple[Placement, ...]
     bonus: int
@@ -105,56 +112,69 @@ def is_all_alike(dice: Sequence[int]) -> bool:
     return all(d == first for d in dice)
 
 
-def extra_bonus(rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int]) -> int:
-    """The extra-Yahtzee bonus this roll earns when scored (0 in most games).
+def extra_bonus(
+    rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int], column: int = 0
+) -> int:
+    """The extra-Yahtzee bonus this roll earns when scored in ``column`` (0 in most games).
 
     >>> from daily.rules import get_ruleset
     >>> rules = get_ruleset("yahtzee")
     >>> extra_bonus(rules, [None] * 12 + [0], (3, 3, 3, 3, 3))
     0
     """
-    return _context(rules, scores, dice)[2]
+    if not is_all_alike(dice):
+        return 0
+    return _column_context(rules, scores, column)[1]
 
 
-def _context(
-    rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int]
-) -> tuple[tuple[int, ...], bool, int]:
-    """Raw points of every box, whether the joker applies, and the extra bonus."""
-    key = tuple(sorted(dice))
-    raw = rules.table[key]
-    if key[0] != key[-1]:
-        return raw, False, 0
-    yi = rules.yahtzee_index
+def _column_context(rules: Ruleset, scores: Sequence[int | None], column: int) -> tuple[bool, int]:
+    """For a five-alike roll: whether the joker applies in ``column``, and its bonus."""
+    yi = rules.column_yahtzee[column]
     filled = yi is not None and scores[yi] is not None
     bonus = rules.extra_yahtzee_bonus if filled and scores[yi] == 50 else 0
-    return raw, bool(rules.joker and filled), bonus
+    return bool(rules.joker and filled), bonus
+
+
+def _raw(rules: Ruleset, key: tuple[int, ...], first_roll: bool) -> tuple[int, ...]:
+    return rules.served_table[key] if first_roll and rules.served else rules.table[key]
 
 
 def _forbidden(
-    rules: Ruleset, scores: Sequence[int | None], face: int, joker: bool
+    rules: Ruleset, scores: Sequence[int | None], face: int, jokers: Sequence[bool]
 ) -> dict[int, Reason]:
     """Why each open box may not be chosen now, by index (empty: all are allowed)."""
-    open_idx = [i for i, s in enumerate(scores) if s is None]
     if rules.forced_order:
+        open_idx = [i for i, s in enumerate(scores) if s is None]
         why = Reason(
             "forced_order", rules.boxes[open_idx[0]].id,
             "forced order: fill the boxes top to bottom",
         )
         return {i: why for i in open_idx[1:]}
-    if joker:
-        return _joker_reasons(rules, scores, face, open_idx)
-    return {}
+    out: dict[int, Reason] = {}
+    for column, joker in enumerate(jokers):
+        if joker:
+            out.update(_joker_reasons(rules, scores, face, column))
+    return out
 
 
-def _points(rules: Ruleset, raw: tuple[int, ...], index: int, joker: bool) -> int:
+def _points(
+    rules: Ruleset, scores: Sequence[int | None], raw: tuple[int, ...], index: int, joker: bool
+) -> int:
     box = rules.boxes[index]
     if joker and not box.upper and box.joker_points is not None:
         return box.joker_points
+    if index == rules.double_index:
+        gi = rules.yahtzee_index
+        return raw[index] if gi is not None and scores[gi] else 0
     return raw[index]
 
 
 def placements(
-    rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int]
+    rules: Ruleset,
+    scores: Sequence[int | None],
+    dice: Sequence[int],
+    *,
+    first_roll: bool = False,
 ) -> TurnOptions:
     """Every open box with its points for ``dice``, and which of them are legal.
 
@@ -162,21 +182,36 @@ def placements(
     >>> rules = get_ruleset("yatzy", {"forced_order": True})
     >>> [p.box for p in placements(rules, [None] * 15, (1, 1, 2, 3, 4)).legal()]
     ['ones']
+    >>> generala = get_ruleset("generala")
+    >>> placements(generala, [None] * 11, (2, 2, 2, 5, 5), first_roll=True).get("full").points
+    35
     """
-    raw, joker, bonus = _context(rules, scores, dice)
-    reasons = _forbidden(rules, scores, dice[0], joker)
-    out = tuple(
-        Placement(
-            rules.boxes[i].id, i, _points(rules, raw, i, joker), i not in reasons, reasons.get(i)
-        )
-        for i, s in enumerate(scores)
-        if s is None
-    )
-    return TurnOptions(out, bonus, joker)
+    key = tuple(sorted(dice))
+    raw = _raw(rules, key, first_roll)
+    alike = key[0] == key[-1]
+    ncols = len(rules.weights)
+    context = [_column_context(rules, scores, c) if alike else (False, 0) for c in range(ncols)]
+    jokers = [j for j, _ in context]
+    reasons = _forbidden(rules, scores, key[0], jokers)
+    out = []
+    for i, s in enumerate(scores):
+        if s is not None:
+            continue
+        column = rules.boxes[i].column
+        joker, bonus = context[column]
+        points = _points(rules, scores, raw, i, joker)
+        out.append(Placement(rules.boxes[i].id, i, points, i not in reasons, reasons.get(i), bonus))
+    best_bonus = max((b for _, b in context), default=0)
+    return TurnOptions(tuple(out), best_bonus, any(jokers))
 
 
 def place(
-    rules: Ruleset, scores: Sequence[int | None], dice: Sequence[int], index: int
+    rules: Ruleset,
+    scores: Sequence[int | None],
+    dice: Sequence[int],
+    index: int,
+    *,
+    first_roll: bool = False,
 ) -> tuple[int, int, Reason | None]:
     """Points and extra bonus of putting ``dice`` in open box ``index``, and why not.
 
@@ -190,20 +225,24 @@ def place(
     """
     key = tuple(sorted(dice))
     if key[0] != key[-1] and not rules.forced_order:  # the common case: no joker, free choice
-        return rules.table[key][index], 0, None
-    raw, joker, bonus = _context(rules, scores, dice)
+        return _raw(rules, key, first_roll)[index], 0, None
+    raw = _raw(rules, key, first_roll)
+    column = rules.boxes[index].column
+    joker, bonus = _column_context(rules, scores, column) if key[0] == key[-1] else (False, 0)
     if rules.forced_order or joker:
-        reason = _forbidden(rules, scores, dice[0], joker).get(index)
+        jokers = [joker if c == column else False for c in range(len(rules.weights))]
+        reason = _forbidden(rules, scores, key[0], jokers).get(index)
     else:
         reason = None
-    return _points(rules, raw, index, joker), bonus, reason
+    return _points(rules, scores, raw, index, joker), bonus, reason
 
 
 def _joker_reasons(
-    rules: Ruleset, scores: Sequence[int | None], face: int, open_idx: list[int]
+    rules: Ruleset, scores: Sequence[int | None], face: int, column: int
 ) -> dict[int, Reason]:
-    """Why each open box is forbidden under the forced joker rule, by index."""
-    matching = rules.upper_indices[face - 1]
+    """Why each open box of ``column`` is forbidden under the forced joker rule."""
+    open_idx = [i for i in rules.columns[column] if scores[i] is None]
+    matching = rules.column_upper[column][face - 1]
     word = FACE_WORDS[face - 1]
     upper_name = rules.boxes[matching].id
     if scores[matching] is None:

@@ -32,12 +32,17 @@ class Box:
 
     ``joker_points`` is what the box scores under Yahtzee's forced joker rule when it
     differs from the normal scorer (full house 25, straights 30 and 40).
+    ``served_points`` is what a met combination scores when it stands on the turn's
+    first roll (Generala's served combinations), when that differs. ``column`` is the
+    0-based column of a multi-column card (Triple Yahtzee), 0 elsewhere.
     """
 
     id: str
     upper: bool
     scorer: Scorer = field(repr=False, compare=False)
     joker_points: int | None = None
+    served_points: int | None = None
+    column: int = 0
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,13 @@ class Ruleset:
     joker: bool = False
     forced_order: bool = False
     saved_rolls: bool = False
+    #: A box that scores only once :attr:`yahtzee_box` holds points (doble_generala).
+    double_box: str | None = None
+    #: Column weights of the card: ``(1,)`` for a one-column card, ``(1, 2, 3)`` for
+    #: Triple Yahtzee, where each column's total (its bonus included) is multiplied.
+    weights: tuple[int, ...] = (1,)
+    #: A served combination in :attr:`yahtzee_box` ends the game as a win (Generala).
+    served_wins: bool = False
 
     @cached_property
     def box_ids(self) -> tuple[str, ...]:
@@ -106,8 +118,74 @@ class Ruleset:
 
     @cached_property
     def yahtzee_index(self) -> int | None:
-        """Index of the box whose filling enables extra-Yahtzee bonuses and jokers."""
+        """Index of the box whose filling enables extra-Yahtzee bonuses and jokers.
+
+        On a multi-column card, the one of the first column (see :meth:`column_yahtzee`).
+        """
         return None if self.yahtzee_box is None else self._index[self.yahtzee_box]
+
+    @cached_property
+    def double_index(self) -> int | None:
+        """Index of :attr:`double_box` (``None`` without one)."""
+        return None if self.double_box is None else self._index[self.double_box]
+
+    @cached_property
+    def columns(self) -> tuple[tuple[int, ...], ...]:
+        """The box indices of each column, in printed order.
+
+        >>> from daily.rules import get_ruleset
+        >>> [len(c) for c in get_ruleset("triple-yahtzee").columns]
+        [13, 13, 13]
+        """
+        return tuple(
+            tuple(i for i, b in enumerate(self.boxes) if b.column == c)
+            for c in range(len(self.weights))
+        )
+
+    @cached_property
+    def column_upper(self) -> tuple[tuple[int, ...], ...]:
+        """Per column, the indices of its ones .. sixes in face order."""
+        return tuple(tuple(i for i in col if self.boxes[i].upper) for col in self.columns)
+
+    @cached_property
+    def column_yahtzee(self) -> tuple[int | None, ...]:
+        """Per column, the index of its yahtzee box (``None`` in games without one).
+
+        >>> from daily.rules import get_ruleset
+        >>> get_ruleset("triple-yahtzee").column_yahtzee
+        (11, 24, 37)
+        """
+        if self.yahtzee_box is None:
+            return (None,) * len(self.weights)
+        suffix = self.yahtzee_box.split(".")[-1]
+        return tuple(
+            next(i for i in col if self.boxes[i].id.split(".")[-1] == suffix)
+            for col in self.columns
+        )
+
+    @cached_property
+    def served(self) -> bool:
+        """Some box scores more when its combination is served (made on the first roll)."""
+        return any(b.served_points is not None for b in self.boxes)
+
+    @cached_property
+    def served_table(self) -> dict[tuple[int, ...], tuple[int, ...]]:
+        """Like :attr:`table`, for a roll scored on the turn's first roll.
+
+        >>> from daily.rules import get_ruleset
+        >>> rules = get_ruleset("generala")
+        >>> rules.table[(3, 3, 3, 5, 5)][7], rules.served_table[(3, 3, 3, 5, 5)][7]
+        (30, 35)
+        """
+        if not self.served:
+            return self.table
+        return {
+            roll: tuple(
+                b.served_points if p and b.served_points is not None else p
+                for b, p in zip(self.boxes, raw, strict=True)
+            )
+            for roll, raw in self.table.items()
+        }
 
     @cached_property
     def table(self) -> dict[tuple[int, ...], tuple[int, ...]]:

@@ -36,16 +36,7 @@ class Variant:
 
 
 def _yahtzee(opts: Mapping[str, OptionValue], specs: tuple[OptionSpec, ...]) -> Ruleset:
-    boxes = [
-        *_upper_boxes(),
-        Box("three_of_a_kind", False, c.n_of_a_kind_sum_all(3)),
-        Box("four_of_a_kind", False, c.n_of_a_kind_sum_all(4)),
-        Box("full_house", False, c.two_groups(3, 2, 25), joker_points=25),
-        Box("small_straight", False, c.run_of(4, 30), joker_points=30),
-        Box("large_straight", False, c.run_of(5, 40), joker_points=40),
-        Box("yahtzee", False, c.all_alike(50)),
-        Box("chance", False, c.chance),
-    ]
+    boxes = _yahtzee_boxes()
     return Ruleset(
         name="yahtzee",
         title="Yahtzee",
@@ -147,6 +138,77 @@ def _yacht(opts: Mapping[str, OptionValue], specs: tuple[OptionSpec, ...]) -> Ru
     )
 
 
+GENERALA_POINTS = {"50-60": (50, 60), "40-50": (40, 50)}
+
+
+def _generala(opts: Mapping[str, OptionValue], specs: tuple[OptionSpec, ...]) -> Ruleset:
+    later, served = GENERALA_POINTS[str(opts["generala_points"])]
+    missing = (6, 1, 2) if opts["ace_high"] else (6, 1)
+    boxes = [
+        *_upper_boxes(),
+        Box("escalera", False, c.five_distinct_without(missing, 20), served_points=25),
+        Box("full", False, c.two_groups(3, 2, 30), served_points=35),
+        Box("poker", False, c.at_least_alike(4, 40), served_points=45),
+        Box("generala", False, c.all_alike(later), served_points=served),
+    ]
+    double = bool(opts["double_generala"])
+    if double:
+        boxes.append(Box("doble_generala", False, c.all_alike(100)))
+    return Ruleset(
+        name="generala",
+        title="Generala",
+        dice=5,
+        boxes=tuple(boxes),
+        upper_bonus_threshold=0,
+        upper_bonus=0,
+        options=dict(opts),
+        option_specs=specs,
+        yahtzee_box="generala",
+        double_box="doble_generala" if double else None,
+        served_wins=bool(opts["served_generala_wins"]),
+    )
+
+
+def _yahtzee_boxes(prefix: str = "", column: int = 0) -> list[Box]:
+    """The 13 boxes of a Yahtzee card (ids prefixed for a column of a wider card)."""
+    upper = [
+        Box(prefix + name, True, c.upper(face), column=column)
+        for face, name in enumerate(UPPER_IDS, start=1)
+    ]
+    return [
+        *upper,
+        Box(prefix + "three_of_a_kind", False, c.n_of_a_kind_sum_all(3), column=column),
+        Box(prefix + "four_of_a_kind", False, c.n_of_a_kind_sum_all(4), column=column),
+        Box(prefix + "full_house", False, c.two_groups(3, 2, 25), joker_points=25, column=column),
+        Box(prefix + "small_straight", False, c.run_of(4, 30), joker_points=30, column=column),
+        Box(prefix + "large_straight", False, c.run_of(5, 40), joker_points=40, column=column),
+        Box(prefix + "yahtzee", False, c.all_alike(50), column=column),
+        Box(prefix + "chance", False, c.chance, column=column),
+    ]
+
+
+TRIPLE_WEIGHTS = (1, 2, 3)
+
+
+def _triple_yahtzee(opts: Mapping[str, OptionValue], specs: tuple[OptionSpec, ...]) -> Ruleset:
+    boxes = [b for col in range(3) for b in _yahtzee_boxes(f"{col + 1}.", col)]
+    joker = bool(opts["joker"])
+    return Ruleset(
+        name="triple-yahtzee",
+        title="Triple Yahtzee",
+        dice=5,
+        boxes=tuple(boxes),
+        upper_bonus_threshold=63,
+        upper_bonus=35,
+        options=dict(opts),
+        option_specs=specs,
+        yahtzee_box="1.yahtzee",
+        extra_yahtzee_bonus=100 if joker else 0,
+        joker=joker,
+        weights=TRIPLE_WEIGHTS,
+    )
+
+
 VARIANTS: tuple[Variant, ...] = (
     Variant(
         "yahtzee",
@@ -186,4 +248,45 @@ VARIANTS: tuple[Variant, ...] = (
         _maxi_yatzy,
     ),
     Variant("yacht", (), "Yacht", (FORCED_ORDER,), _yacht),
+    Variant(
+        "generala",
+        (),
+        "Generala",
+        (
+            OptionSpec("ace_high", True, (True, False), "3-4-5-6-1 counts as an escalera."),
+            OptionSpec(
+                "double_generala",
+                True,
+                (True, False),
+                "The doble_generala box: 100 for five alike once generala holds points.",
+            ),
+            OptionSpec(
+                "generala_points",
+                "50-60",
+                tuple(GENERALA_POINTS),
+                "Generala made on a later roll / served: 50 and 60, or 40 and 50.",
+            ),
+            OptionSpec(
+                "served_generala_wins",
+                False,
+                (False, True),
+                "A served Generala scored in the generala box ends the game as a win.",
+            ),
+        ),
+        _generala,
+    ),
+    Variant(
+        "triple-yahtzee",
+        ("triple",),
+        "Triple Yahtzee",
+        (
+            OptionSpec(
+                "joker",
+                False,
+                (False, True),
+                "Yahtzee's forced joker rule and +100 extra-Yahtzee bonus, per column.",
+            ),
+        ),
+        _triple_yahtzee,
+    ),
 )

@@ -1,8 +1,9 @@
 """The Flask application factory.
 
 ``create_app(config, test_config)`` wires everything once: Redis, the RQ results
-queue, players and games on Redis, the rate limits (per IP and per player, both
-counted in one Redis call by :mod:`daily.service.ratelimit`), the body size limit,
+queue, players and games on Redis, the rate limits (per verified player or IP, and per
+IP, counted in one Redis call by :mod:`daily.service.ratelimit`), the security headers
+of :mod:`daily.service.headers`, the body size limit,
 JSON errors, Prometheus metrics at ``/metrics``, every blueprint ``bp`` found in the
 package :mod:`daily.service.api` (mounted under ``/api/v1``) and the web client
 ``daily.web:bp``.
@@ -13,6 +14,9 @@ from ``X-Forwarded-For`` (Werkzeug's ``ProxyFix``); with the default 0 the heade
 ignored, so nobody can pick their own address. ``DAILY_RATE_LIMIT=off`` switches the
 limits off (when nginx or a gateway enforces them).
 
+A bearer token is verified once per request, before the limits are counted, so the
+limits only ever count identities the server has checked.
+
 ``test_config`` may hold Flask settings and ``NOW`` (a fixed aware datetime) or
 ``CLOCK`` (a function returning one): every "now" of the service comes from
 ``app.config["CLOCK"]``.
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import logging
 import pkgutil
 import time
 from collections.abc import Mapping
@@ -38,16 +43,18 @@ from daily.service.clock import Clock, FixedClock, system_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
 from daily.service.dayseeds import DaySeeds
-from daily.service.errors import register_error_handlers
+from daily.service.errors import ApiError, register_error_handlers
 from daily.service.games import GameService
+from daily.service.headers import install_security_headers
 from daily.service.keys import Keyring
 from daily.service.metrics import Metrics
 from daily.service.players import Players
-from daily.service.ratelimit import RateLimiter, parse_limit
-from daily.service.requests import token_player_id
+from daily.service.ratelimit import RateLimiter, parse_limits, request_kind
+from daily.service.requests import bearer_token, verified_player
 from daily.service.results_stream import ResultStream
 
 API_PREFIX = "/api/v1"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -122,7 +129,8 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         player = players.get(player_id)
         return player.name if player else None
 
-    limiter = RateLimiter(conn, config.key_prefix, parse_limit(config.rate_limit))
+    limits = parse_limits(config.rate_limit, config.rate_limit_reads, config.rate_limit_ip)
+    limiter = RateLimiter(conn, config.key_prefix, limits)
     metrics = Metrics()
     services = Services(
         config=config, conn=conn, clock=clock, seeds=seeds, players=players,
@@ -137,27 +145,44 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
 
     app.register_blueprint(web_bp)
     _install_rate_limits(app, limiter)
+    install_security_headers(app, config)
     register_error_handlers(app)
     _install_metrics(app, metrics)
     return app
 
 
-#: Endpoints that are never rate limited (probes and scrapers).
-UNLIMITED_ENDPOINTS = frozenset({"ops.health", "metrics"})
+#: Endpoints that are never rate limited (probes, scrapers and the static files).
+UNLIMITED_ENDPOINTS = frozenset({"ops.health", "metrics", "web.static"})
+
+
+def _verified_id() -> str | None:
+    """The id of the player whose token this request carries, if the token checks out.
+
+    A malformed header or an unknown token gives ``None`` here (the request is then
+    counted against its IP); the view answers 401 if it needs a player.
+    """
+    try:
+        token = bearer_token()
+        player = verified_player(token) if token is not None else None
+    except ApiError:
+        return None
+    except redis.RedisError as exc:
+        log.warning("token not checked for the rate limit, Redis failed: %s", exc)
+        return None
+    return player.id if player is not None else None
 
 
 def _install_rate_limits(app: Flask, limiter: RateLimiter) -> None:
     @app.before_request
     def _rate_limit() -> None:
-        if not app.config.get("RATELIMIT_ENABLED", True):
+        if limiter.limits.off or not app.config.get("RATELIMIT_ENABLED", True):
             return
         if request.endpoint in UNLIMITED_ENDPOINTS:
             return
         ip = request.remote_addr or "unknown"
-        wait = limiter.retry_after(ip, token_player_id())
-        if wait is not None:
-            assert limiter.limit is not None
-            raise TooManyRequests(limiter.limit.text, retry_after=wait)
+        refusal = limiter.check(ip, _verified_id(), request_kind(request.method))
+        if refusal is not None:
+            raise TooManyRequests(refusal.message, retry_after=refusal.retry_after)
 
 
 def _install_metrics(app: Flask, metrics: Metrics) -> None:

@@ -85,7 +85,8 @@ def box_marks(card: Card) -> list[str]:
     '🟨⬛⬛⬛⬛🟩'
     """
     rules = card.rules
-    best = [max(points[i] for points in rules.table.values()) for i in range(len(rules.boxes))]
+    table = rules.served_table  # the same as rules.table unless served points exist
+    best = [max(points[i] for points in table.values()) for i in range(len(rules.boxes))]
     marks = []
     for points, top in zip(card.scores, best, strict=True):
         if not points:
@@ -126,6 +127,9 @@ def share_text(
     if rank is not None:
         score += f" · rank {rank}" + (f" of {players}" if players else "")
     marks = box_marks(card)
+    if len(card.rules.weights) > 1:  # Triple Yahtzee: one line per column
+        columns = ["".join(marks[i] for i in col) for col in card.rules.columns]
+        return "\n".join([head, score, *columns, url])
     upper = len(card.rules.upper_indices)
     lines = [head, score, "".join(marks[:upper]), *_rows(marks[upper:], upper), url]
     return "\n".join(lines)

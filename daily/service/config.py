@@ -11,9 +11,14 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``REDIS_URL`` | Redis to use; unset means start the embedded server | unset |
 | ``DAILY_KEY_PREFIX`` | prefix of every Redis key (lets tests and tenants share a DB) | ``dd:`` |
 | ``DAILY_PUBLIC_URL`` | base URL used in share texts and links | ``http://127.0.0.1:8000`` |
-| ``DAILY_RULESETS`` | the daily sets, comma separated | ``yahtzee,maxi-yatzy`` |
+| ``DAILY_RULESETS`` | daily sets; ``sun:a/b`` adds a weekly special | ``yahtzee,maxi-yatzy`` |
 | ``DAILY_MAX_BODY`` | request body limit in bytes | ``65536`` |
-| ``DAILY_RATE_LIMIT`` | limit per IP and per player (``N/unit``, ``off``) | ``600/minute`` |
+| ``DAILY_RATE_LIMIT`` | writes per verified player, else per IP (``off``: none) | ``600/minute`` |
+| ``DAILY_RATE_LIMIT_READS`` | reads (GET) per verified player, else per IP | ``1200/minute`` |
+| ``DAILY_RATE_LIMIT_IP`` | every request from one IP, verified or not | ``6000/minute`` |
+| ``DAILY_PLAYER_DAYS`` | days an unused player is kept (each day of use restarts it) | ``180`` |
+| ``DAILY_RANKED_DAYS`` | days ranked games and codes stay after their day closes | ``400`` |
+| ``DAILY_HSTS`` | ``on``: HSTS on every answer (else only on https requests) | ``off`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
@@ -25,10 +30,22 @@ files in the data directory (created by ``daily keys init``), from files named b
 >>> cfg = load_config({"DAILY_DATA_DIR": "/tmp/dd", "DAILY_RULESETS": "yahtzee"})
 >>> cfg.data_dir.as_posix(), cfg.redis_url, cfg.daily_rulesets
 ('/tmp/dd', None, ('yahtzee',))
+
+The weekly special: an item ``<weekday>:<ruleset>/<ruleset>/...`` adds a third set on
+that day of the week, rotating through the rulesets one week after the other (the
+week count is the number of whole weeks since 1970-01-01, modulo the list):
+
+>>> cfg = load_config({"DAILY_RULESETS": "yahtzee,maxi-yatzy,sun:yatzy/yacht/generala/triple"})
+>>> import datetime as dt
+>>> cfg.rulesets_on(dt.date(2026, 11, 29)), cfg.rulesets_on(dt.date(2026, 12, 6))[-1]
+(('yahtzee', 'maxi-yatzy', 'yacht'), 'generala')
+>>> cfg.rulesets_on(dt.date(2026, 11, 30))
+('yahtzee', 'maxi-yatzy')
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -43,6 +60,28 @@ class ConfigError(DailyError):
     """A configuration value that cannot be used."""
 
 
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+@dataclass(frozen=True)
+class WeeklySpecial:
+    """A third daily set on one day of the week, rotating through some rulesets."""
+
+    weekday: int  # 0 = Monday, as datetime.date.weekday()
+    rotation: tuple[str, ...]
+
+    def on(self, day: dt.date) -> str | None:
+        """The special ruleset of ``day`` (``None`` on the other days of the week).
+
+        >>> WeeklySpecial(6, ("yatzy", "yacht")).on(dt.date(2026, 11, 29))
+        'yacht'
+        """
+        if day.weekday() != self.weekday:
+            return None
+        weeks = (day - dt.date(1970, 1, 1)).days // 7
+        return self.rotation[weeks % len(self.rotation)]
+
+
 @dataclass(frozen=True)
 class Config:
     """The service settings. Secrets are not held here, only where to find them."""
@@ -54,14 +93,34 @@ class Config:
     daily_rulesets: tuple[str, ...]
     max_body: int
     rate_limit: str
+    rate_limit_reads: str
+    rate_limit_ip: str
     host: str
     port: int
     trusted_proxies: int
+    player_days: int
+    ranked_days: int
+    hsts: bool
     rollover_interval: int
     par_jobs: bool
     master_secret_hex: str | None
     master_secret_file: Path | None
     signing_key_file: Path | None
+    #: The weekly special (``None``: the same sets every day).
+    weekly_special: WeeklySpecial | None = None
+
+    def rulesets_on(self, day: dt.date) -> tuple[str, ...]:
+        """The daily sets of ``day``: the everyday ones, plus the special on its day."""
+        special = self.weekly_special.on(day) if self.weekly_special else None
+        if special is None or special in self.daily_rulesets:
+            return self.daily_rulesets
+        return (*self.daily_rulesets, special)
+
+    @property
+    def all_daily_rulesets(self) -> tuple[str, ...]:
+        """Every ruleset that has a daily set on some day."""
+        rotation = self.weekly_special.rotation if self.weekly_special else ()
+        return tuple(dict.fromkeys((*self.daily_rulesets, *rotation)))
 
     def __repr__(self) -> str:  # never print a secret
         return (
@@ -127,13 +186,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     daily.service.config.ConfigError: DAILY_PORT: must be a whole number, not 'http'
     """
     env = os.environ if env is None else env
-    rulesets_raw = env.get("DAILY_RULESETS", "yahtzee,maxi-yatzy")
-    try:
-        rulesets = tuple(canonical_name(r.strip()) for r in rulesets_raw.split(",") if r.strip())
-    except DailyError as exc:
-        raise ConfigError(exc.message, field="DAILY_RULESETS") from None
-    if not rulesets:
-        raise ConfigError("names no ruleset", field="DAILY_RULESETS")
+    rulesets, weekly = _daily_sets(env.get("DAILY_RULESETS", "yahtzee,maxi-yatzy"))
     prefix = env.get("DAILY_KEY_PREFIX", "dd:")
     if not prefix or any(c.isspace() for c in prefix):
         raise ConfigError("must be non-empty, without spaces", field="DAILY_KEY_PREFIX")
@@ -145,12 +198,56 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         daily_rulesets=rulesets,
         max_body=_int(env, "DAILY_MAX_BODY", 65536, 1024, 16 * 1024 * 1024),
         rate_limit=env.get("DAILY_RATE_LIMIT") or "600/minute",
+        rate_limit_reads=env.get("DAILY_RATE_LIMIT_READS") or "1200/minute",
+        rate_limit_ip=env.get("DAILY_RATE_LIMIT_IP") or "6000/minute",
         host=env.get("DAILY_HOST") or "127.0.0.1",
         port=_int(env, "DAILY_PORT", 8000, 1, 65535),
         trusted_proxies=_int(env, "DAILY_TRUSTED_PROXIES", 0, 0, 5),
+        player_days=_int(env, "DAILY_PLAYER_DAYS", 180, 1, 3650),
+        ranked_days=_int(env, "DAILY_RANKED_DAYS", 400, 1, 36500),
+        hsts=_switch(env, "DAILY_HSTS", False),
         rollover_interval=_int(env, "DAILY_ROLLOVER_INTERVAL", 60, 1, 3600),
         par_jobs=_switch(env, "DAILY_PAR_JOBS", True),
         master_secret_hex=env.get("DAILY_MASTER_SECRET") or None,
         master_secret_file=_path(env, "DAILY_MASTER_SECRET_FILE"),
         signing_key_file=_path(env, "DAILY_SIGNING_KEY_FILE"),
+        weekly_special=weekly,
     )
+
+
+def _daily_sets(raw: str) -> tuple[tuple[str, ...], WeeklySpecial | None]:
+    """The everyday sets and the weekly special of ``DAILY_RULESETS``.
+
+    >>> _daily_sets("yahtzee,fri:yatzy/poker")
+    Traceback (most recent call last):
+    ...
+    daily.service.config.ConfigError: DAILY_RULESETS: unknown ruleset 'poker'; known: ...
+    """
+    everyday: list[str] = []
+    weekly = None
+    try:
+        for item in (r.strip() for r in raw.split(",")):
+            if not item:
+                continue
+            day, sep, rest = item.partition(":")
+            if not sep:
+                everyday.append(canonical_name(item))
+                continue
+            if weekly is not None:
+                raise ConfigError("names more than one weekly special", field="DAILY_RULESETS")
+            if day.lower() not in WEEKDAYS:
+                raise ConfigError(
+                    f"{day!r} is not a day of the week ({', '.join(WEEKDAYS)})",
+                    field="DAILY_RULESETS",
+                )
+            rotation = tuple(canonical_name(r.strip()) for r in rest.split("/") if r.strip())
+            if not rotation:
+                raise ConfigError("the weekly special names no ruleset", field="DAILY_RULESETS")
+            weekly = WeeklySpecial(WEEKDAYS.index(day.lower()), rotation)
+    except ConfigError:
+        raise
+    except DailyError as exc:
+        raise ConfigError(exc.message, field="DAILY_RULESETS") from None
+    if not everyday:
+        raise ConfigError("names no ruleset", field="DAILY_RULESETS")
+    return tuple(everyday), weekly

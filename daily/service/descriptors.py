@@ -112,15 +112,16 @@ class DayDescriptors:
 
     # ----- input checks ------------------------------------------------------------
 
-    def daily_ruleset(self, name: Any) -> str:
-        """The canonical name of a daily set; 404 for a ruleset with no daily set."""
+    def daily_ruleset(self, name: Any, day: dt.date | None = None) -> str:
+        """The canonical name of a daily set (of ``day`` when given); 404 otherwise."""
         canonical = canonical_name(name)
-        if canonical not in self.config.daily_rulesets:
+        sets = self.config.all_daily_rulesets if day is None else self.config.rulesets_on(day)
+        if canonical not in sets:
+            when = "" if day is None else f" on {day.isoformat()}"
             raise ApiError(
                 404,
                 "not_found",
-                f"{canonical} has no daily set; daily sets: "
-                + ", ".join(self.config.daily_rulesets),
+                f"{canonical} has no daily set{when}; daily sets: " + ", ".join(sets),
                 field="ruleset",
             )
         return canonical
@@ -233,7 +234,7 @@ class DayDescriptors:
         start = max(calendar.last_revealed(now), self.first_day)
         day, stop, done = start, last_published(now), []
         while day <= stop:
-            for name in self.config.daily_rulesets:
+            for name in self.config.rulesets_on(day):
                 self.signed(name, day)
                 done.append((day.isoformat(), name))
             day += dt.timedelta(days=1)
@@ -241,8 +242,9 @@ class DayDescriptors:
 
     def get(self, date: Any, ruleset: Any, now: dt.datetime) -> dict[str, Any]:
         """``GET /days/<date>/<ruleset>``: one published descriptor."""
-        name = self.daily_ruleset(ruleset)
-        return self.served(name, self.published_day(date, now), now)
+        self.daily_ruleset(ruleset)
+        day = self.published_day(date, now)
+        return self.served(self.daily_ruleset(ruleset, day), day, now)
 
     def between(
         self, start: Any, end: Any, rulesets: Iterable[str] | None, now: dt.datetime
@@ -264,15 +266,15 @@ class DayDescriptors:
                 field="to",
             )
         names = (
-            list(self.config.daily_rulesets)
+            list(self.config.all_daily_rulesets)
             if rulesets is None
-            else [self.daily_ruleset(r) for r in rulesets]
-        )
+            else list(dict.fromkeys(self.daily_ruleset(r) for r in rulesets))
+        )  # each ruleset once, however often (or under whichever alias) it was named
         sets = []
         day = max(first, self.first_day)
         stop = min(last, last_published(now))
         while day <= stop:
-            sets.extend((name, day) for name in names)
+            sets.extend((name, day) for name in names if name in self.config.rulesets_on(day))
             day += dt.timedelta(days=1)
         return self.served_many(sets, now)
 

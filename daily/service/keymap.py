@@ -10,12 +10,17 @@ this module; add a row to the table when you add a key.
 key                                    type     what, and how long it lives
 =====================================  =======  =============================================
 ``P game:<id>``                        STRING   JSON record of a game (:mod:`daily.service.
-                                                games.record`); ranked: forever; practice:
-                                                30 days after its last move (``EX``)
+                                                games.record`); ranked: ``DAILY_RANKED_DAYS``
+                                                (400) days after its day closes (``EXAT``);
+                                                practice: 30 days after its last write
 ``P ranked:<date>:<ruleset>:<player>`` STRING   the id of the player's ranked game of a day
-                                                set; written once (Lua), forever
-``P code:<code>``                      STRING   the game id of a result code; forever
-``P account:<player>``                 HASH     a player: name, created, token hash; forever
+                                                set; written once (Lua); expires with the
+                                                ranked game
+``P code:<code>``                      STRING   the game id of a result code; expires with
+                                                its game (ranked or practice, as above)
+``P account:<player>``                 HASH     a player: name, created, token hash, last
+                                                day of use; ``DAILY_PLAYER_DAYS`` (180)
+                                                days after the last day of use (sliding)
 ``P descriptor:<date>:<ruleset>``      STRING   the first signed ``day/1`` descriptor
                                                 (``SET NX``); forever
 ``P par:<date>:<ruleset>``             STRING   JSON ``{"easy","medium","hard"}`` of the par
@@ -28,14 +33,19 @@ key                                    type     what, and how long it lives
 ``P rebuild:lb:{<date>:<ruleset>}:*``  various  a board being rebuilt from its archive;
                                                 renamed over the live board when complete
 ``P player:{<player>}:<part>``         various  ranked statistics (parts: ``games`` HASH,
-                                                ``agg`` HASH, ``days`` ZSET); forever
+                                                ``agg`` HASH, ``days`` ZSET); like the
+                                                account: renewed by each recorded game and
+                                                each day of use
 ``P results:{r<N>}``                   STREAM   finished ranked games not yet on their board
                                                 (shard ``N``, :mod:`daily.service.
                                                 results_stream`); each entry until applied
 ``P results:{r<N>}:open``              HASH     date -> results of that date not yet applied
 ``P results:{r<N>}:rejected``          HASH     game id -> a result the board refused; forever
-``P rl:ip:<ip>``                       STRING   request counter of an IP; one window (``EX``)
-``P rl:player:<player>``               STRING   request counter of a player; one window
+``P rl:<kind>:player:<player>``        STRING   read or write requests of a verified player;
+                                                one window of the limit (``EXPIRE``)
+``P rl:<kind>:ip:<ip>``                STRING   read or write requests of an address
+                                                without a verified player; one window
+``P rl:all:ip:<ip>``                   STRING   every request of an address; one window
 ``P lock:<name>``                      STRING   a lock (``scheduler``, ``rollover``) with a
                                                 timeout, held by one process
 ``rq:*``                               various  RQ's own queues, jobs and registries (not
@@ -122,14 +132,19 @@ def results_part(prefix: str, shard: int, part: str) -> str:
     return f"{results_stream(prefix, shard)}:{part}"
 
 
-def rate_ip(prefix: str, ip: str) -> str:
-    """The request counter of a client address."""
-    return f"{prefix}rl:ip:{ip}"
+def rate_budget(prefix: str, kind: str, scope: str, who: str) -> str:
+    """The request counter of one budget (``read``, ``write``) of a verified player or,
+    without one, of a client address (``scope``: ``player``, ``ip``).
+
+    >>> rate_budget("dd:", "write", "player", "p_1"), rate_budget("dd:", "read", "ip", "::1")
+    ('dd:rl:write:player:p_1', 'dd:rl:read:ip:::1')
+    """
+    return f"{prefix}rl:{kind}:{scope}:{who}"
 
 
-def rate_player(prefix: str, player_id: str) -> str:
-    """The request counter of a player."""
-    return f"{prefix}rl:player:{player_id}"
+def rate_ceiling(prefix: str, ip: str) -> str:
+    """The counter of every request from one client address."""
+    return f"{prefix}rl:all:ip:{ip}"
 
 
 def lock(prefix: str, name: str) -> str:

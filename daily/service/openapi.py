@@ -229,6 +229,18 @@ def _paths() -> dict[str, Any]:
                       "responses": {"200": _json(_ref("Player"), "Renamed"),
                                     **_errors(400, 401, 413, 422)}},
         },
+        "/api/v1/players/me/token": {
+            "post": {"summary": "Rotate your token: a new one, the old one stops working",
+                     "security": AUTH,
+                     "requestBody": _body({"type": "object", "additionalProperties": False,
+                                           "properties": {}}, required=False),
+                     "responses": {"200": _json(_ref("NewPlayer"), "The new token"),
+                                   **_errors(400, 401, 409, 413, 422)}},
+            "delete": {"summary": "Revoke your token: nobody can act as you any more",
+                       "security": AUTH,
+                       "responses": {"204": {"description": "Revoked"},
+                                     **_errors(401, 409)}},
+        },
         "/api/v1/today": {"get": {
             "summary": "Open dates and sets", "security": OPTIONAL_AUTH,
             "responses": {"200": _json(_ref("Today"), "OK"), **_errors(401)}}},

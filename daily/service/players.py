@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -28,11 +27,9 @@ from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.errors import ApiError
+from daily.service.stats import record_keys
 
 NAME_MAX = 24
-#: How long a verified token is trusted by one process without asking Redis again.
-AUTH_CACHE_SECONDS = 30.0
-AUTH_CACHE_SIZE = 10_000
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
 
@@ -88,13 +85,25 @@ def new_player_id() -> str:
 
 
 class Players:
-    """Creating, authenticating and renaming players in Redis."""
+    """Creating, authenticating, renaming and re-keying players in Redis.
+
+    An account is a hash ``P account:ID`` with ``name``, ``token_hash``, ``created`` and
+    ``seen`` (the last UTC date it authenticated). It expires after
+    ``config.player_days`` days without use: the first successful authentication of a
+    UTC day moves ``seen`` and the expiry of the account and of the player's statistics
+    (one pipelined write per player per day), so an active player never expires and a
+    forgotten one does not stay for ever.
+    """
 
     def __init__(self, conn: redis.Redis, config: Config, clock: Clock) -> None:
         self.conn = conn
         self.config = config
         self.clock = clock
-        self._auth_cache: dict[str, tuple[Player, float]] = {}
+
+    @property
+    def ttl_seconds(self) -> int:
+        """How long an unused account is kept."""
+        return self.config.player_days * 86400
 
     def _key(self, player_id: str) -> str:
         return keymap.account(self.config.key_prefix, player_id)
@@ -105,11 +114,15 @@ class Players:
         if name is None:
             name = f"Player {secrets.randbelow(9000) + 1000}"
         secret = secrets.token_urlsafe(32)
-        created = iso(self.clock())
-        self.conn.hset(
-            self._key(player_id),
-            mapping={"name": name, "token_hash": hash_secret(secret), "created": created},
-        )
+        now = self.clock()
+        created = iso(now)
+        with self.conn.pipeline() as pipe:
+            pipe.hset(self._key(player_id), mapping={
+                "name": name, "token_hash": hash_secret(secret), "created": created,
+                "seen": now.date().isoformat(),
+            })
+            pipe.expire(self._key(player_id), self.ttl_seconds)
+            pipe.execute()
         return Player(player_id, name, created), f"{player_id}.{secret}"
 
     def get(self, player_id: str) -> Player | None:
@@ -122,35 +135,70 @@ class Players:
     def authenticate(self, token: str) -> Player | None:
         """The player a token belongs to, or ``None`` (constant-time comparison).
 
-        A successful check is remembered in this process for :data:`AUTH_CACHE_SECONDS`
-        (keyed by the hash of the whole token), which saves a Redis round trip on most
-        calls; failures are never cached.
+        Every call asks Redis (one ``HMGET``), so a rotated or revoked token stops
+        working at once in every process.
         """
         player_id, sep, secret = token.partition(".")
         if not sep or not player_id.startswith("p_") or len(player_id) > 40 or not secret:
             return None
-        token_hash = hash_secret(token)
-        now = time.monotonic()
-        cached = self._auth_cache.get(token_hash)
-        if cached is not None and cached[1] > now:
-            return cached[0]
-        stored, name, created = self.conn.hmget(
-            self._key(player_id), ["token_hash", "name", "created"]
+        key = self._key(player_id)
+        stored, name, created, seen = self.conn.hmget(
+            key, ["token_hash", "name", "created", "seen"]
         )
         expected = stored.decode() if stored else hash_secret("") + "x"
         if not hmac.compare_digest(hash_secret(secret), expected) or name is None:
             return None
-        player = Player(player_id, name.decode(), (created or b"").decode())
-        if len(self._auth_cache) >= AUTH_CACHE_SIZE:
-            self._auth_cache.clear()
-        self._auth_cache[token_hash] = (player, now + AUTH_CACHE_SECONDS)
-        return player
+        today = self.clock().date().isoformat()
+        if seen is None or seen.decode() != today:
+            with self.conn.pipeline(transaction=False) as pipe:
+                pipe.hset(key, "seen", today)
+                for one in (key, *record_keys(player_id, prefix=self.config.key_prefix)):
+                    pipe.expire(one, self.ttl_seconds)
+                pipe.execute()
+        return Player(player_id, name.decode(), (created or b"").decode())
 
     def rename(self, player: Player, name: str) -> Player:
         """Give ``player`` a new display name."""
         self.conn.hset(self._key(player.id), "name", name)
-        self._auth_cache.clear()
         return Player(player.id, name, player.created)
+
+    def rotate(self, player: Player, token: str) -> str:
+        """A new token for ``player``; the old one (``token``) stops working at once.
+
+        Only the holder of the current token can rotate it: the swap happens only if
+        the stored hash is still that of ``token`` (a 409 ``conflict`` otherwise, when
+        another rotation or a revocation came first).
+        """
+        secret = secrets.token_urlsafe(32)
+        old_hash = hash_secret(token.partition(".")[2])
+        if not self._swap_hash(player.id, old_hash, hash_secret(secret)):
+            raise ApiError(409, "conflict", "the token changed meanwhile", field="Authorization")
+        return f"{player.id}.{secret}"
+
+    def revoke(self, player: Player, token: str) -> None:
+        """Make ``token`` useless for good: the player keeps their name on the boards,
+        but nobody can act as them any more (there is no other token)."""
+        old_hash = hash_secret(token.partition(".")[2])
+        if not self._swap_hash(player.id, old_hash, None):
+            raise ApiError(409, "conflict", "the token changed meanwhile", field="Authorization")
+
+    def _swap_hash(self, player_id: str, old_hash: str, new_hash: str | None) -> bool:
+        key = self._key(player_id)
+        with self.conn.pipeline() as pipe:
+            try:
+                pipe.watch(key)
+                stored = pipe.hget(key, "token_hash")
+                if stored is None or not hmac.compare_digest(stored.decode(), old_hash):
+                    return False
+                pipe.multi()
+                if new_hash is None:
+                    pipe.hdel(key, "token_hash")
+                else:
+                    pipe.hset(key, "token_hash", new_hash)
+                pipe.execute()
+            except redis.WatchError:
+                return False
+        return True
 
     def names(self, player_ids: list[str]) -> dict[str, str]:
         """Display names of several players at once (missing ones left out)."""
@@ -160,5 +208,3 @@ class Players:
         return {
             pid: raw.decode() for pid, raw in zip(player_ids, pipe.execute(), strict=True) if raw
         }
-
-

@@ -1,10 +1,23 @@
-"""Rate limits per IP and per player: fixed windows, both counted in one Redis call.
+"""Rate limits keyed on verified identities: fixed windows, counted in one Redis call.
 
-A request from an IP, and from a player when it carries a token, increments a counter
-that lives for the limit's period from its first request (``DAILY_RATE_LIMIT``, e.g.
-``600/minute``); past the limit the answer is 429 with ``Retry-After``, the seconds
-until that counter expires. If Redis cannot be reached the
-request goes through (and a warning is logged): the limiter never takes the game down.
+Every limited request spends two counters, both in one script call:
+
+- its **budget**: ``read`` (GET and HEAD) or ``write`` (everything else: moves, hints,
+  new players), kept per *verified* player when the request carries a token that
+  authenticated, else per client IP. A forged or unknown token therefore spends only
+  its sender's IP budget, never the player's whose id it names;
+- the **IP ceiling**: every request from one address, verified or not, so one machine
+  cannot multiply its budget by creating players. It is high enough for an office
+  behind one NAT address whose players each have their own budgets.
+
+Each counter lives for its limit's period from its first request; past a limit the
+answer is 429 with ``Retry-After``, the seconds until that counter expires. If Redis
+cannot be reached the request goes through (and a warning is logged): the limiter
+never takes the game down.
+
+The caller passes the identity it has already verified (:meth:`RateLimiter.counters`
+gives the keys and arguments of the script), so the same call can later be folded into
+another Lua script of the request.
 
 >>> parse_limit("600/minute")
 Limit(count=600, seconds=60, text='600 per 1 minute')
@@ -27,21 +40,28 @@ log = logging.getLogger(__name__)
 
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _LIMIT = re.compile(r"^\s*(\d+)\s*(?:/|per)\s*(?:(\d+)\s+)?(second|minute|hour|day)s?\s*$")
+#: The two budgets a request may spend.
+KINDS = ("read", "write")
+#: Methods that only read (anything else spends the ``write`` budget).
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
-# KEYS: one counter per scope.  ARGV: limit, window length.  Returns -1 when the
-# request may go on, else the seconds until the exceeded window ends.
-_COUNT = """
-local limit = tonumber(ARGV[1])
+# KEYS: the counters, in order.  ARGV: limit and window length of each key, in pairs.
+# Returns {0, 0} when the request may go on, else {index of the exceeded key (1-based),
+# seconds until its window ends}.  A key over its limit stops the count there.
+COUNT_SCRIPT = """
 for i, key in ipairs(KEYS) do
   local n = redis.call('INCR', key)
-  if n == 1 then redis.call('EXPIRE', key, ARGV[2]) end
-  if n > limit then
+  if n == 1 then redis.call('EXPIRE', key, ARGV[2 * i]) end
+  if n > tonumber(ARGV[2 * i - 1]) then
     local ttl = redis.call('TTL', key)
-    if ttl < 1 then ttl = 1 end
-    return ttl
+    if ttl < 1 then
+      redis.call('EXPIRE', key, ARGV[2 * i])
+      ttl = tonumber(ARGV[2 * i])
+    end
+    return {i, ttl}
   end
 end
-return -1
+return {0, 0}
 """
 
 
@@ -54,7 +74,29 @@ class Limit:
     text: str
 
 
-def parse_limit(text: str) -> Limit | None:
+@dataclass(frozen=True)
+class Limits:
+    """The three limits of a deployment (``None``: that one is off)."""
+
+    write: Limit | None
+    read: Limit | None
+    ip: Limit | None
+
+    @property
+    def off(self) -> bool:
+        """Whether nothing is limited at all."""
+        return self.write is None and self.read is None and self.ip is None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a request is over a limit, and for how long."""
+
+    retry_after: int
+    message: str
+
+
+def parse_limit(text: str, field: str = "DAILY_RATE_LIMIT") -> Limit | None:
     """A limit from ``N/unit`` or ``N per [M] unit(s)``; ``None`` for ``off``.
 
     >>> parse_limit("many")
@@ -66,30 +108,95 @@ def parse_limit(text: str) -> Limit | None:
         return None
     match = _LIMIT.match(text.lower())
     if not match or int(match.group(1)) < 1:
-        raise ConfigError(f"{text!r} is not like 600/minute or off", field="DAILY_RATE_LIMIT")
+        raise ConfigError(f"{text!r} is not like 600/minute or off", field=field)
     count, many, unit = int(match.group(1)), int(match.group(2) or 1), match.group(3)
     plural = "s" if many > 1 else ""
     return Limit(count, many * PERIODS[unit], f"{count} per {many} {unit}{plural}")
 
 
+def parse_limits(write: str, read: str, ip: str) -> Limits:
+    """The limits from their three settings; ``write`` ``off`` switches every one off.
+
+    >>> parse_limits("600/minute", "1200/minute", "off").ip is None
+    True
+    >>> parse_limits("off", "1200/minute", "6000/minute").off
+    True
+    """
+    write_limit = parse_limit(write, "DAILY_RATE_LIMIT")
+    if write_limit is None:
+        return Limits(None, None, None)
+    return Limits(
+        write_limit,
+        parse_limit(read, "DAILY_RATE_LIMIT_READS"),
+        parse_limit(ip, "DAILY_RATE_LIMIT_IP"),
+    )
+
+
+def request_kind(method: str) -> str:
+    """The budget a request of this HTTP method spends.
+
+    >>> request_kind("GET"), request_kind("POST")
+    ('read', 'write')
+    """
+    return "read" if method.upper() in READ_METHODS else "write"
+
+
 class RateLimiter:
-    """Counts requests per IP and per player in Redis under ``prefix``."""
+    """Counts requests per verified player or IP, and per IP, in Redis under ``prefix``."""
 
-    def __init__(self, conn: redis.Redis, prefix: str, limit: Limit | None) -> None:
-        self.limit = limit
+    def __init__(self, conn: redis.Redis, prefix: str, limits: Limits) -> None:
+        self.limits = limits
         self._prefix = prefix
-        self._count = conn.register_script(_COUNT)
+        self._count = conn.register_script(COUNT_SCRIPT)
 
-    def retry_after(self, ip: str, player: str | None) -> int | None:
-        """Seconds to wait if this request is over a limit, else ``None`` (and counted)."""
-        if self.limit is None:
+    def counters(
+        self, ip: str, player: str | None, kind: str
+    ) -> list[tuple[str, Limit, str]]:
+        """The counters a request spends: ``(key, limit, who)`` in the script's order.
+
+        ``player`` must be an identity the caller has verified (never the id claimed
+        by an unchecked token).
+
+        >>> limits = parse_limits("5/minute", "9/minute", "50/hour")
+        >>> limiter = RateLimiter(redis.Redis(), "dd:", limits)
+        >>> [key for key, _, _ in limiter.counters("10.0.0.1", "p_ada", "write")]
+        ['dd:rl:write:player:p_ada', 'dd:rl:all:ip:10.0.0.1']
+        >>> [key for key, _, _ in limiter.counters("10.0.0.1", None, "read")]
+        ['dd:rl:read:ip:10.0.0.1', 'dd:rl:all:ip:10.0.0.1']
+        """
+        if kind not in KINDS:
+            raise ValueError(f"kind is one of {KINDS}, not {kind!r}")
+        found: list[tuple[str, Limit, str]] = []
+        budget = self.limits.read if kind == "read" else self.limits.write
+        if budget is not None:
+            if player is not None:
+                key = keymap.rate_budget(self._prefix, kind, "player", player)
+                found.append((key, budget, "player"))
+            else:
+                key = keymap.rate_budget(self._prefix, kind, "ip", ip)
+                found.append((key, budget, "address"))
+        if self.limits.ip is not None:
+            key = keymap.rate_ceiling(self._prefix, ip)
+            found.append((key, self.limits.ip, "address in all"))
+        return found
+
+    def check(self, ip: str, player: str | None, kind: str) -> Refusal | None:
+        """Count this request; a :class:`Refusal` if it is over a limit, else ``None``."""
+        counters = self.counters(ip, player, kind)
+        if not counters:
             return None
-        keys = [keymap.rate_ip(self._prefix, ip)]
-        if player is not None:
-            keys.append(keymap.rate_player(self._prefix, player))
+        args: list[int] = []
+        for _, limit, _ in counters:
+            args += [limit.count, limit.seconds]
         try:
-            wait = int(self._count(keys=keys, args=[self.limit.count, self.limit.seconds]))
+            index, wait = self._count(keys=[key for key, _, _ in counters], args=args)
         except redis.RedisError as exc:
             log.warning("rate limit not checked, Redis failed: %s", exc)
             return None
-        return None if wait < 0 else wait
+        if int(index) == 0:
+            return None
+        _, limit, who = counters[int(index) - 1]
+        what = "requests" if who == "address in all" else f"{kind} requests"
+        per = "address" if who.startswith("address") else "player"
+        period = limit.text.split(" per ", 1)[1]
+        return Refusal(int(wait), f"{limit.count} {what} per {period} per {per}")

@@ -89,7 +89,7 @@ log = logging.getLogger(__name__)
 _Call = tuple[str, list[Any], list[Any], str]
 
 # KEYS: board (6: BOARD_LUA) stats (3: STATS_LUA) stream open rejected
-# ARGV: board (6) stats (6) entry_id group date raw_entry
+# ARGV: board (6) stats (6) entry_id group date raw_entry [player ttl seconds]
 _APPLY = (
     BOARD_LUA
     + STATS_LUA
@@ -99,7 +99,7 @@ local board = record_board({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local stats = 0
 if board >= 0 then
   stats = record_stats({KEYS[7], KEYS[8], KEYS[9]},
-    {ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12]})
+    {ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[17]})
 else
   local reason = 'frozen'
   if board == -2 then reason = 'duplicate_player' end
@@ -261,8 +261,11 @@ class ResultConsumer:
         batch: int = BATCH,
         claim_idle_ms: int = CLAIM_IDLE_MS,
         pause: Callable[[list[str]], None] | None = None,
+        player_ttl: int | None = None,
     ) -> None:
         self.conn = conn
+        # The statistics of a player expire with their account (DAILY_PLAYER_DAYS).
+        self.player_ttl = player_ttl
         self.prefix = prefix
         self.stream = ResultStream(conn, prefix=prefix)
         self.name = name or default_consumer_name()
@@ -399,6 +402,7 @@ class ResultConsumer:
         args = [
             *board.record_args(result), *stats_args(result),
             entry_id, GROUP, result.date.isoformat(), raw,
+            *([self.player_ttl] if self.player_ttl else []),
         ]
         return "apply", keys, args, result.game_id
 

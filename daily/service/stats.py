@@ -20,7 +20,10 @@ consecutive counting dates.
   play the 29th (while it is open), which joins the run into 3.
 
 Recording is idempotent by game id (one Lua script: the game's row is added with
-HSETNX and the counters move only if it was new).
+HSETNX and the counters move only if it was new). The keys expire with the player's
+account: the results consumer passes ``DAILY_PLAYER_DAYS`` in seconds to the script,
+and :class:`daily.service.players.Players` renews them with the account on each day of
+use.
 
 Redis keys (``P`` = prefix; the ``{player}`` hash tag keeps a player in one slot)::
 
@@ -68,6 +71,9 @@ local function record_stats(k, a)
     if total > best then redis.call('HSET', k[2], field, total) end
   end
   redis.call('ZADD', k[3], a[6], a[5])
+  if a[7] then
+    for i = 1, 3 do redis.call('EXPIRE', k[i], a[7]) end
+  end
   return 1
 end
 """

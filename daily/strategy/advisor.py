@@ -82,6 +82,16 @@ class Position:
         """The score card of the position."""
         return Card(self.rules, self.scores, self.extra_bonus)
 
+    @property
+    def first_roll(self) -> bool:
+        """The dice stand on the turn's first roll (a combination scored now is served).
+
+        >>> from daily.rules import get_ruleset
+        >>> Position(get_ruleset("generala"), (None,) * 11, (1, 2, 3, 4, 5), 2).first_roll
+        True
+        """
+        return self.rolls_left == self.rules.rolls_per_turn - 1
+
 
 @dataclass(frozen=True)
 class Action:
@@ -171,9 +181,19 @@ class Advisor:
         # each get, set and clear atomic), so one warm Advisor serves a whole process.
         self._turns: dict[CardState, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._cache = cache
-        self._boxes: dict[tuple[CardState, tuple[int, ...]], list[tuple[float, str, int, int]]]
+        self._boxes: dict[
+            tuple[CardState, tuple[int, ...], bool], list[tuple[float, str, int, int]]
+        ]
         self._boxes = {}
         self._keep_lists: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, ...]]]] = {}
+
+    #: The values are exact (see :class:`daily.strategy.triple.TripleAdvisor`).
+    heuristic = False
+
+    @property
+    def expected(self) -> float:
+        """The optimal expected score of a new game."""
+        return self.table.expected
 
     def _turn(self, state: CardState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         hit = self._turns.get(state)
@@ -199,11 +219,12 @@ class Advisor:
         """Every legal box for the dice showing, best first.
 
         What a box gains (points, bonuses and the table's value of the state after it)
-        depends only on the card's between-turn state and the dice multiset, so it is
-        computed once per (state, dice) and kept (``cache`` * 16 entries at most).
+        depends only on the card's between-turn state, the dice multiset and (Generala's
+        served points) whether it is the turn's first roll, so it is computed once per
+        (state, dice, first roll) and kept (``cache`` * 16 entries at most).
         """
         state = self.spec.card_state(pos.scores)
-        key = (state, tuple(sorted(pos.dice)))
+        key = (state, tuple(sorted(pos.dice)), pos.first_roll and self.rules.served)
         gains = self._boxes.get(key)
         if gains is None:
             gains = self._box_gains(pos, state)
@@ -218,20 +239,20 @@ class Advisor:
 
     def _box_gains(self, pos: Position, state: CardState) -> list[tuple[float, str, int, int]]:
         rules, spec = self.rules, self.spec
-        turn = placements(rules, pos.scores, pos.dice)
+        turn = placements(rules, pos.scores, pos.dice, first_roll=pos.first_roll)
         upper_before = state.upper  # capped at the threshold: crossing it is all that counts
         threshold = rules.upper_bonus_threshold
         out = []
         full = bin(state.mask).count("1") == len(rules.boxes) - 1
         for p in turn.legal():
-            gained = p.points + turn.bonus
+            gained = p.points + p.bonus
             crossing = upper_before < threshold <= upper_before + p.points
             if spec.upper_face[p.index] and rules.upper_bonus and crossing:
                 gained += rules.upper_bonus
             future = 0.0
             if not self.greedy and not full:
                 future = self.table.value(spec.next_state(state, p.index, p.points))
-            out.append((gained + future, p.box, p.points, turn.bonus))
+            out.append((gained + future, p.box, p.points, p.bonus))
         out.sort(key=lambda g: -g[0])
         return out
 

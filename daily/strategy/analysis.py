@@ -31,6 +31,7 @@ from daily.replay import replay
 from daily.strategy.advisor import Action, Advisor, Position
 from daily.strategy.bots import Bot
 from daily.strategy.solver import StrategyTable
+from daily.strategy.triple import TripleAdvisor
 
 #: Losses below this are rounding, not mistakes.
 EPSILON = 1e-9
@@ -91,6 +92,8 @@ class Analysis:
     total: int
     complete: bool
     optimal_total: int | None
+    #: The values come from a heuristic player (Triple Yahtzee), not an exact table.
+    heuristic: bool = False
 
     @property
     def expected_loss(self) -> float:
@@ -118,6 +121,7 @@ class Analysis:
         return {
             "format": "daily-analysis/1",
             "ruleset": self.ruleset,
+            "heuristic": self.heuristic,
             "complete": self.complete,
             "total": self.total,
             "optimal_expected": round(self.optimal_expected, 4),
@@ -140,6 +144,8 @@ class Analysis:
             f"expected loss {self.expected_loss:.2f}",
             f"rating {self.rating:.1f} (optimal play averages {self.optimal_expected:.1f})",
         ]
+        if self.heuristic:
+            lines.insert(1, "heuristic: values from the lookahead player, not an exact table")
         if self.complete:
             lines.append(f"luck {self.luck:+.1f}")
         if self.optimal_total is not None:
@@ -154,7 +160,7 @@ def _kept(dice: tuple[int, ...], mask: str) -> tuple[int, ...]:
 
 
 def analyse(
-    table: StrategyTable,
+    table: StrategyTable | TripleAdvisor,
     log: MoveLog,
     *,
     seed: bytes | None = None,
@@ -163,9 +169,16 @@ def analyse(
 ) -> Analysis:
     """Analyse every decision of ``log`` (verified by replaying it first).
 
-    The dice come from ``slots``, else ``seed``, else the log's own seed.
+    The dice come from ``slots``, else ``seed``, else the log's own seed. ``table`` may
+    also be a :class:`TripleAdvisor` (heuristic values, labelled so in the report).
     """
-    rules = table.rules
+    advisor: Advisor | TripleAdvisor
+    player: Bot | TripleAdvisor
+    if isinstance(table, StrategyTable):
+        advisor, player = Advisor(table), Bot(table, "hard")
+    else:
+        advisor = player = table
+    rules = advisor.rules
     if log.rules != rules:
         raise LogFormatError(
             f"the log is for {log.ruleset} {dict(log.options)}, the table for "
@@ -180,7 +193,6 @@ def analyse(
             )
         slots = SlotCache(source, rules.dice)
     result = replay(log, slots=slots)  # raises a precise error for an illegal log
-    advisor = Advisor(table)
     game = Game(rules, slots)
     decisions = []
     for turn in log.turns:
@@ -202,12 +214,13 @@ def analyse(
             game.score(turn.box)
     optimal_total = None
     if with_optimal_total:
-        optimal_total = Bot(table, "hard").play(Game(rules, slots)).card.total
+        optimal_total = player.play(Game(rules, slots)).card.total
     return Analysis(
         rules.name,
         tuple(decisions),
-        table.expected,
+        advisor.expected,
         result.total,
         result.complete,
         optimal_total,
+        advisor.heuristic,
     )

@@ -8,6 +8,12 @@ The kernels take the arrays of :class:`daily.strategy.spec.GameSpec`. Inside a t
   among the sub-multisets of ``K`` (for a roll: the best decision with ``j`` rolls left);
 * the state's value is ``E[R][empty]``: the first roll of a turn keeps nothing.
 
+Generala scores a combination made on the turn's first roll (served) higher: ``v0s``
+holds the box values with the served points, and the first roll's decision takes
+``max(M[R-1][roll], v0s[roll])`` (keeping every die is never a reroll, so scoring is the
+only way to use the served value). ``doble_generala`` scores only while the flag
+``y`` says the generala box holds points.
+
 The placement logic in :func:`box_values` mirrors :func:`daily.rules.placement.placements`
 (forced order, Yahtzee's forced joker, extra-Yahtzee bonus); the tests compare the two
 on every relevant card.
@@ -37,7 +43,7 @@ def box_values(
 ):  # pragma: no cover - compiled
     """Fill ``v0[r]``: the best legal box for each roll, with bonuses and future value."""
     n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
-    ybox, nr = P[6], P[12]
+    ybox, nr, dbox = P[6], P[12], P[15]
     for b in range(nb):
         if mask >> b & 1:
             continue
@@ -88,8 +94,10 @@ def box_values(
             else:
                 if jok and joker_points[b] >= 0:
                     pts = joker_points[b]
+                if b == dbox and y == 0:
+                    pts = 0
                 if b == ybox and ny == 2:
-                    v = pts + succ[b, 1 if pts == 50 else 0]
+                    v = pts + succ[b, 1 if pts > 0 else 0]
                 else:
                     v = pts + succ[b, 0]
             if v > best:
@@ -138,7 +146,7 @@ def box_value(
 
     Returns ``(NEG, 0)`` when the box is filled or not allowed.
     """
-    ybox, ny, forced = P[6], P[4], P[9]
+    ybox, ny, forced, dbox = P[6], P[4], P[9], P[15]
     if mask >> b & 1:
         return NEG, 0
     if forced == 1 and b != first:
@@ -153,8 +161,10 @@ def box_value(
         return succ[b, pts // f], pts
     if jok and joker_points[b] >= 0:
         pts = joker_points[b]
+    if b == dbox and y == 0:
+        pts = 0
     if b == ybox and ny == 2:
-        return pts + succ[b, 1 if pts == 50 else 0], pts
+        return pts + succ[b, 1 if pts > 0 else 0], pts
     return pts + succ[b, 0], pts
 
 
@@ -189,15 +199,18 @@ def pick_box(
 
 
 @njit(cache=True)
-def turn_value(v0, P, child, parent, E, M):  # pragma: no cover - compiled
-    """The value of a turn before its first roll, given ``v0``; ``E``/``M`` are scratch."""
-    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+def turn_value(v0, v0s, P, child, parent, E, M):  # pragma: no cover - compiled
+    """The value of a turn before its first roll, given ``v0`` (and ``v0s`` when served
+    points exist); ``E``/``M`` are scratch."""
+    R, nk, nr, r0, served = P[10], P[11], P[12], P[13], P[14]
     for r in range(nr):
         M[r0 + r] = v0[r]
     for j in range(1, R + 1):
         for ki in range(nk - 1, -1, -1):
             if ki >= r0:
                 E[ki] = M[ki]
+                if j == R and served == 1 and v0s[ki - r0] > E[ki]:
+                    E[ki] = v0s[ki - r0]
             else:
                 s = 0.0
                 for f in range(6):
@@ -215,15 +228,17 @@ def turn_value(v0, P, child, parent, E, M):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def turn_tables(v0, P, child, parent, E_all, M_all):  # pragma: no cover - compiled
+def turn_tables(v0, v0s, P, child, parent, E_all, M_all):  # pragma: no cover - compiled
     """Like :func:`turn_value` but keeps every level: ``E_all[j]``, ``M_all[j]``."""
-    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+    R, nk, nr, r0, served = P[10], P[11], P[12], P[13], P[14]
     for r in range(nr):
         M_all[0, r0 + r] = v0[r]
     for j in range(1, R + 1):
         for ki in range(nk - 1, -1, -1):
             if ki >= r0:
                 E_all[j, ki] = M_all[j - 1, ki]
+                if j == R and served == 1 and v0s[ki - r0] > E_all[j, ki]:
+                    E_all[j, ki] = v0s[ki - r0]
             else:
                 s = 0.0
                 for f in range(6):
@@ -242,22 +257,30 @@ def turn_tables(v0, P, child, parent, E_all, M_all):  # pragma: no cover - compi
 
 @njit(cache=True)
 def state_turn(
-    mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, child, parent
+    mask, u, y, W, use_future, P, raw, raw_served, alike, upper_face, joker_points, child,
+    parent,
 ):  # pragma: no cover - compiled
-    """Every within-turn value of one state: ``(v0, E_all, M_all)``."""
+    """Every within-turn value of one state: ``(v0, E_all, M_all)``.
+
+    ``E_all[R][roll]`` is the value of the first roll (served points included).
+    """
     n, nb, R, nk, nr = P[0], P[1], P[10], P[11], P[12]
     succ = np.empty((nb, n + 1))
     v0 = np.empty(nr)
+    v0s = np.empty(nr)
     box_values(mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, succ, v0)
+    if P[14] == 1:
+        box_values(mask, u, y, W, use_future, P, raw_served, alike, upper_face, joker_points,
+                   succ, v0s)
     E_all = np.full((R + 1, nk), np.nan)
     M_all = np.full((R, nk), np.nan)
-    turn_tables(v0, P, child, parent, E_all, M_all)
+    turn_tables(v0, v0s, P, child, parent, E_all, M_all)
     return v0, E_all, M_all
 
 
 @njit(parallel=True, cache=True)
 def solve_masks(
-    masks, W, P, raw, alike, upper_face, joker_points, child, parent, reach
+    masks, W, P, raw, raw_served, alike, upper_face, joker_points, child, parent, reach
 ):  # pragma: no cover - compiled
     """Compute ``W`` for every reachable state whose box mask is in ``masks``.
 
@@ -268,6 +291,7 @@ def solve_masks(
         mask = masks[i]
         succ = np.empty((nb, n + 1))
         v0 = np.empty(nr)
+        v0s = np.empty(nr)
         E = np.empty(nk)
         M = np.empty(nk)
         um = 0
@@ -295,15 +319,20 @@ def solve_masks(
                 box_values(
                     mask, u, y, W, True, P, raw, alike, upper_face, joker_points, succ, v0
                 )
-                W[state_idx(mask, u, y, nu, ny)] = turn_value(v0, P, child, parent, E, M)
+                if P[14] == 1:
+                    box_values(
+                        mask, u, y, W, True, P, raw_served, alike, upper_face, joker_points,
+                        succ, v0s,
+                    )
+                W[state_idx(mask, u, y, nu, ny)] = turn_value(v0, v0s, P, child, parent, E, M)
             if hopeless and ref < 0:
                 ref = u
 
 
 @njit(cache=True)
 def play_games(
-    slots, level, temperature, rng_seed, W, P, raw, alike, upper_face, joker_points,
-    child, parent, keeps, py_order, code_index,
+    slots, level, temperature, rng_seed, W, P, raw, raw_served, alike, upper_face,
+    joker_points, child, parent, keeps, py_order, code_index,
 ):  # pragma: no cover - compiled
     """Play one game per row of ``slots`` (games, turns, rolls, dice); return the totals.
 
@@ -318,6 +347,7 @@ def play_games(
     totals = np.zeros(G, dtype=np.int64)
     succ = np.empty((nb, n + 1))
     v0 = np.empty(nr)
+    v0s = np.empty(nr)
     E_all = np.empty((R + 1, nk))
     M_all = np.empty((R, nk))
     dice = np.empty(n, dtype=np.int64)
@@ -334,7 +364,10 @@ def play_games(
         for t in range(nb):
             box_values(mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points,
                        succ, v0)
-            turn_tables(v0, P, child, parent, E_all, M_all)
+            if P[14] == 1:
+                box_values(mask, u, y, W, use_future, P, raw_served, alike, upper_face,
+                           joker_points, succ, v0s)
+            turn_tables(v0, v0s, P, child, parent, E_all, M_all)
             first = first_open(mask, nb)
             for i in range(n):
                 dice[i] = slots[g, t, 0, i]
@@ -345,12 +378,13 @@ def play_games(
                     code += 7 ** (dice[i] - 1)
                 r = code_index[code] - r0
                 rl = R - roll
+                rw = raw_served if roll == 1 else raw
                 extra = extra_bonus(r, mask, y, P, alike)
                 mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
                 nc = 0
                 best = NEG
                 for b in range(nb):
-                    v, _ = box_value(r, b, mask, y, succ, P, raw, upper_face, joker_points,
+                    v, _ = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points,
                                      mode, mbox, jok, first)
                     if v > NEG:
                         cand_v[nc] = v + extra
@@ -407,7 +441,7 @@ def play_games(
                     roll += 1
                     continue
                 b = -a - 1
-                _, pts = box_value(r, b, mask, y, succ, P, raw, upper_face, joker_points,
+                _, pts = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points,
                                    mode, mbox, jok, first)
                 total += pts + extra
                 if upper_face[b] > 0:
@@ -416,8 +450,139 @@ def play_games(
                     upper_raw += pts
                     u = min(T, u + pts) if T > 0 else 0
                 if b == P[6] and ny == 2:
-                    y = 1 if pts == 50 else 0
+                    y = 1 if pts > 0 else 0
                 mask |= 1 << b
+                break
+        totals[g] = total
+    return totals
+
+
+@njit(cache=True)
+def play_triple_games(
+    slots, use_future, W, P, raw, alike, upper_face, joker_points, child, parent, keeps,
+    py_order, code_index, weights,
+):  # pragma: no cover - compiled
+    """Play one multi-column game per row of ``slots``; return the totals.
+
+    ``W`` and ``P`` are those of the one-column table. The decisions and tie-breaks are
+    those of :class:`daily.strategy.triple.TripleAdvisor`: a box is worth its column's
+    weight times (points, bonus and the column's future value minus its value now),
+    plus any extra-Yahtzee bonus unweighted; a keep is valued by expectimax over the
+    turn with the best box of any column at its end. ``use_future`` false: greedy.
+    """
+    n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
+    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+    C = weights.shape[0]
+    G = slots.shape[0]
+    full = (1 << nb) - 1
+    totals = np.zeros(G, dtype=np.int64)
+    succ = np.empty((C, nb, n + 1))
+    colv = np.empty(nr)
+    v0 = np.empty(nr)
+    here = np.empty(C)
+    E_all = np.empty((R + 1, nk))
+    M_all = np.empty((R, nk))
+    dice = np.empty(n, dtype=np.int64)
+    need = np.empty(6, dtype=np.int64)
+    mask = np.zeros(C, dtype=np.int64)
+    u = np.zeros(C, dtype=np.int64)
+    y = np.zeros(C, dtype=np.int64)
+    upper_raw = np.zeros(C, dtype=np.int64)
+    for g in range(G):
+        total = 0
+        for c in range(C):
+            mask[c] = 0
+            u[c] = 0
+            y[c] = 0
+            upper_raw[c] = 0
+        for t in range(C * nb):
+            for r in range(nr):
+                v0[r] = NEG
+            for c in range(C):
+                here[c] = 0.0
+                if mask[c] == full:
+                    continue
+                if use_future:
+                    here[c] = W[state_idx(mask[c], u[c], y[c], nu, ny)]
+                box_values(mask[c], u[c], y[c], W, use_future, P, raw, alike, upper_face,
+                           joker_points, succ[c], colv)
+                w = weights[c]
+                for r in range(nr):
+                    cand = w * (colv[r] - here[c])
+                    cand -= (w - 1) * extra_bonus(r, mask[c], y[c], P, alike)
+                    if cand > v0[r]:
+                        v0[r] = cand
+            turn_tables(v0, v0, P, child, parent, E_all, M_all)
+            for i in range(n):
+                dice[i] = slots[g, t, 0, i]
+            roll = 1
+            while True:
+                code = 0
+                for i in range(n):
+                    code += 7 ** (dice[i] - 1)
+                r = code_index[code] - r0
+                rl = R - roll
+                best = NEG
+                best_c = -1
+                best_b = -1
+                best_k = -1
+                best_pts = 0
+                best_extra = 0
+                for c in range(C):
+                    if mask[c] == full:
+                        continue
+                    first = first_open(mask[c], nb)
+                    extra = extra_bonus(r, mask[c], y[c], P, alike)
+                    mode, mbox, jok = joker_mode(r, mask[c], P, alike, upper_face)
+                    for b in range(nb):
+                        v, pts = box_value(r, b, mask[c], y[c], succ[c], P, raw, upper_face,
+                                           joker_points, mode, mbox, jok, first)
+                        if v <= NEG:
+                            continue
+                        d = weights[c] * (v - here[c]) + extra
+                        if d > best:
+                            best = d
+                            best_c = c
+                            best_b = b
+                            best_pts = pts
+                            best_extra = extra
+                if rl > 0:
+                    for j in range(py_order.shape[0]):
+                        K = py_order[j]
+                        ok = True
+                        for f in range(6):
+                            cnt = 0
+                            for i in range(n):
+                                if dice[i] == f + 1:
+                                    cnt += 1
+                            if keeps[K, f] > cnt:
+                                ok = False
+                                break
+                        if ok and E_all[rl, K] > best:
+                            best = E_all[rl, K]
+                            best_k = K
+                if best_k >= 0:
+                    for f in range(6):
+                        need[f] = keeps[best_k, f]
+                    for i in range(n):
+                        if need[dice[i] - 1] > 0:
+                            need[dice[i] - 1] -= 1
+                        else:
+                            dice[i] = slots[g, t, roll, i]
+                    roll += 1
+                    continue
+                c = best_c
+                b = best_b
+                w = weights[c]
+                total += w * best_pts + best_extra
+                if upper_face[b] > 0:
+                    if ub > 0 and upper_raw[c] < T <= upper_raw[c] + best_pts:
+                        total += w * ub
+                    upper_raw[c] += best_pts
+                    u[c] = min(T, u[c] + best_pts) if T > 0 else 0
+                if b == P[6] and ny == 2:
+                    y[c] = 1 if best_pts > 0 else 0
+                mask[c] |= 1 << b
                 break
         totals[g] = total
     return totals

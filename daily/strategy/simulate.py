@@ -52,7 +52,8 @@ def random_slots(rules: Ruleset, games: int, seed: int) -> np.ndarray:
     return rng.integers(1, 7, size=shape, dtype=np.int64)
 
 
-def _orders(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
+def keep_orders(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
+    """The proper keeps in the bots' tie-break order, and keep index by dice code."""
     n = spec.rules.dice
     proper = [i for i in range(spec.n_keeps) if spec.sizes[i] < n]
     proper.sort(key=lambda i: (-int(spec.sizes[i]), counts_to_dice(spec.keeps[i])))
@@ -74,7 +75,7 @@ def play_slots(
     if level not in LEVELS:
         raise StrategyError(f"bot level {level!r} is not one of {', '.join(LEVELS)}", field="level")
     spec = table.spec
-    proper, code_index = _orders(spec)
+    proper, code_index = keep_orders(spec)
     return kernel.play_games(
         np.ascontiguousarray(slots, dtype=np.int64),
         LEVELS.index(level),
@@ -83,6 +84,7 @@ def play_slots(
         table.values,
         spec.params,
         spec.raw,
+        spec.raw_served,
         spec.alike,
         spec.upper_face,
         spec.joker_points,

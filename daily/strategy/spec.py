@@ -9,7 +9,8 @@ A *keep* is a multiset of 0..n dice, stored as six face counts. Keeps are number
 by size then lexicographically; the keeps of size n are the rolls.
 
 A between-turn *state* is (mask of filled boxes, upper total capped at the bonus
-threshold, whether the yahtzee box holds 50), stored at index
+threshold, whether the yahtzee box holds points: 50 in Yahtzee, the generala box's
+50/60 in Generala, where it opens doble_generala), stored at index
 ``(mask * NU + upper) * NY + flag``.
 
 >>> from daily.rules import get_ruleset
@@ -43,6 +44,7 @@ class StrategyError(DailyError):
 P_DICE, P_BOXES, P_THRESHOLD, P_NU, P_NY, P_UPPER_BONUS = 0, 1, 2, 3, 4, 5
 P_YBOX, P_JOKER, P_EXTRA, P_FORCED = 6, 7, 8, 9
 P_ROLLS, P_NKEEPS, P_NROLLS, P_ROLL0 = 10, 11, 12, 13
+P_SERVED, P_DOUBLE = 14, 15
 
 
 def multisets(n: int) -> list[tuple[int, ...]]:
@@ -79,6 +81,7 @@ class GameSpec:
     child: np.ndarray  # (n_keeps, 6) index of keep + one die of face f, -1 at size n
     parent: np.ndarray  # (n_keeps, 6) index of keep - one die of face f, -1 if absent
     raw: np.ndarray  # (n_rolls, boxes) raw points from Ruleset.table
+    raw_served: np.ndarray  # (n_rolls, boxes) the same on the first roll (served_table)
     alike: np.ndarray  # (n_rolls,) face index 0..5 of an all-alike roll, else -1
     upper_face: np.ndarray  # (boxes,) face 1..6 of an upper box, else 0
     joker_points: np.ndarray  # (boxes,) joker points of a lower box, else -1
@@ -95,7 +98,16 @@ class GameSpec:
             )
         n, nb = rules.dice, len(rules.boxes)
         if nb > 24:
-            raise StrategyError(f"{nb} boxes is too many for a table", field="ruleset")
+            raise StrategyError(
+                f"{rules.name} has {nb} boxes, too many for an exact table; its bots are "
+                "heuristic",
+                field="ruleset",
+            )
+        if rules.served_wins:
+            raise StrategyError(
+                "a served Generala that wins outright has no expected score to maximise",
+                field="options.served_generala_wins",
+            )
         ks = multisets(n)
         index = {k: i for i, k in enumerate(ks)}
         keeps = np.array(ks, dtype=np.int64)
@@ -115,10 +127,12 @@ class GameSpec:
         roll0 = int(np.searchsorted(sizes, n))
         n_rolls = len(ks) - roll0
         raw = np.zeros((n_rolls, nb), dtype=np.int64)
+        raw_served = np.zeros((n_rolls, nb), dtype=np.int64)
         alike = np.full(n_rolls, -1, dtype=np.int64)
         for r in range(n_rolls):
             counts = ks[roll0 + r]
             raw[r] = rules.table[counts_to_dice(counts)]
+            raw_served[r] = rules.served_table[counts_to_dice(counts)]
             if max(counts) == n:
                 alike[r] = counts.index(n)
         upper_face = np.zeros(nb, dtype=np.int64)
@@ -132,7 +146,8 @@ class GameSpec:
         threshold = rules.upper_bonus_threshold if rules.upper_bonus else 0
         nu = threshold + 1
         yi = rules.yahtzee_index
-        ny = 2 if yi is not None and rules.extra_yahtzee_bonus else 1
+        di = rules.double_index
+        ny = 2 if yi is not None and (rules.extra_yahtzee_bonus or di is not None) else 1
         reach = _upper_reach(sorted(int(f) for f in upper_face if f), n, threshold)
         params = np.array(
             [
@@ -150,11 +165,14 @@ class GameSpec:
                 len(ks),
                 n_rolls,
                 roll0,
+                int(rules.served),
+                -1 if di is None else di,
             ],
             dtype=np.int64,
         )
         return cls(
-            rules, keeps, sizes, child, parent, raw, alike, upper_face, joker_points, reach, params
+            rules, keeps, sizes, child, parent, raw, raw_served, alike, upper_face, joker_points,
+            reach, params,
         )
 
     @property
@@ -213,7 +231,7 @@ class GameSpec:
         upper = min(upper, self.threshold)
         flag = 0
         if int(self.params[P_NY]) == 2:
-            flag = int(scores[int(self.params[P_YBOX])] == 50)
+            flag = int(bool(scores[int(self.params[P_YBOX])]))
         return CardState(mask, upper, flag)
 
     def next_state(self, state: CardState, box: int, points: int) -> CardState:
@@ -229,7 +247,7 @@ class GameSpec:
             upper = min(self.threshold, upper + points)
         flag = state.flag
         if box == int(self.params[P_YBOX]) and int(self.params[P_NY]) == 2:
-            flag = int(points == 50)
+            flag = int(points > 0)
         return CardState(state.mask | (1 << box), upper, flag)
 
     def state_index(self, state: CardState) -> int:

@@ -20,10 +20,12 @@ from daily.strategy.advisor import Advisor
 from daily.strategy.solver import StrategyTable, solve
 from daily.strategy.spec import StrategyError
 from daily.strategy.tablefile import load_table, table_filename
+from daily.strategy.triple import TripleAdvisor, column_rules
 
 _LOCK = threading.Lock()
 _OPEN: dict[tuple[str, float], StrategyTable] = {}
 _ADVISORS: dict[int, Advisor] = {}
+_TRIPLES: dict[tuple[int, str, tuple[tuple[str, object], ...]], TripleAdvisor] = {}
 
 
 def tables_dir_for(data_dir: Path) -> Path:
@@ -84,3 +86,26 @@ def table_or_solve(rules: Ruleset, folder: Path | None = None) -> StrategyTable:
     except StrategyError:
         print(f"(no saved {rules.name} table: solving it in memory)", file=sys.stderr)
         return solve(rules)
+
+
+def advisor_for(rules: Ruleset, folder: Path | None = None) -> Advisor | TripleAdvisor:
+    """The engine that advises on ``rules``, warm and one per table and process: the
+    exact :class:`Advisor` on its table, or for Triple Yahtzee the heuristic
+    :class:`TripleAdvisor` on its one-column table.
+
+    >>> from daily.rules import get_ruleset
+    >>> advisor_for(get_ruleset("yacht"), Path("/nonexistent"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    daily.strategy.spec.StrategyError: table: no strategy table for yacht in /nonexistent; ...
+    """
+    if len(rules.weights) < 2:
+        return get_advisor(rules, folder)
+    table = get_table(column_rules(rules), folder)
+    key = (id(table), rules.name, tuple(sorted(rules.options.items())))
+    with _LOCK:
+        triple = _TRIPLES.get(key)
+        if triple is None or triple.table is not table:
+            triple = TripleAdvisor(table, rules, cache=256)
+            _TRIPLES[key] = triple
+        return triple

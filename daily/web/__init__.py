@@ -3,8 +3,11 @@
 It talks only to the JSON API and holds no rules logic of its own. The blueprint
 serves the single-page app at ``/`` and ``/r/<code>`` (a shared result), its
 modules and styles under ``/static/web/``, and one helper endpoint, ``POST /qr.svg``,
-that draws a QR code (used to move the player token to another device; the token
-travels in the request body so it never lands in an access log).
+that draws the QR code of the caller's own import link ``<origin>/#/import/<token>``
+(used to move the player to another device). It needs the player's bearer token, so
+nobody else can make the server draw, and drawings are kept in a small per-process
+cache, so asking again costs nothing; the token travels in a header, never in a URL,
+so it never lands in an access log.
 
 >>> from flask import Flask
 >>> app = Flask(__name__)
@@ -12,19 +15,21 @@ travels in the request body so it never lands in an access log).
 >>> client = app.test_client()
 >>> client.get("/").status_code, client.get("/r/DD-7K3M9Q").status_code
 (200, 200)
->>> client.post("/qr.svg", json={"text": "hello"}).mimetype
-'image/svg+xml'
+>>> draw_qr("hello").startswith(b"<svg")
+True
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import re
+from urllib.parse import quote
 
 import segno
-from flask import Blueprint, Response, jsonify, render_template
+from flask import Blueprint, Response, render_template, request
 
-from daily.service.requests import json_object
+from daily.service.requests import bearer_token, current_player, json_object, only_fields
 
 bp = Blueprint(
     "web",
@@ -34,21 +39,22 @@ bp = Blueprint(
     template_folder="templates",
 )
 
-#: Longest text the QR endpoint draws (a transfer link with a token fits easily).
-QR_MAX_CHARS = 512
+#: Drawings kept per process (an import link per player and origin).
+QR_CACHE_SIZE = 512
 #: What a result code may look like in a ``/r/<code>`` link (checked again by the API).
 CODE_PATTERN = re.compile(r"^[A-Za-z0-9-]{1,24}$")
 
 _NO_STORE = {"Cache-Control": "no-store"}
 
 
-def _error(status: int, code: str, message: str, field: str | None = None) -> Response:
-    body: dict[str, object] = {"status": status, "code": code, "message": message}
-    if field is not None:
-        body["field"] = field
-    response = jsonify({"error": body})
-    response.status_code = status
-    return response
+@functools.lru_cache(maxsize=QR_CACHE_SIZE)
+def draw_qr(text: str) -> bytes:
+    """An SVG QR code of ``text`` (error correction M), the same bytes every time."""
+    buffer = io.BytesIO()
+    segno.make(text, error="m", micro=False).save(
+        buffer, kind="svg", scale=4, border=2, xmldecl=False, dark="#111"
+    )
+    return buffer.getvalue()
 
 
 @bp.get("/")
@@ -67,16 +73,10 @@ def result_page(code: str) -> tuple[str, int] | str:
 
 @bp.post("/qr.svg")
 def qr_svg() -> Response:
-    """An SVG QR code of ``{"text": ...}`` from the JSON body; never cached."""
-    text = json_object().get("text")  # 400 naming "body" if it is not a JSON object
-    if not isinstance(text, str) or not text:
-        return _error(400, "invalid_field", "text must be a non-empty string", field="text")
-    if len(text) > QR_MAX_CHARS:
-        return _error(
-            400, "invalid_field", f"text is longer than {QR_MAX_CHARS} characters", field="text"
-        )
-    buffer = io.BytesIO()
-    segno.make(text, error="m", micro=False).save(
-        buffer, kind="svg", scale=4, border=2, xmldecl=False, dark="#111"
-    )
-    return Response(buffer.getvalue(), mimetype="image/svg+xml", headers=_NO_STORE)
+    """The QR code of the caller's import link (401 without a valid token); never cached
+    by the browser or a proxy (it holds the token)."""
+    current_player()
+    only_fields(json_object(), ())  # no body, or {} (a deep one is a 400 like anywhere)
+    token = bearer_token() or ""
+    link = f"{request.host_url.rstrip('/')}/#/import/{quote(token, safe='')}"
+    return Response(draw_qr(link), mimetype="image/svg+xml", headers=_NO_STORE)

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from daily.dice import slot_dice
-from daily.movelog import MoveLog
+from daily.movelog import MoveLog, Turn
 from daily.rules import get_ruleset
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
@@ -52,3 +52,19 @@ def test_position_example():
     assert example
     assert "(the example log of `daily-log/1` above is at position 5)" in DOC
     assert position_of(MoveLog.from_json(example.group(1))) == 5
+
+
+def test_generala_and_triple_are_described_exactly():
+    section = DOC.split("- `generala`:", 1)[1].split("Options:", 1)[0]
+    listed = re.findall(r"[a-z_]+", section.replace("…", " "))
+    generala = get_ruleset("generala")
+    assert [b for b in listed if b in generala.box_ids and b not in ("ones", "sixes")] == list(
+        generala.box_ids[6:])
+    triple = get_ruleset("triple-yahtzee")
+    assert "`2.full_house` has index 21, text character `V`" in DOC
+    assert triple.box_index("2.full_house") == 21
+    log = MoveLog("triple-yahtzee", (Turn((), "2.full_house"),), seed=bytes(32))
+    assert log.to_text().endswith("~V")
+    assert "seeds/logs-v1-generala-triple.json" in DOC
+    json.loads((Path(__file__).resolve().parents[2] / "seeds" /
+                "logs-v1-generala-triple.json").read_text())

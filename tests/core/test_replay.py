@@ -54,6 +54,9 @@ OPTIONS = {
     "yatzy": [{}],
     "maxi-yatzy": [{}, {"saved_rolls": True}, {"upper_bonus": "50-at-75", "full_straight": 25}],
     "yacht": [{}],
+    "generala": [{}, {"ace_high": False, "double_generala": False},
+                 {"generala_points": "40-50", "served_generala_wins": True}],
+    "triple-yahtzee": [{}, {"joker": True}],
 }
 
 

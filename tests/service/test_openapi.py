@@ -65,6 +65,10 @@ def test_every_operation_conforms_to_the_document(open_app: Flask) -> None:
     headers = {"Authorization": f"Bearer {player.token}"}
     for operation in operations:
         for mode in EXAMPLES:
+            if operation.path.endswith("/players/me/token"):  # it spends its token
+                throwaway = {"Authorization": f"Bearer {Player(client, 'Rotor').token}"}
+                run_operation(operation, mode, throwaway)
+                continue
             run_operation(operation, mode, headers)
             if "{game_id}" in operation.path and mode is GenerationMode.POSITIVE:
                 run_operation(operation, mode, headers,

@@ -59,30 +59,32 @@ def test_health_reports_a_dead_redis(service_config: Config) -> None:
     assert response.get_json() == {"status": "degraded", "redis": "down"}
 
 
-def test_rate_limits_per_player_and_per_ip(service_config: Config, clock: Any) -> None:
-    app = create_app(service_config.with_overrides(rate_limit="6/minute"),
+def test_reads_and_writes_have_separate_budgets_per_verified_player(
+    service_config: Config, clock: Any
+) -> None:
+    app = create_app(service_config.with_overrides(rate_limit="4/minute",
+                                                   rate_limit_reads="6/minute"),
                      {"TESTING": True, "CLOCK": clock})
     client = app.test_client()
-    ada = Player(client, "Ada")  # 1 request from this IP
-    for _ in range(4):
-        assert ada.call("GET", "/players/me").status_code == 200
-    # Requests 6 from the IP; Ada has used 4 of her own 6.
-    assert ada.call("GET", "/players/me").status_code == 200
+    ada = Player(client, "Ada")  # a write of this IP (no verified player yet)
+    assert [ada.call("GET", "/players/me").status_code for _ in range(7)] == [200] * 6 + [429]
     limited = ada.call("GET", "/players/me")
-    assert limited.status_code == 429
     body = limited.get_json()["error"]
-    assert body["code"] == "rate_limited" and "6 per 1 minute" in body["message"]
-    assert "Retry-After" in limited.headers
-    # Another address still gets through; health is never limited.
-    other = client.get("/api/v1/today", environ_base={"REMOTE_ADDR": "10.0.0.9"})
-    assert other.status_code == 200
+    assert body["code"] == "rate_limited"
+    assert "6 read requests per 1 minute per player" in body["message"]
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    # Ada's moves have their own budget, and so do her neighbours behind the same address.
+    assert [ada.call("PATCH", "/players/me", {"name": "Ada"}).status_code
+            for _ in range(5)] == [200] * 4 + [429]
+    bob = Player(client, "Bob")
+    assert bob.call("GET", "/players/me").status_code == 200
     assert client.get("/api/v1/health").status_code == 200
 
 
 def test_per_player_limit_follows_the_player_across_addresses(
     service_config: Config, clock: Any
 ) -> None:
-    app = create_app(service_config.with_overrides(rate_limit="4/minute"),
+    app = create_app(service_config.with_overrides(rate_limit_reads="4/minute"),
                      {"TESTING": True, "CLOCK": clock})
     client = app.test_client()
     ada = Player(client, "Ada")
@@ -125,7 +127,7 @@ def test_share_text_shape(app: Flask, player: Player) -> None:
 def test_forwarded_for_counts_only_behind_a_trusted_proxy(
     service_config: Config, clock: Any, monkeypatch: pytest.MonkeyPatch, proxies: str
 ) -> None:
-    app = create_app(service_config.with_overrides(rate_limit="3/minute",
+    app = create_app(service_config.with_overrides(rate_limit_reads="3/minute",
                                                    trusted_proxies=int(proxies)),
                      {"TESTING": True, "CLOCK": clock})
     client = app.test_client()

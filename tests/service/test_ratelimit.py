@@ -1,4 +1,5 @@
-"""The rate limiter on a real Redis: both scopes in one call, Retry-After, fail-open."""
+"""The rate limiter on a real Redis: budgets per verified player or address, the
+address ceiling, Retry-After, each limit off, fail-open."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 import redis
 
 from daily.service.config import ConfigError
-from daily.service.ratelimit import Limit, RateLimiter, parse_limit
+from daily.service.ratelimit import Limit, RateLimiter, parse_limit, parse_limits
 
 pytestmark = pytest.mark.redis
 
@@ -31,25 +32,51 @@ def test_bad_limits_name_the_variable(text):
         parse_limit(text)
 
 
-def test_ip_and_player_are_counted_together(redis_client):
-    limiter = RateLimiter(redis_client, "trl:", parse_limit("3/minute"))
-    assert [limiter.retry_after("1.2.3.4", "p_ada") for _ in range(3)] == [None] * 3
-    wait = limiter.retry_after("1.2.3.4", None)
-    assert wait is not None and 1 <= wait <= 60
-    # Ada from another address is over her own limit; a newcomer there is not.
-    assert limiter.retry_after("5.6.7.8", "p_ada") is not None
-    assert limiter.retry_after("9.9.9.9", "p_bob") is None
-    assert redis_client.ttl("trl:rl:ip:1.2.3.4") > 0
+def test_verified_players_and_addresses_have_budgets_of_their_own(redis_client):
+    limiter = RateLimiter(redis_client, "trl:", parse_limits("3/minute", "2/minute", "8/minute"))
+    assert [limiter.check("1.2.3.4", "p_ada", "write") for _ in range(3)] == [None] * 3
+    refusal = limiter.check("1.2.3.4", "p_ada", "write")
+    assert refusal is not None and 1 <= refusal.retry_after <= 60
+    assert refusal.message == "3 write requests per 1 minute per player"
+    # Ada from another address is over her own limit; her reads are not; an anonymous
+    # request from her address spends the address's budget, not hers.
+    assert limiter.check("5.6.7.8", "p_ada", "write") is not None
+    assert limiter.check("5.6.7.8", "p_ada", "read") is None
+    assert limiter.check("1.2.3.4", None, "write") is None
+    assert limiter.check("1.2.3.4", "p_bob", "write") is None
+    # Everything 1.2.3.4 was allowed counts against its ceiling: 3 + 1 + 1 so far.
+    assert [limiter.check("1.2.3.4", "p_cy", "read") for _ in range(2)] == [None, None]
+    assert limiter.check("1.2.3.4", "p_cy", "write") is None
+    ceiling = limiter.check("1.2.3.4", "p_dee", "read")
+    assert ceiling is not None and ceiling.message == "8 requests per 1 minute per address"
+    assert 0 < redis_client.ttl("trl:rl:all:ip:1.2.3.4") <= 60
+    assert redis_client.get("trl:rl:write:player:p_ada") == b"5"
+
+
+def test_each_limit_can_be_off(redis_client):
+    no_ceiling = RateLimiter(redis_client, "trl:", parse_limits("1/minute", "off", "off"))
+    assert all(no_ceiling.check("1.2.3.4", None, "read") is None for _ in range(10))
+    assert no_ceiling.check("1.2.3.4", None, "write") is None
+    assert no_ceiling.check("1.2.3.4", None, "write") is not None
+    assert redis_client.keys("trl:rl:all:*") == [] and redis_client.keys("trl:rl:read:*") == []
 
 
 def test_off_counts_nothing(redis_client):
-    limiter = RateLimiter(redis_client, "trl:", None)
-    assert all(limiter.retry_after("1.2.3.4", "p_ada") is None for _ in range(10))
+    limiter = RateLimiter(redis_client, "trl:", parse_limits("off", "1/minute", "1/minute"))
+    assert limiter.limits.off
+    assert all(limiter.check("1.2.3.4", "p_ada", "write") is None for _ in range(10))
     assert redis_client.keys("trl:*") == []
 
 
 def test_redis_down_lets_requests_through(caplog):
     dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
-    limiter = RateLimiter(dead, "trl:", parse_limit("1/minute"))
-    assert limiter.retry_after("1.2.3.4", None) is None
+    limiter = RateLimiter(dead, "trl:", parse_limits("1/minute", "1/minute", "1/minute"))
+    assert limiter.check("1.2.3.4", None, "read") is None
     assert "rate limit not checked" in caplog.text
+
+
+def test_bad_settings_name_their_variable():
+    with pytest.raises(ConfigError, match="DAILY_RATE_LIMIT_READS"):
+        parse_limits("1/minute", "lots", "off")
+    with pytest.raises(ConfigError, match="DAILY_RATE_LIMIT_IP"):
+        parse_limits("1/minute", "off", "0/minute")

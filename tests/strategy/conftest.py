@@ -52,6 +52,12 @@ def yatzy_table(tmp_path_factory: pytest.TempPathFactory) -> StrategyTable:
 
 
 @pytest.fixture(scope="session")
+def generala_table(tmp_path_factory: pytest.TempPathFactory) -> StrategyTable:
+    """Generala with the default options (4,096 states: well under a second)."""
+    return shared_table(tmp_path_factory, get_ruleset("generala"))
+
+
+@pytest.fixture(scope="session")
 def plain_yahtzee_table(tmp_path_factory: pytest.TempPathFactory) -> StrategyTable:
     """Yahtzee without extra bonus or joker (upper bonus kept)."""
     return shared_table(tmp_path_factory, get_ruleset("yahtzee", PLAIN_YAHTZEE))
@@ -79,4 +85,6 @@ def reduced(
         changes["upper_bonus_threshold"] = threshold
     if rules.yahtzee_box is not None and rules.yahtzee_box not in boxes:
         changes["yahtzee_box"] = None
+    if rules.double_box is not None and rules.double_box not in boxes:
+        changes["double_box"] = None
     return dataclasses.replace(rules, **changes)

@@ -93,3 +93,34 @@ def test_bad_top_missing_table_and_other_players(
     assert missing.status_code == 503
     assert "daily strategy build yatzy" in missing.get_json()["error"]["message"]
     assert player.call("POST", "/games/g_nonexistent0000000000/hint").status_code == 404
+
+
+def test_generala_hints_follow_the_served_points(
+    service_config: Config, generala_table: StrategyTable, player: Player
+) -> None:
+    save_table(generala_table, service_config.tables_dir)
+    state = player.call("POST", "/games", {"ruleset": "generala", "mode": "practice"}).get_json()
+    final = follow_hints(player, state)
+    body = player.call("GET", f"/games/{final['id']}/analysis").get_json()
+    assert body["heuristic"] is False
+    assert body["total"] == final["total"] == body["optimal_total"]
+    assert body["expected_loss"] == pytest.approx(0, abs=1e-6)
+
+
+def test_triple_yahtzee_hints_and_analysis_are_heuristic(
+    service_config: Config, plain_yahtzee_table: StrategyTable, player: Player
+) -> None:
+    state = player.call(
+        "POST", "/games", {"ruleset": "triple-yahtzee", "mode": "practice"}).get_json()
+    missing = player.call("POST", f"/games/{state['id']}/hint")
+    assert missing.status_code == 503
+    assert "daily strategy build yahtzee" in missing.get_json()["error"]["message"]
+    save_table(plain_yahtzee_table, service_config.tables_dir)
+    hint = player.call("POST", f"/games/{state['id']}/hint", {"top": 1}).get_json()
+    assert hint["heuristic"] is True and hint["turn"] == 1
+    final = follow_hints(player, state)
+    assert len(final["history"]) == 39
+    body = player.call("GET", f"/games/{final['id']}/analysis").get_json()
+    assert body["heuristic"] is True
+    assert body["total"] == final["total"] == body["optimal_total"]
+    assert body["expected_loss"] == pytest.approx(0, abs=1e-6)

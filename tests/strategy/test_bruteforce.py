@@ -7,6 +7,7 @@ card's totals. It shares no code with the solver.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import Counter
 from fractions import Fraction
@@ -57,10 +58,11 @@ def brute_force(rules: Ruleset) -> Fraction:
 
         @cache
         def decide(dice: tuple[int, ...], left: int) -> Fraction:
-            turn = placements(rules, scores, dice)
+            first_roll = left == rules.rolls_per_turn - 1  # served points in Generala
+            turn = placements(rules, scores, dice, first_roll=first_roll)
             best = None
             for p in turn.legal():
-                after = card.fill(p.index, p.points, turn.bonus)
+                after = card.fill(p.index, p.points, p.bonus)
                 gain = after.total - card.total
                 new_up = min(cap, up + p.points) if p.index in upper else up
                 new_y = p.points if p.index == yi else yval
@@ -109,6 +111,17 @@ CASES = {
         threshold=7,
     ),
     "maxi-6-dice": reduced("maxi-yatzy", ("sixes", "maxi_yatzy"), rolls=2, threshold=12),
+    # Generala: served points on the first roll, doble_generala only after a generala
+    "generala-2-dice-double": reduced(
+        "generala", ("ones", "sixes", "generala", "doble_generala"), dice=2, rolls=3
+    ),
+    "generala-4-dice-poker": reduced(
+        "generala", ("twos", "poker", "generala", "doble_generala"), dice=4, rolls=2,
+        options={"generala_points": "40-50"},
+    ),
+    "generala-5-dice-escalera-full": reduced(
+        "generala", ("escalera", "full"), rolls=2, options={"ace_high": False}
+    ),
 }
 
 
@@ -117,6 +130,16 @@ def test_solver_equals_exact_brute_force(name: str) -> None:
     rules = CASES[name]
     exact = brute_force(rules)
     assert solve(rules).expected == pytest.approx(float(exact), abs=1e-9)
+
+
+def test_the_reduced_generala_is_sensitive_to_served_points() -> None:
+    # the served bonus must matter in the check above: without it the value drops
+    rules = CASES["generala-2-dice-double"]
+    plain = dataclasses.replace(
+        rules, boxes=tuple(dataclasses.replace(b, served_points=None) for b in rules.boxes)
+    )
+    assert solve(rules).expected - solve(plain).expected > 1
+    assert solve(rules).expected == pytest.approx(float(brute_force(rules)), abs=1e-9)
 
 
 def test_the_reduced_games_are_sensitive_to_the_joker_rule() -> None:

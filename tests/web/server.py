@@ -31,6 +31,8 @@ def server_env(redis_url: str, data_dir: Path) -> dict[str, str]:
         "DAILY_DATA_DIR": str(data_dir),
         "DAILY_MASTER_SECRET": MASTER_HEX,
         "DAILY_RATE_LIMIT": "10000/minute",
+        "DAILY_RATE_LIMIT_READS": "10000/minute",
+        "DAILY_RATE_LIMIT_IP": "100000/minute",
     }
 
 

@@ -47,6 +47,11 @@ def new_page(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # Anything the Content-Security-Policy blocks is an error of the page too. (Wait for
+    # page state with a function, "() => ...": a bare expression string is run with
+    # eval, which the CSP refuses.)
+    page.on("console", lambda msg: errors.append(msg.text)
+            if "Content Security Policy" in msg.text else None)
     page.errors = errors  # type: ignore[attr-defined]
     return context, page
 
@@ -133,7 +138,7 @@ def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
     assert copied == game["result"]["share_text"]
     assert str(game["total"]) in copied
     page.get_by_role("button", name="Share").click()
-    page.wait_for_function("window.__shared.length === 1")
+    page.wait_for_function("() => window.__shared.length === 1")
     assert page.evaluate("window.__shared[0].text") == game["result"]["share_text"]
 
     # The worker writes the result to the board; the end screen then shows the rank.
@@ -231,7 +236,7 @@ def test_maxi_yatzy_on_a_phone_keyboard_only_with_reload_and_language_switch(
     page.get_by_test_id("roll").focus()
     page.keyboard.press("Enter")
     page.wait_for_function(
-        f"document.querySelector('section.game').dataset.roll == {after['roll'] + 1}"
+        f"() => document.querySelector('section.game').dataset.roll == {after['roll'] + 1}"
         " && document.querySelector('section.game').dataset.busy == '0'"
     )
     assert page.evaluate("document.activeElement.dataset.key") == "roll"
@@ -329,7 +334,7 @@ def test_lost_answers_never_lose_or_repeat_a_move(
     page.unroute("**/roll")
     page.locator("#banner").get_by_role("button", name="Retry").click()
     page.wait_for_function(
-        f"document.querySelector('section.game').dataset.roll == {s['roll'] + 1}"
+        f"() => document.querySelector('section.game').dataset.roll == {s['roll'] + 1}"
     )
     after_roll = state(page)
     assert after_roll["kept"][0] and after_roll["dice"][0] == s["dice"][0]
@@ -350,7 +355,7 @@ def test_lost_answers_never_lose_or_repeat_a_move(
     # finds the box already scored, and shows turn 2 without sending that roll.
     assert state(page)["left"] == 1
     page.get_by_test_id("roll").click()
-    page.wait_for_function("document.querySelector('section.game').dataset.turn == 2")
+    page.wait_for_function("() => document.querySelector('section.game').dataset.turn == 2")
     assert state(page)["roll"] == 1
     expect(page.locator(f".card li.filled[data-box='{best['box']}']")).to_have_count(1)
     expect(page.locator("#banner")).to_be_hidden()
@@ -477,7 +482,7 @@ def test_rate_limit_is_explained_and_loses_nothing(
             if page.locator("dialog#confirm[open]").count():
                 page.locator("#confirm-yes").click()
         page.wait_for_function(
-            "document.querySelector('section.game').dataset.busy === '0'"
+            "() => document.querySelector('section.game').dataset.busy === '0'"
             " || !document.getElementById('banner').hidden"
         )
         if banner.is_visible():

@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("days", __name__)
 
+#: The most names one ``?ruleset=`` may list (each counts once however often named).
+MAX_RULESET_NAMES = 8
 _EXTENSION = "daily.descriptors"
 _LOADER = "daily.keyring_loader"
 
@@ -70,9 +72,14 @@ def days() -> dict[str, Any]:
     raw = request.args.get("ruleset")
     rulesets = None
     if raw is not None:
-        rulesets = [name.strip() for name in raw.split(",") if name.strip()]
+        rulesets = [name.strip() for name in raw.split(",", MAX_RULESET_NAMES) if name.strip()]
         if not rulesets:
             raise ApiError(422, "invalid_field", "names no ruleset", field="ruleset")
+        if len(rulesets) > MAX_RULESET_NAMES:
+            raise ApiError(
+                422, "invalid_field", f"names at most {MAX_RULESET_NAMES} rulesets",
+                field="ruleset",
+            )
     found = descriptors().between(request.args.get("from"), request.args.get("to"), rulesets, now)
     return {"days": found}
 

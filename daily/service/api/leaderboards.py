@@ -23,7 +23,7 @@ def show(date: str, ruleset: str) -> dict[str, Any]:
     services = current_app.extensions["daily"]
     day = parse_date(date)
     name = canonical_name(ruleset)
-    if name not in services.config.daily_rulesets:
+    if name not in services.config.rulesets_on(day):
         raise ApiError(404, "not_found", f"{name} has no daily leaderboard", field="ruleset")
     limit = int_arg("limit", 100, 1, 1000)
     player = optional_player()

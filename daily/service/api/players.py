@@ -1,4 +1,5 @@
-"""``/players``: create an anonymous player, read and rename yourself."""
+"""``/players``: create an anonymous player, read and rename yourself, rotate or revoke
+your token."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from flask import Blueprint, current_app
 
 from daily.service.errors import ApiError
 from daily.service.players import check_name
-from daily.service.requests import current_player, json_object
+from daily.service.requests import bearer_token, current_player, json_object, only_fields
 from daily.service.stats import player_history, player_stats
 
 bp = Blueprint("players", __name__)
@@ -52,3 +53,20 @@ def rename() -> dict[str, Any]:
         raise ApiError(422, "invalid_field", "missing field 'name'", field="name")
     renamed = current_app.extensions["daily"].players.rename(player, check_name(body["name"]))
     return renamed.to_json()
+
+
+@bp.post("/players/me/token")
+def rotate_token() -> dict[str, Any]:
+    """A new token for the caller; the one this request carries stops working at once."""
+    player = current_player()
+    only_fields(json_object(), ())
+    token = current_app.extensions["daily"].players.rotate(player, bearer_token() or "")
+    return {"player": player.to_json(), "token": token}
+
+
+@bp.delete("/players/me/token")
+def revoke_token() -> tuple[str, int]:
+    """Revoke the caller's token: nobody can act as this player any more."""
+    player = current_player()
+    current_app.extensions["daily"].players.revoke(player, bearer_token() or "")
+    return "", 204

@@ -3,7 +3,10 @@
 Only for practice games and for games on a revealed day: a ranked game of a day that
 is still open gets 403, so no one can ask the optimal player during a ranked day.
 The tables come from ``<data>/tables`` (``daily strategy build RULESET``); a missing
-or stale table is a 503 naming the command that builds it.
+or stale table is a 503 naming the command that builds it. Triple Yahtzee has no exact
+table: its hints and analysis come from the lookahead player and say ``"heuristic":
+true`` (the one-column table it needs is built by ``daily strategy build
+triple-yahtzee``).
 """
 
 from __future__ import annotations
@@ -17,23 +20,19 @@ from daily.service.errors import ApiError
 from daily.service.requests import current_player, json_object
 from daily.strategy.advisor import Advisor, Position
 from daily.strategy.analysis import analyse
-from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import StrategyError
-from daily.strategy.store import get_advisor
+from daily.strategy.store import advisor_for
+from daily.strategy.triple import TripleAdvisor
 
 bp = Blueprint("strategy", __name__)
 
 MAX_TOP = 20
 
 
-def _table(rules: Ruleset) -> StrategyTable:
-    return _advisor(rules).table
-
-
-def _advisor(rules: Ruleset) -> Advisor:
-    """The process's warm advisor of the table (503 naming the build command if none)."""
+def _advisor(rules: Ruleset) -> Advisor | TripleAdvisor:
+    """The process's warm advisor of the ruleset (503 naming the build command if none)."""
     try:
-        return get_advisor(rules, current_app.extensions["daily"].config.tables_dir)
+        return advisor_for(rules, current_app.extensions["daily"].config.tables_dir)
     except StrategyError as exc:
         raise ApiError(503, "unavailable", exc.message, field="table") from None
 
@@ -49,8 +48,9 @@ def hint(game_id: str) -> dict[str, Any]:
     if result.complete:
         raise ApiError(409, "conflict", "the game is over; ask for its analysis", field="id")
     game = result.game
-    out = _advisor(result.rules).hint(Position.from_game(game), top)
-    out.update(turn=game.turn + 1, roll=game.roll + 1)
+    advisor = _advisor(result.rules)
+    out = advisor.hint(Position.from_game(game), top)
+    out.update(turn=game.turn + 1, roll=game.roll + 1, heuristic=advisor.heuristic)
     return out
 
 
@@ -60,7 +60,9 @@ def analysis(game_id: str) -> dict[str, Any]:
     result, slots = current_app.extensions["daily"].games.for_advice(current_player(), game_id)
     if not result.complete:
         raise ApiError(409, "conflict", "the game is not finished yet", field="id")
-    report = analyse(_table(result.rules), result.log, slots=slots)
+    advisor = _advisor(result.rules)
+    engine = advisor if isinstance(advisor, TripleAdvisor) else advisor.table
+    report = analyse(engine, result.log, slots=slots)
     out = report.to_json()
     out["text"] = [d.describe() for d in report.mistakes()]
     return out

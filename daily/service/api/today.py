@@ -9,6 +9,7 @@ from flask import Blueprint, current_app
 
 from daily import calendar
 from daily.service.clock import iso
+from daily.service.config import WEEKDAYS
 from daily.service.requests import optional_player
 
 bp = Blueprint("today", __name__)
@@ -16,7 +17,11 @@ bp = Blueprint("today", __name__)
 
 @bp.get("/today")
 def today() -> dict[str, Any]:
-    """The open dates (2 or 3), the daily rulesets and each set's window."""
+    """The open dates (2 or 3), the daily rulesets and each set's window.
+
+    ``rulesets`` are the everyday sets; a set with ``"special": true`` is the weekly
+    special of its date, described by the top-level ``special`` (``null`` without one).
+    """
     services = current_app.extensions["daily"]
     now = services.clock()
     player = optional_player()
@@ -24,7 +29,7 @@ def today() -> dict[str, Any]:
     dates = [calendar.last_revealed(now), *open_dates, open_dates[-1] + dt.timedelta(days=1)]
     sets = []
     for day in dates:
-        for ruleset in services.config.daily_rulesets:
+        for ruleset in services.config.rulesets_on(day):
             played = None
             if player is not None:
                 record = services.games.ranked_game(player.id, day.isoformat(), ruleset)
@@ -42,11 +47,20 @@ def today() -> dict[str, Any]:
                 "opens_at": iso(calendar.opens_at(day)),
                 "closes_at": iso(calendar.closes_at(day)),
                 "played": played,
+                "special": ruleset not in services.config.daily_rulesets,
             })
     return {
         "now": iso(now),
         "open_dates": [d.isoformat() for d in open_dates],
         "rulesets": list(services.config.daily_rulesets),
+        "special": _special(services.config),
         "next_reveal_at": iso(calendar.closes_at(open_dates[0])),
         "sets": sets,
     }
+
+
+def _special(config: Any) -> dict[str, Any] | None:
+    weekly = config.weekly_special
+    if weekly is None:
+        return None
+    return {"weekday": WEEKDAYS[weekly.weekday], "rotation": list(weekly.rotation)}

@@ -36,7 +36,7 @@ from typing import Any
 import redis
 
 from daily import calendar
-from daily.dice import SlotSource, parse_date
+from daily.dice import SlotCache, SlotSource, parse_date
 from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import ReplayResult, replay
@@ -50,6 +50,7 @@ from daily.service.games.logs import (
     check_revealed,
     check_same_game,
     parse_submitted,
+    revealed_slots,
 )
 from daily.service.games.record import (
     Decision,
@@ -66,6 +67,10 @@ from daily.service.results_stream import ResultStream
 MODES = ("ranked", "practice")
 #: How often a move starts over after losing a race (the second read settles it).
 RACE_ROUNDS = 3
+
+
+class _Unfinished(Exception):
+    """A submitted log went on to a turn not shown yet (so it does not finish the game)."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +99,7 @@ class GameService:
         self.seeds = seeds
         self.results = results
         self.names = names
-        self.store = GameStore(conn, config.key_prefix)
+        self.store = GameStore(conn, config.key_prefix, config.ranked_days)
         self.views = GameViews(conn, config.key_prefix, config.public_url, names)
 
     # ----- starting ---------------------------------------------------------------
@@ -115,16 +120,16 @@ class GameService:
             return self._start_ranked(player, name, parse_date(date))
         return self._start_practice(player, name, options, date), True
 
-    def _daily_ruleset(self, ruleset: str) -> None:
-        if ruleset not in self.config.daily_rulesets:
-            daily = ", ".join(self.config.daily_rulesets)
-            raise Invalid(f"{ruleset} has no daily set; the daily sets are {daily}",
+    def _daily_ruleset(self, ruleset: str, day: dt.date) -> None:
+        if ruleset not in self.config.rulesets_on(day):
+            daily = ", ".join(self.config.rulesets_on(day))
+            raise Invalid(f"{ruleset} has no daily set on {day}; the daily sets are {daily}",
                           field="ruleset")
 
     def _start_ranked(
         self, player: Player, ruleset: str, day: dt.date
     ) -> tuple[dict[str, Any], bool]:
-        self._daily_ruleset(ruleset)
+        self._daily_ruleset(ruleset, day)
         now = self.clock()
         status = calendar.status(day, now)
         if status != "open":
@@ -156,7 +161,7 @@ class GameService:
         now = self.clock()
         if date is not None:
             day = parse_date(date)
-            self._daily_ruleset(ruleset)
+            self._daily_ruleset(ruleset, day)
             if options not in (None, {}):
                 raise Invalid("a practice game on a day's dice uses the day's rules",
                               field="options")
@@ -347,8 +352,8 @@ class GameService:
         """Verify a client's move log against what the server revealed; finish the game.
 
         Checks in this order (``docs/api.md``): parse, same game, revealed, consistent
-        with the recorded decisions, finished, then the rules (replay); see
-        :mod:`daily.service.games.logs`.
+        with the recorded decisions, then the rules (a replay that only reaches the
+        slots shown) and finished; see :mod:`daily.service.games.logs`.
         """
         submitted = parse_submitted(raw_log)
         stored = self.store.read(game_id)
@@ -361,13 +366,24 @@ class GameService:
             return self.state(record)
         self._check_playable(record)
         rules = get_ruleset(record.ruleset, record.options)
-        if not submitted.complete:
-            # Before the replay: scoring a turn deals the next turn's first roll, which
-            # an unfinished log must not make the server compute.
+        # Only the slots already shown: scoring the turn in progress of a log that does
+        # not finish the game would deal the next turn's first roll.
+        source = self._slots(record, rules) or SlotCache(recorded.seed or b"", rules.dice)
+        shown = revealed_slots(recorded, over=False)
+
+        def shown_only(turn: int, roll: int) -> tuple[int, ...]:
+            if (turn, roll) not in shown:
+                raise _Unfinished
+            return source(turn, roll)
+
+        try:
+            result = replay(submitted, slots=shown_only)
+        except _Unfinished:
+            result = None
+        if result is None or not result.complete:
             done = sum(1 for t in submitted.turns if t.box is not None)
             raise Invalid(f"the log fills {done} of {rules.turns} boxes; submit a finished game",
                           field="log.turns")
-        result = replay(submitted, seed=recorded.seed, slots=self._slots(record, rules))
         after = replace(record, v=position_of(result.log), log=result.log.to_text())
         try:
             self._finish(stored, after, result.game, result.log)

@@ -7,35 +7,46 @@ also appends the result to the results stream). A write whose position moved on
 changes nothing and reports it, so no decision is ever applied to a position it was
 not decided at.
 Keys: :mod:`daily.service.keymap` (``game``, ``ranked``, ``code``).
+
+Lifetimes: a practice game and its code expire :data:`PRACTICE_TTL` after their last
+write (each move restarts it; the finish writes both). A ranked game, its ``ranked``
+entry and its code expire ``DAILY_RANKED_DAYS`` days after the day closes
+(:meth:`GameStore.ranked_expiry`, fixed at the start; moves keep it); the day's archive
+on disk keeps every result after that.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
+from daily import calendar
 from daily.service import keymap
 from daily.service.codes import new_code
 from daily.service.domain import NotFound
 from daily.service.games.record import GameRecord, plausible_id
 
-#: Unfinished practice games are forgotten after this many seconds of inactivity.
+#: Practice games (and their result codes) are forgotten this long after their last write.
 PRACTICE_TTL = 30 * 24 * 3600
+#: Default of ``DAILY_RANKED_DAYS``: days ranked records stay after their day closes.
+RANKED_DAYS = 400
 
-# KEYS: ranked index, game   ARGV: game id, record JSON
+# KEYS: ranked index, game   ARGV: game id, record JSON, expiry (epoch seconds)
 # -> nil when this start recorded the game, else the id of the game recorded before
 _START_RANKED = """
 local existing = redis.call('GET', KEYS[1])
 if existing then return existing end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[1], ARGV[1], 'EXAT', ARGV[3])
+redis.call('SET', KEYS[2], ARGV[2], 'EXAT', ARGV[3])
 return false
 """
 
-# KEYS: game   ARGV: expected position, new JSON, ttl seconds (0 = keep), expected JSON
+# KEYS: game   ARGV: expected position, new JSON, ttl seconds (0 = keep the expiry it
+# has), expected JSON
 # of a record written before positions existed (else "")   -> 1 written, 0 moved on
 _SET_IF_AT = """
 local raw = redis.call('GET', KEYS[1])
@@ -49,7 +60,7 @@ end
 if tonumber(ARGV[3]) > 0 then
   redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 else
-  redis.call('SET', KEYS[1], ARGV[2])
+  redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 end
 return 1
 """
@@ -75,15 +86,32 @@ class Stored:
 class GameStore:
     """The game records of one deployment (``prefix``) on a Redis connection."""
 
-    def __init__(self, conn: redis.Redis, prefix: str) -> None:
+    def __init__(self, conn: redis.Redis, prefix: str, ranked_days: int = RANKED_DAYS) -> None:
         self.conn = conn
         self.prefix = prefix
+        self.ranked_days = ranked_days
         self._start_ranked = conn.register_script(_START_RANKED)
         self._set_if_at = conn.register_script(_SET_IF_AT)
 
     def key(self, game_id: str) -> str:
         """The Redis key of a game."""
         return keymap.game(self.prefix, game_id)
+
+    def ranked_expiry(self, day: dt.date) -> int:
+        """When the records of a ranked game of ``day`` expire (epoch seconds): the
+        configured number of days after the day closes.
+
+        >>> store = GameStore(redis.Redis(), "dd:", ranked_days=1)
+        >>> dt.datetime.fromtimestamp(store.ranked_expiry(dt.date(2026, 11, 29)), dt.UTC)
+        datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
+        """
+        return int(calendar.closes_at(day).timestamp()) + self.ranked_days * 86400
+
+    def _lifetime(self, record: GameRecord) -> dict[str, int]:
+        """The expiry of a finished game's keys, as ``SET`` arguments."""
+        if record.mode == "ranked" and record.day is not None:
+            return {"exat": self.ranked_expiry(record.day)}
+        return {"ex": PRACTICE_TTL}
 
     def read(self, game_id: str) -> Stored:
         """The record of ``game_id``; :class:`NotFound` when there is none."""
@@ -109,10 +137,12 @@ class GameStore:
 
     def start_ranked(self, record: GameRecord) -> str | None:
         """Record a new ranked game unless the player has one; returns that one's id."""
+        if record.day is None:
+            raise ValueError("a ranked game has a date")
         existing = self._start_ranked(
             keys=[keymap.ranked(self.prefix, record.date or "", record.ruleset, record.player),
                   self.key(record.id)],
-            args=[record.id, record.dumps()],
+            args=[record.id, record.dumps(), self.ranked_expiry(record.day)],
         )
         return existing.decode() if existing is not None else None
 
@@ -148,8 +178,8 @@ class GameStore:
                     raise MovedOn
                 after.code = self._fresh_code()
                 pipe.multi()
-                pipe.set(key, after.dumps())
-                pipe.set(keymap.code(self.prefix, after.code), after.id)
+                pipe.set(key, after.dumps(), **self._lifetime(after))
+                pipe.set(keymap.code(self.prefix, after.code), after.id, **self._lifetime(after))
                 publish(pipe)
                 pipe.execute()
             except redis.WatchError:

@@ -36,6 +36,7 @@ function analysisView(report) {
   const decisions = (report.decisions || []).length;
   const mistakes = report.mistakes || [];
   return [
+    report.heuristic ? h("p", { class: "muted", "data-testid": "heuristic", text: `${t("heuristic")}: ${t("heuristic_note")}` }) : null,
     h("p", { text: t("analysis_summary", {
       good: report.optimal_decisions ?? decisions - mistakes.length, all: decisions,
       loss: fmtNumber(report.expected_loss, 1), best: fmtNumber(report.optimal_expected, 1),

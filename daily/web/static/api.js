@@ -81,13 +81,14 @@ export const getDays = (from, to, ruleset) =>
 export const getResult = (code) => api("GET", `/results/${encodeURIComponent(code)}`);
 export const getMe = (token) => api("GET", "/players/me", undefined, { token });
 export const renamePlayer = (name) => api("PATCH", "/players/me", { name });
+export const rotateToken = () => api("POST", "/players/me/token", {});
 
-// An SVG QR code drawn by the web blueprint; the text goes in the body, never in a URL.
-export async function qrSvg(text) {
+// The QR code of this player's import link, drawn by the web blueprint for the token
+// in the Authorization header (never in a URL).
+export async function importQrSvg() {
   const response = await fetch("/qr.svg", {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ text }),
+    headers: { Authorization: `Bearer ${getToken()}` },
     cache: "no-store",
   });
   if (!response.ok) throw new ApiError(response.status, "qr", "QR code unavailable");

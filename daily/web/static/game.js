@@ -142,6 +142,8 @@ export class GameView {
       h("p", { class: "hint muted" },
         left > 0 && this.holds.length && this.holds.every(Boolean) ? t("all_kept") : t("roll_hint")),
       h("p", { class: "hint muted keys", text: t("keys_hint", { n: (g.dice || []).length }) }),
+      g.ruleset === "generala" && g.roll === 1 && !g.over
+        ? h("p", { class: "hint served", "data-testid": "served", text: t("served_hint") }) : null,
       g.mode === "practice" ? this.advicePanel() : null,
       this.pastTurns());
   }
@@ -157,7 +159,8 @@ export class GameView {
       const best = current.hint.best;
       body.push(h("p", { class: "advice-best", "data-testid": "advice" },
         h("strong", { text: adviceText(best) }),
-        ` · ${t("expected", { value: fmtNumber(best.value, 1) })}`));
+        ` · ${t("expected", { value: fmtNumber(best.value, 1) })}`,
+        current.hint.heuristic ? h("span", { class: "tag heuristic", "data-testid": "heuristic", title: t("heuristic_note"), text: ` (${t("heuristic")})` }) : null));
       if (best.kind === "keep" && best.hold) {
         body.push(h("button", {
           type: "button", class: "btn small", text: t("apply_hint"),

@@ -28,6 +28,10 @@ const STRINGS = {
     to_go: "{n} to go", bonus_won: "bonus won",
     upper_bonus: "Upper bonus", extra_bonus: "Extra bonus ({n}×)",
     total: "Total",
+    in_column: "{box} (column {n})", column_total: "Column", column_weighted: "× weight",
+    served_hint: "First roll: a combination scored now is served and scores more.",
+    heuristic: "heuristic", heuristic_note: "Triple Yahtzee has no exact solution: these values come from a lookahead player.",
+    special: "Weekly special",
     preview: "{box}: {points} points if chosen",
     filled: "{box}: {points} points, filled",
     disabled_box: "{box}: not allowed now, {reason}",
@@ -75,6 +79,12 @@ const STRINGS = {
     show_token: "Show token", copy_token: "Copy token", token_copied: "Token copied.",
     use_token: "Use a token from another device", use: "Use this token",
     token_invalid: "That token is not recognised.", token_used: "Token saved: welcome back.",
+    token_same: "You already play as this player.", token_kept: "Nothing changed: you keep your player.",
+    replace_player: "This browser plays as {current}. Play as {incoming} instead? The token of {current} stays here, under Previous players.",
+    replace_yes: "Replace", this_player: "another player", previous_players: "Previous players on this browser",
+    switch_back: "Switch back", not_recognised: "not recognised",
+    rotate_token: "Replace my token", rotate_yes: "Replace it", token_rotated: "New token saved; the old one no longer works.",
+    rotate_confirm: "Your current token will stop working everywhere, on every device that has it. Only this browser gets the new one. Go on?",
     no_player: "You have no player yet: it is created when you first play.",
     result_title: "Result", by: "by {name}",
     hidden_until_reveal: "The dice stay hidden until the day is revealed.",
@@ -128,6 +138,10 @@ const STRINGS = {
     to_go: "ne mancano {n}", bonus_won: "bonus ottenuto",
     upper_bonus: "Bonus superiore", extra_bonus: "Bonus extra ({n}×)",
     total: "Totale",
+    in_column: "{box} (colonna {n})", column_total: "Colonna", column_weighted: "× peso",
+    served_hint: "Primo lancio: una combinazione segnata ora è servita e vale di più.",
+    heuristic: "euristico", heuristic_note: "Il Triple Yahtzee non ha una soluzione esatta: questi valori vengono da un giocatore che guarda un turno avanti.",
+    special: "Speciale della settimana",
     preview: "{box}: {points} punti se scelta",
     filled: "{box}: {points} punti, già segnata",
     disabled_box: "{box}: non consentita ora, {reason}",
@@ -175,6 +189,12 @@ const STRINGS = {
     show_token: "Mostra codice", copy_token: "Copia codice", token_copied: "Codice copiato.",
     use_token: "Usa un codice da un altro dispositivo", use: "Usa questo codice",
     token_invalid: "Codice non riconosciuto.", token_used: "Codice salvato: bentornato.",
+    token_same: "Giochi già come questo giocatore.", token_kept: "Nessuna modifica: resti il giocatore di prima.",
+    replace_player: "Questo browser gioca come {current}. Giocare invece come {incoming}? Il codice di {current} resta qui, tra i giocatori precedenti.",
+    replace_yes: "Sostituisci", this_player: "un altro giocatore", previous_players: "Giocatori precedenti su questo browser",
+    switch_back: "Torna a questo", not_recognised: "non riconosciuto",
+    rotate_token: "Sostituisci il mio codice", rotate_yes: "Sostituiscilo", token_rotated: "Nuovo codice salvato; quello vecchio non funziona più.",
+    rotate_confirm: "Il codice attuale smetterà di funzionare ovunque, su ogni dispositivo che lo ha. Solo questo browser riceve quello nuovo. Continuare?",
     no_player: "Non hai ancora un giocatore: viene creato alla prima partita.",
     result_title: "Risultato", by: "di {name}",
     hidden_until_reveal: "I dadi restano nascosti finché il giorno non è rivelato.",
@@ -213,6 +233,8 @@ const BOXES = {
     small_straight: "Small straight", large_straight: "Large straight",
     full_straight: "Full straight", chance: "Chance", choice: "Choice",
     yahtzee: "Yahtzee", yatzy: "Yatzy", maxi_yatzy: "Maxi Yatzy", yacht: "Yacht",
+    escalera: "Straight (escalera)", full: "Full", poker: "Poker", generala: "Generala",
+    doble_generala: "Double Generala",
   },
   it: {
     ones: "Uno", twos: "Due", threes: "Tre", fours: "Quattro", fives: "Cinque", sixes: "Sei",
@@ -222,12 +244,20 @@ const BOXES = {
     small_straight: "Scala piccola", large_straight: "Scala grande",
     full_straight: "Scala completa", chance: "Chance", choice: "Scelta",
     yahtzee: "Yahtzee", yatzy: "Yatzy", maxi_yatzy: "Maxi Yatzy", yacht: "Yacht",
+    escalera: "Scala (escalera)", full: "Full", poker: "Poker", generala: "Generala",
+    doble_generala: "Doppia Generala",
   },
 };
 
 const RULESETS = {
-  en: { yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht" },
-  it: { yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht" },
+  en: {
+    yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht",
+    generala: "Generala", "triple-yahtzee": "Triple Yahtzee",
+  },
+  it: {
+    yahtzee: "Yahtzee", yatzy: "Yatzy", "maxi-yatzy": "Maxi Yatzy", yacht: "Yacht",
+    generala: "Generala", "triple-yahtzee": "Yahtzee triplo",
+  },
 };
 
 export const LANGS = ["en", "it"];
@@ -260,6 +290,8 @@ export function t(key, vars) {
 }
 
 export function boxName(id) {
+  const dot = id.indexOf(".");
+  if (dot > 0) return t("in_column", { box: boxName(id.slice(dot + 1)), n: id.slice(0, dot) });
   return BOXES[current][id] ?? BOXES.en[id] ?? id.replace(/_/g, " ");
 }
 

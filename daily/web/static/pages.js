@@ -4,12 +4,13 @@ import { renderCard } from "./card.js";
 import { parBlock } from "./end.js";
 import { startAndOpen } from "./game.js";
 import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
-import { getToken, rememberedGame, setToken } from "./store.js";
+import { getToken, previousTokens, rememberedGame, replaceToken, setToken } from "./store.js";
 import {
-  copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice, shiftDate, toast,
+  confirmDialog, copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice,
+  shiftDate, toast,
 } from "./ui.js";
 
-const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht"];
+const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht", "generala", "triple-yahtzee"];
 
 function failure(root, err) {
   root.replaceChildren(h("div", { class: "panel" },
@@ -24,6 +25,24 @@ export function playDate(today) {
   if (open.includes(mine)) return mine;
   const sorted = [...open].sort();
   return mine < sorted[0] ? sorted[0] : sorted[sorted.length - 1];
+}
+
+// The weekly special's ruleset on a date (null on other days), from /today's "special":
+// the rotation advances one ruleset per week since 1970-01-01 (a Thursday).
+export function specialOn(today, date) {
+  const special = today && today.special;
+  if (!special || !date) return null;
+  const [y, m, d] = date.split("-").map(Number);
+  const days = Math.floor(Date.UTC(y, m - 1, d) / 86400000);
+  const weekday = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][(days + 3) % 7];
+  if (weekday !== special.weekday) return null;
+  return special.rotation[Math.floor(days / 7) % special.rotation.length];
+}
+
+function setsOn(today, date) {
+  const special = specialOn(today, date);
+  const everyday = (today && today.rulesets) || ["yahtzee", "maxi-yatzy"];
+  return special && !everyday.includes(special) ? [...everyday, special] : everyday;
 }
 
 // ---------- home ----------
@@ -48,7 +67,8 @@ export async function homePage(root) {
   };
   tick();
   const timer = setInterval(tick, 1000);
-  const cards = (today.rulesets || []).map((ruleset) => {
+  const special = specialOn(today, date);
+  const cards = setsOn(today, date).map((ruleset) => {
     const set = (today.sets || []).find((s) => s.date === date && s.ruleset === ruleset) || {};
     const played = set.played;
     let action;
@@ -70,7 +90,8 @@ export async function homePage(root) {
       count.textContent = t("players_so_far", { n: fmtNumber(board.players) });
     }).catch(() => {});
     const faces = ruleset === "maxi-yatzy" ? [1, 2, 3, 4, 5, 6] : [2, 3, 4, 5, 6];
-    return h("article", { class: "set-card", "data-ruleset": ruleset },
+    return h("article", { class: ruleset === special ? "set-card special" : "set-card", "data-ruleset": ruleset },
+      ruleset === special ? h("p", { class: "badge special-badge", "data-testid": "special", text: t("special") }) : null,
       h("div", { class: "set-title" }, h("h2", {}, rulesetName(ruleset)),
         h("span", { class: "mini-dice deco", "aria-hidden": "true" }, faces.map((f) => dieFace(f, "mini")))),
       h("p", { class: "muted", text: fmtDate(date) }),
@@ -108,8 +129,8 @@ export async function boardPage(root, date, ruleset) {
   root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
   let today = null;
   try { today = await api.getToday(); } catch { /* the board still works */ }
-  const rulesets = (today && today.rulesets) || ["yahtzee", "maxi-yatzy"];
   const day = date || (today ? playDate(today) : localDate());
+  const rulesets = setsOn(today, day);
   const rs = ruleset || rulesets[0];
   const go = (d, r) => { location.hash = `#/board/${d}/${r}`; };
   const picker = h("input", {
@@ -180,11 +201,12 @@ export async function practicePage(root) {
   try {
     const today = await api.getToday();
     const to = [...today.open_dates].sort()[0];
-    const lists = await Promise.all((today.rulesets || []).map((r) =>
+    const every = [...new Set([...(today.rulesets || []), ...((today.special && today.special.rotation) || [])])];
+    const lists = await Promise.all(every.map((r) =>
       api.getDays(shiftDate(to, -14), to, r).then((res) => res.days || []).catch(() => [])));
     const revealed = lists.flat().filter((d) => d.status === "revealed")
       .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1
-        : today.rulesets.indexOf(a.ruleset) - today.rulesets.indexOf(b.ruleset)));
+        : every.indexOf(a.ruleset) - every.indexOf(b.ruleset)));
     days.replaceChildren(revealed.length
       ? h("ul", { class: "day-list" }, revealed.map((d) => h("li", {},
         h("span", {}, h("strong", { text: rulesetName(d.ruleset) }), ` · ${fmtDate(d.date)}`),
@@ -222,13 +244,27 @@ function tokenSection(token) {
       hidden.hidden = false;
       show.hidden = true;
       try {
-        qr.innerHTML = await api.qrSvg(`${location.origin}/#/import/${encodeURIComponent(token)}`);
+        qr.innerHTML = await api.importQrSvg();
         const svgNode = qr.querySelector("svg");
         if (svgNode) { svgNode.setAttribute("role", "img"); svgNode.setAttribute("aria-label", "QR"); }
       } catch { qr.textContent = ""; }
     },
   });
-  return [h("p", { class: "muted", text: t("token_help") }), show, hidden];
+  // A leaked token is replaced: the old one stops working on every device at once.
+  const rotate = h("button", {
+    type: "button", class: "btn small ghost", "data-testid": "rotate-token", text: t("rotate_token"),
+    onclick: async () => {
+      if (!await confirmDialog(t("rotate_confirm"), t("rotate_yes"))) return;
+      try {
+        setToken((await api.rotateToken()).token);
+        toast(t("token_rotated"));
+        window.dispatchEvent(new HashChangeEvent("hashchange"));
+      } catch (err) {
+        toast(errorText(err));
+      }
+    },
+  });
+  return [h("p", { class: "muted", text: t("token_help") }), show, hidden, rotate];
 }
 
 function importForm() {
@@ -240,8 +276,9 @@ function importForm() {
       event.preventDefault();
       const token = input.value.trim();
       if (!token) return;
-      note.textContent = await useToken(token) ? t("token_used") : t("token_invalid");
-      if (note.textContent === t("token_used")) setTimeout(() => { location.hash = "#/profile"; window.dispatchEvent(new HashChangeEvent("hashchange")); }, 600);
+      const outcome = await switchPlayer(token);
+      note.textContent = outcomeText(outcome);
+      if (outcome === "used") setTimeout(() => { location.hash = "#/profile"; window.dispatchEvent(new HashChangeEvent("hashchange")); }, 600);
     },
   },
   h("label", { for: "import-token", text: t("use_token") }),
@@ -249,21 +286,63 @@ function importForm() {
   note);
 }
 
-export async function useToken(token) {
+// The name behind a token, or null when the server does not recognise it.
+async function playerName(token) {
   try {
-    await api.getMe(token);
+    return (await api.getMe(token)).name;
   } catch {
-    return false;
+    return null;
   }
-  setToken(token);
-  return true;
+}
+
+// Play as the player of `token`: "used", "same" (already this player), "invalid", or
+// "kept" when the person chose to keep the player this browser has. Replacing a player
+// always asks first, and the replaced token stays among the previous ones.
+export async function switchPlayer(token) {
+  const current = getToken();
+  if (current === token) return "same";
+  const incoming = await playerName(token);
+  if (incoming === null) return "invalid";
+  if (current) {
+    const mine = await playerName(current);
+    const question = t("replace_player", { current: mine ?? t("this_player"), incoming });
+    if (!await confirmDialog(question, t("replace_yes"))) return "kept";
+  }
+  replaceToken(token);
+  return "used";
+}
+
+function outcomeText(outcome) {
+  return {
+    used: t("token_used"), same: t("token_same"), invalid: t("token_invalid"), kept: t("token_kept"),
+  }[outcome];
+}
+
+// The players this browser was before, each with a way back to it.
+async function previousSection() {
+  const tokens = previousTokens();
+  if (!tokens.length) return null;
+  const names = await Promise.all(tokens.map(playerName));
+  return h("section", { class: "panel", "data-testid": "previous-players" },
+    h("h2", { text: t("previous_players") }),
+    h("ul", { class: "day-list" }, tokens.map((token, i) => h("li", {},
+      h("span", { text: names[i] ?? `${token.split(".")[0]} (${t("not_recognised")})` }),
+      h("button", {
+        type: "button", class: "btn small", text: t("switch_back"),
+        onclick: async () => {
+          const outcome = await switchPlayer(token);
+          toast(outcomeText(outcome));
+          if (outcome === "used") window.dispatchEvent(new HashChangeEvent("hashchange"));
+        },
+      })))));
 }
 
 export async function profilePage(root) {
   const token = getToken();
   if (!token) {
     root.replaceChildren(h("section", { class: "profile" },
-      h("h1", { text: t("profile_title") }), h("p", { text: t("no_player") }), importForm()));
+      h("h1", { text: t("profile_title") }), h("p", { text: t("no_player") }), importForm(),
+      await previousSection()));
     return () => {};
   }
   root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
@@ -272,7 +351,8 @@ export async function profilePage(root) {
     me = await api.getMe();
   } catch (err) {
     root.replaceChildren(h("section", { class: "profile" },
-      h("h1", { text: t("profile_title") }), h("p", { role: "alert", text: errorText(err) }), importForm()));
+      h("h1", { text: t("profile_title") }), h("p", { role: "alert", text: errorText(err) }), importForm(),
+      await previousSection()));
     return () => {};
   }
   const stats = me.stats || {};
@@ -310,14 +390,14 @@ export async function profilePage(root) {
       : h("p", { class: "muted", text: t("no_history") }),
     h("h2", { text: t("token_title") }),
     tokenSection(token),
-    importForm()));
+    importForm(),
+    await previousSection()));
   return () => {};
 }
 
 export async function importPage(root, token) {
-  const ok = await useToken(token);
-  history.replaceState(null, "", "/#/profile");
-  toast(ok ? t("token_used") : t("token_invalid"));
+  history.replaceState(null, "", "/#/profile"); // the token leaves the address bar first
+  toast(outcomeText(await switchPlayer(token)));
   return profilePage(root);
 }
 

@@ -36,6 +36,31 @@ export const RULES_DOC = {
       },
       notes: ["Upper bonus: 100 when the upper boxes total 84 or more."],
     },
+    generala: {
+      intro: "5 dice, 11 boxes, up to 3 rolls a turn. A combination made on the turn's first roll is served and scores more.",
+      boxes: {
+        ones: "Sum of the 1s", twos: "Sum of the 2s", threes: "Sum of the 3s",
+        fours: "Sum of the 4s", fives: "Sum of the 5s", sixes: "Sum of the 6s",
+        escalera: "1-2-3-4-5, 2-3-4-5-6 or 3-4-5-6-1: 20, served 25",
+        full: "Three of one face and two of another: 30, served 35",
+        poker: "Four or more alike: 40, served 45",
+        generala: "Five alike: 50, served 60",
+        doble_generala: "Five alike once Generala holds points: 100",
+      },
+      notes: ["No upper bonus and no joker. Five alike are not a full."],
+    },
+    "triple-yahtzee": {
+      intro: "The Yahtzee card three times side by side: 39 boxes, 39 turns. Each turn fills one box in any column.",
+      boxes: {
+        ones: "Sum of the 1s", sixes: "Sum of the 6s",
+        full_house: "Three of one face and two of another: 25",
+        yahtzee: "Five alike: 50", chance: "Sum of all dice",
+      },
+      notes: [
+        "Each column has its own 35 bonus at 63. Column 1 counts once, column 2 twice, column 3 three times.",
+        "No extra-Yahtzee bonus and no joker in the default edition.",
+      ],
+    },
   },
   it: {
     yahtzee: {
@@ -70,6 +95,31 @@ export const RULES_DOC = {
         full_straight: "1-2-3-4-5-6: 21", chance: "Somma di tutti i dadi", maxi_yatzy: "Sei uguali: 100",
       },
       notes: ["Bonus superiore: 100 se le caselle superiori sommano almeno 84."],
+    },
+    generala: {
+      intro: "5 dadi, 11 caselle, fino a 3 lanci per turno. Una combinazione fatta al primo lancio del turno è servita e vale di più.",
+      boxes: {
+        ones: "Somma degli 1", twos: "Somma dei 2", threes: "Somma dei 3",
+        fours: "Somma dei 4", fives: "Somma dei 5", sixes: "Somma dei 6",
+        escalera: "1-2-3-4-5, 2-3-4-5-6 o 3-4-5-6-1: 20, servita 25",
+        full: "Tre di un valore e due di un altro: 30, servito 35",
+        poker: "Quattro o più uguali: 40, servito 45",
+        generala: "Cinque uguali: 50, servita 60",
+        doble_generala: "Cinque uguali quando la Generala ha punti: 100",
+      },
+      notes: ["Nessun bonus superiore e nessun jolly. Cinque uguali non sono un full."],
+    },
+    "triple-yahtzee": {
+      intro: "Il segnapunti dello Yahtzee tre volte affiancato: 39 caselle, 39 turni. Ogni turno riempie una casella in una colonna a scelta.",
+      boxes: {
+        ones: "Somma degli 1", sixes: "Somma dei 6",
+        full_house: "Tre di un valore e due di un altro: 25",
+        yahtzee: "Cinque uguali: 50", chance: "Somma di tutti i dadi",
+      },
+      notes: [
+        "Ogni colonna ha il suo bonus di 35 a 63. La colonna 1 conta una volta, la 2 due volte, la 3 tre volte.",
+        "Nessun bonus Yahtzee extra e nessun jolly nell'edizione normale.",
+      ],
     },
   },
 };

@@ -26,10 +26,36 @@ function write(key, value) {
 
 export const getToken = () => read(KEY_TOKEN, null);
 export const setToken = (token) => write(KEY_TOKEN, token);
+
+// Tokens this browser used before, newest first: replacing the player (an import link,
+// a pasted token, a new player after a refused token) never destroys the old token.
+const KEY_PREVIOUS = "dd.tokens.previous";
+const PREVIOUS_KEPT = 5;
+
+export function previousTokens() {
+  const list = read(KEY_PREVIOUS, []);
+  const legacy = read(`${KEY_TOKEN}.old`, null); // the one slot of earlier versions
+  return [...new Set([...(Array.isArray(list) ? list : []), ...(legacy ? [legacy] : [])])];
+}
+
+export function keepPrevious(token) {
+  if (!token) return;
+  const list = [token, ...previousTokens().filter((old) => old !== token)];
+  write(KEY_PREVIOUS, list.slice(0, PREVIOUS_KEPT));
+  write(`${KEY_TOKEN}.old`, null);
+}
+
+// Use another player's token, keeping the current one among the previous ones.
+export function replaceToken(token) {
+  const current = getToken();
+  if (current && current !== token) keepPrevious(current);
+  write(KEY_PREVIOUS, previousTokens().filter((old) => old !== token));
+  setToken(token);
+}
+
 // A token the server no longer accepts is set aside (not destroyed) before a new player.
 export function forgetToken() {
-  const old = getToken();
-  if (old) write(`${KEY_TOKEN}.old`, old);
+  keepPrevious(getToken());
   write(KEY_TOKEN, null);
 }
 export const getLang = () => read(KEY_LANG, null);

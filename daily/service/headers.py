@@ -1,0 +1,70 @@
+"""Security headers on every answer: CSP, framing, sniffing, referrer, HSTS.
+
+The web client is modules and a stylesheet from ``/static/web/`` only, with no inline
+script, style or event handler, so the policy allows nothing inline:
+
+- ``Content-Security-Policy``: :data:`CSP` (scripts, styles, fetches and frames from
+  this origin only; images also as ``data:`` for the icon; no plugins; no ``<base>``;
+  ``frame-ancestors 'none'``, so no other site can frame the game);
+- ``X-Frame-Options: DENY`` (the same for old browsers), ``X-Content-Type-Options:
+  nosniff``, ``Referrer-Policy: same-origin``, ``Cross-Origin-Opener-Policy:
+  same-origin``;
+- ``Strict-Transport-Security`` when the request came over https (directly, or through
+  a trusted proxy's ``X-Forwarded-Proto``, see ``DAILY_TRUSTED_PROXIES``) or when
+  ``DAILY_HSTS=on``; never on plain http otherwise, where a browser ignores it anyway
+  and a local ``make run`` must keep working.
+
+A header the view already set is left alone.
+
+>>> "frame-ancestors 'none'" in CSP and "'unsafe-inline'" not in CSP
+True
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+from daily.service.config import Config
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+#: One year; browsers remember to use https only.
+HSTS = "max-age=31536000"
+
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def install_security_headers(app: Flask, config: Config) -> None:
+    """Add :data:`HEADERS` (and HSTS when it applies) to every response of ``app``.
+
+    >>> from daily.service.config import load_config
+    >>> app = Flask(__name__)
+    >>> install_security_headers(app, load_config({"DAILY_HSTS": "on"}))
+    >>> headers = app.test_client().get("/").headers
+    >>> headers["X-Content-Type-Options"], headers["Strict-Transport-Security"]
+    ('nosniff', 'max-age=31536000')
+    """
+
+    @app.after_request
+    def _security_headers(response: Response) -> Response:
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        if config.hsts or request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
+        return response

@@ -1,0 +1,203 @@
+"""Hardening of the app on a real Redis: security headers and HSTS, the QR endpoint,
+list parameters, token rotation and revocation, and the sliding expiry of players."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from daily.service.app import create_app
+from daily.service.config import Config
+from daily.service.games.store import PRACTICE_TTL
+from daily.service.headers import CSP
+from daily.service.stats import record_keys
+from daily.web import draw_qr
+from tests.service.conftest import PREFIX, Player, play_out
+
+pytestmark = pytest.mark.redis
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("path", ["/", "/r/DD-7K3M9Q", "/api/v1/today", "/api/v1/nowhere",
+                                  "/static/web/app.js"])
+def test_every_answer_carries_the_security_headers(client: FlaskClient, path: str) -> None:
+    headers = client.get(path).headers
+    assert headers["Content-Security-Policy"] == CSP
+    assert "frame-ancestors 'none'" in CSP and "script-src 'self'" in CSP
+    assert "unsafe-inline" not in CSP
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "same-origin"
+    assert "Strict-Transport-Security" not in headers  # plain http, no flag
+
+
+@pytest.mark.parametrize(("proxies", "hsts", "expected"), [
+    (1, False, True),    # https at a trusted proxy
+    (0, False, False),   # nobody trusted: the header could be anyone's
+    (0, True, True),     # DAILY_HSTS=on
+])
+def test_hsts_only_behind_tls_or_when_asked(
+    service_config: Config, clock: Any, proxies: int, hsts: bool, expected: bool
+) -> None:
+    app = create_app(service_config.with_overrides(trusted_proxies=proxies, hsts=hsts),
+                     {"TESTING": True, "CLOCK": clock})
+    headers = app.test_client().get(
+        "/api/v1/today", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "1.2.3.4"}
+    ).headers
+    assert ("Strict-Transport-Security" in headers) is expected
+    if expected:
+        assert headers["Strict-Transport-Security"] == "max-age=31536000"
+
+
+def test_the_qr_code_is_the_callers_own_import_link_and_cached(
+    client: FlaskClient, player: Player
+) -> None:
+    assert client.post("/qr.svg").status_code == 401
+    forged = {"Authorization": f"Bearer {player.id}.forged"}
+    refused = client.post("/qr.svg", headers=forged)
+    assert refused.status_code == 401
+    assert refused.get_json()["error"]["field"] == "Authorization"
+    draw_qr.cache_clear()
+    extra = client.post("/qr.svg", headers=player.headers, json={"text": "http://evil"})
+    assert extra.status_code == 422 and extra.get_json()["error"]["field"] == "text"
+    first = client.post("/qr.svg", headers=player.headers, json={})
+    assert first.status_code == 200 and first.mimetype == "image/svg+xml"
+    assert first.data.startswith(b"<svg") and first.headers["Cache-Control"] == "no-store"
+    second = client.post("/qr.svg", headers=player.headers)
+    assert second.data == first.data
+    assert draw_qr.cache_info().hits == 1 and draw_qr.cache_info().misses == 1
+    assert first.data == draw_qr(f"http://localhost/#/import/{player.token}")
+
+
+def test_repeated_rulesets_count_once_and_long_lists_are_refused(
+    client: FlaskClient
+) -> None:
+    once = client.get("/api/v1/days?from=2026-11-27&to=2026-11-28&ruleset=yahtzee")
+    assert once.status_code == 200
+    repeated = client.get("/api/v1/days?from=2026-11-27&to=2026-11-28&ruleset="
+                          + ",".join(["yahtzee", "Yahtzee"] * 4))
+    assert repeated.status_code == 200 and repeated.get_json() == once.get_json()
+    flood = client.get("/api/v1/days?ruleset=" + ",".join(["yahtzee"] * 300))
+    assert flood.status_code == 422
+    error = flood.get_json()["error"]
+    assert error["field"] == "ruleset" and "at most 8" in error["message"]
+    assert len(flood.data) < 300
+
+
+def test_a_rotated_token_replaces_the_old_one_everywhere(
+    app: Flask, client: FlaskClient, player: Player
+) -> None:
+    other_process = create_app(app.extensions["daily"].config,
+                               {"TESTING": True, "CLOCK": app.config["CLOCK"]}).test_client()
+    assert other_process.get("/api/v1/players/me", headers=player.headers).status_code == 200
+    rotated = player.call("POST", "/players/me/token")
+    assert rotated.status_code == 200
+    body = rotated.get_json()
+    assert body["player"]["id"] == player.id and body["token"] != player.token
+    assert body["token"].startswith(player.id + ".")
+    new = {"Authorization": f"Bearer {body['token']}"}
+    for web in (client, other_process):  # at once, in this process and any other
+        old = web.get("/api/v1/players/me", headers=player.headers)
+        assert old.status_code == 401 and old.get_json()["error"]["field"] == "Authorization"
+        assert web.get("/api/v1/players/me", headers=new).get_json()["name"] == "Ada"
+    # The old token can no longer rotate or revoke anything.
+    assert player.call("POST", "/players/me/token").status_code == 401
+    assert player.call("DELETE", "/players/me/token").status_code == 401
+    assert player.call("POST", "/players/me/token", {"name": "x"}).status_code == 401
+    unknown = client.post("/api/v1/players/me/token", headers=new, json={"ttl": 5})
+    assert unknown.status_code == 422 and unknown.get_json()["error"]["field"] == "ttl"
+
+
+def test_a_revoked_token_stops_working_and_the_name_stays_on_record(
+    client: FlaskClient, player: Player, redis_client: redis.Redis
+) -> None:
+    revoked = player.call("DELETE", "/players/me/token")
+    assert revoked.status_code == 204 and revoked.data == b""
+    assert player.call("GET", "/players/me").status_code == 401
+    assert player.call("DELETE", "/players/me/token").status_code == 401
+    account = redis_client.hgetall(f"{PREFIX}account:{player.id}")
+    assert account[b"name"] == b"Ada" and b"token_hash" not in account
+
+
+def test_players_expire_after_months_unused_and_each_day_of_use_restarts_that(
+    app: Flask, client: FlaskClient, player: Player, redis_client: redis.Redis, clock: Any
+) -> None:
+    key = f"{PREFIX}account:{player.id}"
+    days = app.extensions["daily"].config.player_days
+    assert days == 180
+    assert 179 * 86400 < redis_client.ttl(key) <= 180 * 86400
+    redis_client.hset(key, "seen", "2026-06-02")  # as if unused for 179 days
+    redis_client.expire(key, 86400)
+    assert player.call("GET", "/players/me").status_code == 200
+    assert 179 * 86400 < redis_client.ttl(key) <= 180 * 86400
+    assert redis_client.hget(key, "seen") == b"2026-11-29"
+    # Within the same day no more writes: the TTL is not touched again.
+    redis_client.expire(key, 3600)
+    assert player.call("GET", "/players/me").status_code == 200
+    assert redis_client.ttl(key) <= 3600
+    clock.advance(hours=24)
+    assert player.call("GET", "/players/me").status_code == 200
+    assert redis_client.ttl(key) > 179 * 86400
+    assert redis_client.hget(key, "seen") == b"2026-11-30"
+    redis_client.delete(key)  # what expiry does
+    assert player.call("GET", "/players/me").status_code == 401
+
+
+def test_practice_games_and_their_codes_expire_a_month_after_the_last_move(
+    player: Player, redis_client: redis.Redis
+) -> None:
+    state = player.call("POST", "/games", {"ruleset": "yahtzee", "mode": "practice"})
+    game_key = f"{PREFIX}game:{state.get_json()['id']}"
+    redis_client.expire(game_key, 60)
+    state = player.call("POST", f"/games/{state.get_json()['id']}/roll", {"hold": "00000"})
+    assert 29 * 86400 < redis_client.ttl(game_key) <= PRACTICE_TTL  # each move restarts it
+    final = play_out(player, state.get_json())
+    code_key = f"{PREFIX}code:{final['result']['code']}"
+    for key in (game_key, code_key):
+        assert 29 * 86400 < redis_client.ttl(key) <= PRACTICE_TTL, key
+
+
+def test_ranked_records_live_the_configured_days_after_their_day_closes(
+    player: Player, redis_client: redis.Redis, app: Flask
+) -> None:
+    state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29",
+                                           "mode": "ranked"}).get_json()
+    expiry = app.extensions["daily"].games.store.ranked_expiry(dt.date(2026, 11, 29))
+    # The 29th closes on the 30th at 12:00 UTC; 400 days later by default.
+    assert expiry == int(dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC).timestamp()) + 400 * 86400
+    keys = [f"{PREFIX}game:{state['id']}",
+            f"{PREFIX}ranked:2026-11-29:yahtzee:{player.id}"]
+    state = player.call("POST", f"/games/{state['id']}/roll", {"hold": "00000"}).get_json()
+    assert [redis_client.expiretime(k) for k in keys] == [expiry, expiry]  # moves keep it
+    final = play_out(player, state)
+    keys.append(f"{PREFIX}code:{final['result']['code']}")
+    assert [redis_client.expiretime(k) for k in keys] == [expiry] * 3
+
+
+def test_a_players_statistics_expire_with_the_account(
+    player: Player, redis_client: redis.Redis, service_config: Config, clock: Any
+) -> None:
+    final = play_out(player, player.call("POST", "/games", {
+        "ruleset": "yahtzee", "date": "2026-11-29", "mode": "ranked"}).get_json())
+    assert final["over"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REDIS_URL": service_config.redis_url or "",
+           "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(service_config.data_dir),
+           "DAILY_PLAYER_DAYS": "20"}
+    subprocess.run([sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
+                   env=env, cwd=ROOT, check=True, timeout=60)
+    stats = record_keys(player.id, prefix=PREFIX)
+    assert all(redis_client.exists(k) for k in stats)
+    assert all(19 * 86400 < redis_client.ttl(k) <= 20 * 86400 for k in stats)
+    # The next day of use renews them with the account (180 days in this app).
+    clock.advance(hours=24)
+    assert player.call("GET", "/players/me").get_json()["stats"]["games"] == 1
+    assert all(179 * 86400 < redis_client.ttl(k) <= 180 * 86400 for k in stats)
