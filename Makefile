@@ -1,24 +1,43 @@
 # The two commands a new machine needs:  make run   and   make test
+#   make run    installs what running needs (no development tools) and runs `daily serve`
+#   make test   installs the development tools too, then ruff and the whole test suite
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+RUN_DEPS := $(VENV)/.installed-run
+DEV_DEPS := $(VENV)/.installed-dev
 
-.PHONY: install run test lint bench
+.PHONY: install install-run run test lint test-prereqs
 
-$(BIN)/daily: pyproject.toml
+$(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+
+$(RUN_DEPS): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(DEV_DEPS): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(BIN)/daily
+	touch $(RUN_DEPS) $@
 
-install: $(BIN)/daily
+install-run: $(RUN_DEPS)
 
-run: install
+# A developer's setup: the service plus the test and lint tools.
+install: $(DEV_DEPS)
+
+run: install-run
 	$(BIN)/daily serve
 
-test: install
-	$(BIN)/ruff check .
-	$(BIN)/pytest -n 2
+# Debian's chromium for the browser tests (installed when running as root with apt-get).
+test-prereqs:
+	@tools/need_chromium.sh
 
 lint: install
 	$(BIN)/ruff check .
+
+# With no Redis on 127.0.0.1:6379 (and DAILY_TEST_REDIS_URL unset) the tests start the
+# embedded Valkey for the run (tests/conftest.py).
+test: install test-prereqs
+	$(BIN)/ruff check .
+	$(BIN)/pytest -n 2

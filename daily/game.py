@@ -164,9 +164,8 @@ class Game:
         """Fill ``box`` with the dice now showing; returns the points it scored."""
         turn = self.turn
         if turn >= self._turns:
-            raise IllegalMoveError(
-                "the game is over, every box is filled", turn=turn, reason=_OVER
-            )
+            why = "a served Generala won it" if self.won_outright else "every box is filled"
+            raise IllegalMoveError(f"the game is over, {why}", turn=turn, reason=_OVER)
         index = self.rules.box_index(box)
         scores = self._scores
         if scores[index] is not None:

@@ -23,6 +23,7 @@ from daily.dice import parse_date
 from daily.errors import StateError
 from daily.rules import canonical_name, get_ruleset
 from daily.service import keymap
+from daily.service.clock import service_clock
 from daily.service.keys import Keyring
 from daily.strategy.bots import play_bots
 from daily.strategy.store import get_table
@@ -43,7 +44,7 @@ def record_day_par(date: str, ruleset: str, now: str | None = None) -> dict[str,
     stored = conn.get(key)
     if stored is not None:
         return dict(json.loads(stored))
-    instant = dt.datetime.fromisoformat(now) if now else dt.datetime.now(dt.UTC)
+    instant = dt.datetime.fromisoformat(now) if now else service_clock(config)()
     if calendar.status(day, instant) != "revealed":
         raise StateError(f"the day {day} of {name} is not revealed yet", field="date")
     seed = Keyring.load(config).day_seed(name, day)

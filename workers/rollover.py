@@ -17,7 +17,8 @@ grace covers finishing requests still in flight at the close), in order:
    Redis after :data:`LOGS_KEPT_SECONDS` (the board itself stays);
 4. enqueue ``workers.par.record_day_par(date, ruleset)`` on the ``days`` queue with
    job id ``par-<date>-<ruleset>``, if the module ``workers.par`` exists (and
-   ``DAILY_PAR_JOBS`` is not ``off``).
+   ``DAILY_PAR_JOBS`` is not ``off``), once the ruleset's strategy table is built:
+   until then the step waits for a later run.
 
 Each step is recorded in the hash ``P lb:{D:R}:rolled`` once done, so a rerun (or a
 run after a crash between steps) only does what is missing: the job is idempotent.
@@ -43,12 +44,15 @@ from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
 from daily import calendar
+from daily.rules import get_ruleset
 from daily.service import keymap
 from daily.service.archive import write_archive
+from daily.service.clock import service_clock
 from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
 from daily.service.leaderboard import Leaderboard, as_text
 from daily.service.results_stream import ResultStream
+from daily.strategy.buildstatus import table_ready
 from workers.context import job_config, job_connection
 
 LOOKBACK_DAYS = 7
@@ -94,6 +98,15 @@ def due_days(
     return out
 
 
+def par_table_ready(config: Config, ruleset: str) -> bool:
+    """Whether the par job of ``ruleset`` can run: its strategy table is built.
+
+    Until then the par step stays undone and a later rollover enqueues it: par waits
+    for its table (``daily serve`` builds the missing ones) instead of failing.
+    """
+    return table_ready(get_ruleset(ruleset), config.tables_dir)
+
+
 def roll_day(
     conn: redis.Redis, config: Config, day: dt.date, ruleset: str, now: dt.datetime
 ) -> dict[str, Any]:
@@ -119,7 +132,7 @@ def roll_day(
         conn.expire(board.key("logs"), LOGS_KEPT_SECONDS)
         conn.hset(marks_key, "archived", str(summary.path))
         done.append("archived")
-    if "par" not in marks and config.par_jobs:
+    if "par" not in marks and config.par_jobs and par_table_ready(config, ruleset):
         # DuplicateJobError: enqueued by an earlier run that died before marking it.
         with contextlib.suppress(DuplicateJobError):
             Queue(DAYS_QUEUE, connection=conn).enqueue_call(
@@ -145,7 +158,7 @@ def rollover(now: str | None = None) -> dict[str, Any]:
     """
     config = job_config()
     conn = job_connection(config)
-    instant = dt.datetime.fromisoformat(now) if now else dt.datetime.now(dt.UTC)
+    instant = dt.datetime.fromisoformat(now) if now else service_clock(config)()
     if instant.tzinfo is None:
         raise ValueError(f"now={now!r} has no time zone")
     lock = conn.lock(

@@ -35,7 +35,15 @@ def register(subparsers: Any) -> None:
         "serve",
         help="run the service: embedded Redis (unless REDIS_URL), worker, scheduler, web",
     )
+    serve.add_argument("--host", help="address the web server listens on (default DAILY_HOST"
+                       " or 127.0.0.1; 0.0.0.0 for every interface)")
+    serve.add_argument("--port", type=int, help="web server port (default DAILY_PORT or 8000)")
     serve.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (default 2)")
+    serve.add_argument(
+        "--demo-day-minutes", type=float, metavar="N",
+        help="demo clock: a day passes in N real minutes (data in <data>/demo, own keys;"
+        " refused with REDIS_URL or production keys)",
+    )
     serve.set_defaults(handler=_serve)
 
     worker = subparsers.add_parser(
@@ -80,11 +88,22 @@ def register(subparsers: Any) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from daily.service.embedded import EmbeddedStack
+    from daily.service.embedded import EmbeddedStack, demo_config
 
     if not 1 <= args.web_workers <= 64:
         raise ConfigError("must be 1..64", field="--web-workers")
-    return EmbeddedStack(load_config(), web_workers=args.web_workers).run()
+    if args.port is not None and not 1 <= args.port <= 65535:
+        raise ConfigError("must be 1..65535", field="--port")
+    if args.host is not None and (not args.host or any(c.isspace() for c in args.host)):
+        raise ConfigError("must be an address such as 127.0.0.1 or 0.0.0.0", field="--host")
+    config = load_config()
+    if args.host is not None:
+        config = config.with_overrides(host=args.host)
+    if args.port is not None:
+        config = config.with_overrides(port=args.port)
+    if args.demo_day_minutes is not None:
+        config = demo_config(config, args.demo_day_minutes)
+    return EmbeddedStack(config, web_workers=args.web_workers).run()
 
 
 def _worker(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -37,6 +38,7 @@ from daily.rules import RULESET_NAMES, Ruleset
 from daily.strategy.advisor import Position
 from daily.strategy.analysis import analyse
 from daily.strategy.bots import LEVELS, MEDIUM_TEMPERATURE, Bot
+from daily.strategy.buildstatus import clear_progress, progress_writer
 from daily.strategy.simulate import play_slots, slot_array
 from daily.strategy.solver import solve
 from daily.strategy.spec import StrategyError
@@ -95,6 +97,11 @@ def register(sub: Any) -> None:
     _add_common(b)
     b.add_argument("--dtype", choices=("float32", "float64"), help="stored precision")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.add_argument(
+        "--progress-file",
+        action="store_true",
+        help="keep the build's progress in a file next to the table (read by /api/v1/health)",
+    )
     b.set_defaults(handler=cmd_build)
     i = ssub.add_parser("info", help="print the header of a saved table")
     _add_common(i)
@@ -137,9 +144,23 @@ def cmd_build(args: argparse.Namespace) -> int:
         rules = column_rules(rules)
         print(f"{args.ruleset} has no exact table; building the one-column table of its "
               "heuristic player", file=sys.stderr)
-    progress = None if args.quiet else ProgressBar(f"building {table_filename(rules)}")
-    table = solve(rules, progress)
-    path = save_table(table, _folder(args), dtype=args.dtype)
+    folder = _folder(args)
+    reporters: list[Callable[[int, int], None]] = []
+    if not args.quiet:
+        reporters.append(ProgressBar(f"building {table_filename(rules)}"))
+    if args.progress_file:
+        reporters.append(progress_writer(rules, folder))
+
+    def progress(done: int, total: int) -> None:
+        for report in reporters:
+            report(done, total)
+
+    try:
+        table = solve(rules, progress if reporters else None)
+        path = save_table(table, folder, dtype=args.dtype)
+    finally:
+        if args.progress_file:
+            clear_progress(rules, folder)
     print(f"{path.name}: expected {table.expected:.7f} in {table.build_seconds:.1f}s")
     return 0
 

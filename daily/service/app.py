@@ -38,20 +38,26 @@ from flask import Blueprint, Flask, Response, g, request
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from daily.rules import Ruleset
 from daily.service import api as api_package
-from daily.service.clock import Clock, FixedClock, system_clock
+from daily.service.challenges import Challenges
+from daily.service.clock import Clock, FixedClock, service_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import ApiError, register_error_handlers
 from daily.service.games import GameService
+from daily.service.groups import Groups
 from daily.service.headers import install_security_headers
 from daily.service.keys import Keyring
 from daily.service.metrics import Metrics
+from daily.service.opponents import strategy_table
 from daily.service.players import Players
+from daily.service.publicurl import public_base_url
 from daily.service.ratelimit import RateLimiter, parse_limits, request_kind
-from daily.service.requests import bearer_token, verified_player
+from daily.service.requests import bearer_token, request_lang, verified_player
 from daily.service.results_stream import ResultStream
+from daily.strategy.solver import StrategyTable
 
 API_PREFIX = "/api/v1"
 log = logging.getLogger(__name__)
@@ -70,6 +76,8 @@ class Services:
     results: ResultStream
     metrics: Metrics
     limiter: RateLimiter
+    challenges: Challenges
+    groups: Groups
 
 
 def api_blueprints() -> list[Blueprint]:
@@ -106,7 +114,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
         )
     app.config["MAX_CONTENT_LENGTH"] = config.max_body
-    app.config["CLOCK"] = system_clock
+    app.config["CLOCK"] = service_clock(config)
     app.config["RATELIMIT_ENABLED"] = True  # tests may switch the limits off
     if test_config:
         app.config.update(test_config)
@@ -132,10 +140,17 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     limits = parse_limits(config.rate_limit, config.rate_limit_reads, config.rate_limit_ip)
     limiter = RateLimiter(conn, config.key_prefix, limits)
     metrics = Metrics()
+    games = GameService(conn, config, clock, seeds, results, player_name, request_lang)
+
+    def tables(rules: Ruleset) -> StrategyTable:
+        return strategy_table(rules, config.tables_dir)
+
     services = Services(
-        config=config, conn=conn, clock=clock, seeds=seeds, players=players,
-        games=GameService(conn, config, clock, seeds, results, player_name),
+        config=config, conn=conn, clock=clock, seeds=seeds, players=players, games=games,
         results=results, metrics=metrics, limiter=limiter,
+        challenges=Challenges(conn, config, clock, games, tables,
+                              lambda: public_base_url(config)),
+        groups=Groups(conn, config, clock, games.ranked_totals, player_name),
     )
     app.extensions["daily"] = services
 

@@ -1,7 +1,11 @@
 """The one clock of the service: every "now" comes from ``app.config["CLOCK"]``.
 
 Tests move time by installing a :class:`FixedClock` (or passing ``NOW`` in the test
-config); production uses :func:`system_clock`.
+config); production uses :func:`system_clock`. An operator's demonstration uses a
+:class:`DemoClock` (``daily serve --demo-day-minutes N``), on which a whole day passes
+in N real minutes; every process of the service reads the same one from the
+configuration (:func:`service_clock`), so the web server, the rollover and the par
+jobs agree on the time.
 
 >>> import datetime as dt
 >>> clock = FixedClock(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC))
@@ -14,9 +18,17 @@ config); production uses :func:`system_clock`.
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from daily.service.config import Config
 
 Clock = Callable[[], dt.datetime]
+#: The shortest demo day (6 real seconds), for tests of a whole day in seconds.
+MIN_DEMO_DAY_MINUTES = 0.1
 
 
 def system_clock() -> dt.datetime:
@@ -50,6 +62,73 @@ class FixedClock:
             raise ValueError("a clock needs a timezone-aware time")
         self.now = now.astimezone(dt.UTC)
         return self
+
+
+@dataclass(frozen=True)
+class DemoClock:
+    """Time running ``1440 / day_minutes`` times faster than real time.
+
+    At the real instant ``real_anchor`` (Unix seconds) it shows ``virtual_anchor``.
+
+    >>> clock = DemoClock(real_anchor=1000.0, virtual_anchor=1_795_000_000.0, day_minutes=2)
+    >>> clock.speed
+    720.0
+    >>> iso(clock(real_now=1060.0))  # one real minute later: half a day later
+    '2026-11-18T23:06:40Z'
+    >>> DemoClock.parse(clock.text()) == clock
+    True
+    """
+
+    real_anchor: float
+    virtual_anchor: float
+    day_minutes: float
+
+    @property
+    def speed(self) -> float:
+        """Virtual seconds per real second."""
+        return 1440.0 / self.day_minutes
+
+    def __call__(self, real_now: float | None = None) -> dt.datetime:
+        real = time.time() if real_now is None else real_now
+        virtual = self.virtual_anchor + (real - self.real_anchor) * self.speed
+        return dt.datetime.fromtimestamp(virtual, dt.UTC)
+
+    def text(self) -> str:
+        """The ``DAILY_DEMO_CLOCK`` value: ``REAL,VIRTUAL,MINUTES``."""
+        return f"{self.real_anchor!r},{self.virtual_anchor!r},{self.day_minutes!r}"
+
+    @classmethod
+    def parse(cls, text: str) -> DemoClock:
+        """Read a ``DAILY_DEMO_CLOCK`` value; ValueError names what is wrong.
+
+        >>> DemoClock.parse("1,2,0")
+        Traceback (most recent call last):
+        ...
+        ValueError: a demo day lasts 0.1 to 1440 minutes, not 0.0
+        """
+        parts = text.split(",")
+        if len(parts) != 3:
+            raise ValueError(f"must be REAL,VIRTUAL,MINUTES, not {text!r}")
+        real, virtual, minutes = (float(p) for p in parts)
+        if not MIN_DEMO_DAY_MINUTES <= minutes <= 1440:
+            raise ValueError(f"a demo day lasts 0.1 to 1440 minutes, not {minutes}")
+        return cls(real, virtual, minutes)
+
+    @classmethod
+    def starting_now(cls, day_minutes: float) -> DemoClock:
+        """A demo clock that shows the real time now and runs fast from here."""
+        now = time.time()
+        return cls(now, now, day_minutes)
+
+
+def service_clock(config: Config) -> Clock:
+    """The clock of the configured service: the demo clock if there is one, else UTC.
+
+    >>> from daily.service.config import load_config
+    >>> service_clock(load_config({})) is system_clock
+    True
+    """
+    return config.demo_clock or system_clock
 
 
 def iso(moment: dt.datetime) -> str:

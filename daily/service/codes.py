@@ -32,6 +32,8 @@ _ALIASES = {"I": "1", "L": "1", "O": "0"}
 GOOD = "\N{LARGE GREEN SQUARE}"
 FAIR = "\N{LARGE YELLOW SQUARE}"
 ZERO = "\N{BLACK LARGE SQUARE}"
+#: The squares by name (what the PNG share card draws).
+MARK_NAMES = {GOOD: "good", FAIR: "fair", ZERO: "zero"}
 TITLES = {"yahtzee": "Yahtzee", "maxi-yatzy": "Maxi Yatzy", "yatzy": "Yatzy", "yacht": "Yacht"}
 
 
@@ -42,16 +44,30 @@ def new_code() -> str:
     >>> code.startswith(PREFIX), len(code) == len(PREFIX) + CODE_LENGTH
     (True, True)
     """
-    return PREFIX + "".join(secrets.choice(CROCKFORD) for _ in range(CODE_LENGTH))
+    return random_code(PREFIX, CODE_LENGTH)
 
 
 def parse_code(text: Any) -> str:
     """The canonical form of a result code typed by a person."""
+    return parse_crockford(text, PREFIX, MAX_CODE_LENGTH, "result code")
+
+
+def parse_crockford(
+    text: Any, prefix: str, max_length: int, what: str, field: str = "code"
+) -> str:
+    """A typed code in canonical form: upper case, ``prefix`` + Crockford characters.
+
+    Dashes and spaces are ignored, the prefix may be left out, ``I``/``L`` read as
+    ``1`` and ``O`` as ``0``.
+
+    >>> parse_crockford("ch-k7m2 q9xd", "CH-", 8, "challenge code")
+    'CH-K7M2Q9XD'
+    """
     if not isinstance(text, str) or len(text) > 40:
-        raise ApiError(422, "invalid_field", "a result code is a short string", field="code")
+        raise ApiError(422, "invalid_field", f"a {what} is a short string", field=field)
     body = text.strip().upper()
-    if body.startswith(PREFIX):
-        body = body[len(PREFIX) :]
+    if body.startswith(prefix):
+        body = body[len(prefix) :]
     body = body.replace("-", "").replace(" ", "")
     out = []
     for ch in body:
@@ -60,18 +76,27 @@ def parse_code(text: Any) -> str:
             raise ApiError(
                 422,
                 "invalid_field",
-                f"{text!r} is not a result code: {ch!r} is not Crockford base32",
-                field="code",
+                f"{text!r} is not a {what}: {ch!r} is not Crockford base32",
+                field=field,
             )
         out.append(ch)
-    if not 1 <= len(out) <= MAX_CODE_LENGTH:
+    if not 1 <= len(out) <= max_length:
         raise ApiError(
             422,
             "invalid_field",
-            f"{text!r} is not a result code: {PREFIX} and 1 to {MAX_CODE_LENGTH} characters",
-            field="code",
+            f"{text!r} is not a {what}: {prefix} and 1 to {max_length} characters",
+            field=field,
         )
-    return PREFIX + "".join(out)
+    return prefix + "".join(out)
+
+
+def random_code(prefix: str, length: int) -> str:
+    """``prefix`` and ``length`` random Crockford characters.
+
+    >>> len(random_code("CH-", 8))
+    11
+    """
+    return prefix + "".join(secrets.choice(CROCKFORD) for _ in range(length))
 
 
 def box_marks(card: Card) -> list[str]:
@@ -98,6 +123,22 @@ def box_marks(card: Card) -> list[str]:
     return marks
 
 
+#: The words of a share text, per language (``en`` is the fallback).
+SHARE_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "practice": "practice", "points": "{total} points", "rank": "rank {rank}",
+        "of": " of {players}",
+        "legend": f"{GOOD} 60%+ of the box's best · {FAIR} below · {ZERO} 0",
+    },
+    "it": {
+        "practice": "allenamento", "points": "{total} punti", "rank": "{rank}° posto",
+        "of": " su {players}",
+        "legend": f"{GOOD} almeno il 60% del massimo della casella · {FAIR} meno · {ZERO} 0",
+    },
+}
+LANGS = tuple(SHARE_WORDS)
+
+
 def share_text(
     card: Card,
     *,
@@ -106,8 +147,9 @@ def share_text(
     rank: int | None = None,
     players: int | None = None,
     mode: str = "ranked",
+    lang: str = "en",
 ) -> str:
-    """The plain-text share message, like Wordle's.
+    """The plain-text share message, like Wordle's, with a one-line legend of the squares.
 
     >>> from daily.rules import get_ruleset
     >>> card = Card.empty(get_ruleset("yacht")).fill(11, 50, 0)
@@ -117,21 +159,29 @@ def share_text(
     50 points · rank 3 of 120
     ⬛⬛⬛⬛⬛⬛
     ⬛⬛⬛⬛⬛🟩
+    🟩 60%+ of the box's best · 🟨 below · ⬛ 0
     https://dd.example/r/DD-1
+    >>> print(share_text(card, date=None, url="https://dd.example/r/DD-1", mode="practice",
+    ...                  lang="it").splitlines()[:2])
+    ['Daily Dice · Yacht · allenamento', '50 punti']
     """
+    words = SHARE_WORDS.get(lang, SHARE_WORDS["en"])
     title = TITLES.get(card.rules.name, card.rules.title)
-    head = " · ".join(p for p in ("Daily Dice", title, date or "practice") if p)
+    head = " · ".join(p for p in ("Daily Dice", title, date or words["practice"]) if p)
     if mode == "practice" and date:
-        head += " (practice)"
-    score = f"{card.total} points"
+        head += f" ({words['practice']})"
+    score = words["points"].format(total=card.total)
     if rank is not None:
-        score += f" · rank {rank}" + (f" of {players}" if players else "")
+        score += " · " + words["rank"].format(rank=rank)
+        if players:
+            score += words["of"].format(players=players)
     marks = box_marks(card)
     if len(card.rules.weights) > 1:  # Triple Yahtzee: one line per column
         columns = ["".join(marks[i] for i in col) for col in card.rules.columns]
         return "\n".join([head, score, *columns, url])
     upper = len(card.rules.upper_indices)
-    lines = [head, score, "".join(marks[:upper]), *_rows(marks[upper:], upper), url]
+    lines = [head, score, "".join(marks[:upper]), *_rows(marks[upper:], upper),
+             words["legend"], url]
     return "\n".join(lines)
 
 

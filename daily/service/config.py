@@ -10,7 +10,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_DATA_DIR`` | keys, archives, strategy tables, embedded Redis files | ``./var`` |
 | ``REDIS_URL`` | Redis to use; unset means start the embedded server | unset |
 | ``DAILY_KEY_PREFIX`` | prefix of every Redis key (lets tests and tenants share a DB) | ``dd:`` |
-| ``DAILY_PUBLIC_URL`` | base URL used in share texts and links | ``http://127.0.0.1:8000`` |
+| ``DAILY_PUBLIC_URL`` | base URL of share texts and links | the request's host |
 | ``DAILY_RULESETS`` | daily sets; ``sun:a/b`` adds a weekly special | ``yahtzee,maxi-yatzy`` |
 | ``DAILY_MAX_BODY`` | request body limit in bytes | ``65536`` |
 | ``DAILY_RATE_LIMIT`` | writes per verified player, else per IP (``off``: none) | ``600/minute`` |
@@ -23,6 +23,10 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
 | ``DAILY_PAR_JOBS`` | ``off`` skips the par job at rollover | ``on`` |
+| ``DAILY_TABLES_DIR`` | where the strategy tables are | ``<data>/tables`` |
+| ``DAILY_TABLES_AT_START`` | tables ``daily serve`` builds first, if missing | ``yahtzee,yatzy`` |
+| ``DAILY_TABLES_IN_BACKGROUND`` | tables it builds after the start | ``maxi-yatzy`` |
+| ``DAILY_DEMO_CLOCK`` | ``REAL,VIRTUAL,MINUTES``, set by ``serve --demo-day-minutes`` | unset |
 | ``DAILY_MASTER_SECRET`` | master seed secret as hex (production) | unset |
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
@@ -51,9 +55,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from daily.errors import DailyError
 from daily.rules import canonical_name
+from daily.service.clock import DemoClock
+
+#: The file that makes a data directory a demo's (written by ``daily serve --demo-...``).
+DEMO_CLOCK_FILE = "clock"
 
 
 class ConfigError(DailyError):
@@ -89,7 +98,7 @@ class Config:
     data_dir: Path
     redis_url: str | None
     key_prefix: str
-    public_url: str
+    public_url: str | None
     daily_rulesets: tuple[str, ...]
     max_body: int
     rate_limit: str
@@ -106,6 +115,10 @@ class Config:
     master_secret_hex: str | None
     master_secret_file: Path | None
     signing_key_file: Path | None
+    tables_at_start: tuple[str, ...] = ("yahtzee", "yatzy")
+    tables_in_background: tuple[str, ...] = ("maxi-yatzy",)
+    demo_clock: DemoClock | None = None
+    tables_path: Path | None = None
     #: The weekly special (``None``: the same sets every day).
     weekly_special: WeeklySpecial | None = None
 
@@ -140,8 +153,8 @@ class Config:
 
     @property
     def tables_dir(self) -> Path:
-        """Where strategy tables are stored."""
-        return self.data_dir / "tables"
+        """Where strategy tables are stored (``DAILY_TABLES_DIR``, default ``<data>/tables``)."""
+        return self.tables_path or self.data_dir / "tables"
 
     def with_overrides(self, **changes: Any) -> Config:
         """A copy with some fields replaced (for tests)."""
@@ -172,9 +185,61 @@ def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise ConfigError(f"must be on or off, not {raw!r}", field=name)
 
 
+def _public_url(raw: str | None) -> str | None:
+    """``DAILY_PUBLIC_URL`` without its trailing slash; it must be an http(s) URL.
+
+    >>> _public_url("https://dice.example/"), _public_url(None)
+    ('https://dice.example', None)
+    """
+    if not raw:
+        return None
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+        raise ConfigError(
+            f"must be an http(s) URL such as https://dice.example, not {raw!r}",
+            field="DAILY_PUBLIC_URL",
+        )
+    return raw.rstrip("/")
+
+
 def _path(env: Mapping[str, str], name: str) -> Path | None:
     raw = env.get(name)
     return Path(raw) if raw else None
+
+
+def _rulesets(env: Mapping[str, str], name: str, default: str) -> tuple[str, ...]:
+    raw = env.get(name, default)
+    if raw.strip().lower() in ("none", "off"):
+        return ()
+    try:
+        return tuple(dict.fromkeys(canonical_name(r.strip()) for r in raw.split(",") if r.strip()))
+    except DailyError as exc:
+        raise ConfigError(exc.message, field=name) from None
+
+
+def _demo_clock(env: Mapping[str, str]) -> DemoClock | None:
+    raw = env.get("DAILY_DEMO_CLOCK")
+    if not raw:
+        return None
+    production = [n for n in ("DAILY_MASTER_SECRET", "DAILY_MASTER_SECRET_FILE",
+                              "DAILY_SIGNING_KEY_FILE") if env.get(n)]
+    if production:
+        raise ConfigError(
+            f"is refused with {production[0]} set: a demo clock reveals future days' seeds,"
+            " so it runs only with keys of its own",
+            field="DAILY_DEMO_CLOCK",
+        )
+    data_dir = Path(env.get("DAILY_DATA_DIR") or "var")
+    if not (data_dir / DEMO_CLOCK_FILE).is_file():
+        raise ConfigError(
+            f"is refused: {data_dir} is not a demo data directory (no {DEMO_CLOCK_FILE} file);"
+            " run `daily serve --demo-day-minutes N`",
+            field="DAILY_DEMO_CLOCK",
+        )
+    try:
+        return DemoClock.parse(raw)
+    except ValueError as exc:
+        raise ConfigError(str(exc), field="DAILY_DEMO_CLOCK") from None
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:
@@ -194,7 +259,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         data_dir=Path(env.get("DAILY_DATA_DIR") or "var"),
         redis_url=env.get("REDIS_URL") or None,
         key_prefix=prefix,
-        public_url=(env.get("DAILY_PUBLIC_URL") or "http://127.0.0.1:8000").rstrip("/"),
+        public_url=_public_url(env.get("DAILY_PUBLIC_URL")),
         daily_rulesets=rulesets,
         max_body=_int(env, "DAILY_MAX_BODY", 65536, 1024, 16 * 1024 * 1024),
         rate_limit=env.get("DAILY_RATE_LIMIT") or "600/minute",
@@ -211,6 +276,10 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         master_secret_hex=env.get("DAILY_MASTER_SECRET") or None,
         master_secret_file=_path(env, "DAILY_MASTER_SECRET_FILE"),
         signing_key_file=_path(env, "DAILY_SIGNING_KEY_FILE"),
+        tables_at_start=_rulesets(env, "DAILY_TABLES_AT_START", "yahtzee,yatzy"),
+        tables_in_background=_rulesets(env, "DAILY_TABLES_IN_BACKGROUND", "maxi-yatzy"),
+        demo_clock=_demo_clock(env),
+        tables_path=_path(env, "DAILY_TABLES_DIR"),
         weekly_special=weekly,
     )
 

@@ -41,6 +41,13 @@ key                                    type     what, and how long it lives
                                                 results_stream`); each entry until applied
 ``P results:{r<N>}:open``              HASH     date -> results of that date not yet applied
 ``P results:{r<N>}:rejected``          HASH     game id -> a result the board refused; forever
+``P challenge:<code>``                 STRING   JSON of a friend challenge (its seed stays on
+                                                the server); forever
+``P challenge:<code>:entries``         HASH     player id -> game id of each entry; forever
+``P challenge-of:<game id>``           STRING   the challenge made from that game's result
+``P group:<code>``                     STRING   JSON of a group (name, owner); forever
+``P group:<code>:members``             ZSET     player id -> time joined
+``P player-groups:<player>``           SET      the codes of a player's groups
 ``P rl:<kind>:player:<player>``        STRING   read or write requests of a verified player;
                                                 one window of the limit (``EXPIRE``)
 ``P rl:<kind>:ip:<ip>``                STRING   read or write requests of an address
@@ -130,6 +137,34 @@ def results_stream(prefix: str, shard: int) -> str:
 def results_part(prefix: str, shard: int, part: str) -> str:
     """A key beside a results stream (``open``, ``rejected``), in its hash slot."""
     return f"{results_stream(prefix, shard)}:{part}"
+
+
+def challenge(prefix: str, challenge_code: str, part: str | None = None) -> str:
+    """A friend challenge, or one of its parts (``entries``).
+
+    >>> challenge("dd:", "CH-K7M2Q9XD"), challenge("dd:", "CH-K7M2Q9XD", "entries")
+    ('dd:challenge:CH-K7M2Q9XD', 'dd:challenge:CH-K7M2Q9XD:entries')
+    """
+    return f"{prefix}challenge:{challenge_code}" + (f":{part}" if part else "")
+
+
+def challenge_of(prefix: str, game_id: str) -> str:
+    """The challenge made from a game's result."""
+    return f"{prefix}challenge-of:{game_id}"
+
+
+def group(prefix: str, group_code: str, part: str | None = None) -> str:
+    """A group, or one of its parts (``members``).
+
+    >>> group("dd:", "G-AB12CD", "members")
+    'dd:group:G-AB12CD:members'
+    """
+    return f"{prefix}group:{group_code}" + (f":{part}" if part else "")
+
+
+def player_groups(prefix: str, player_id: str) -> str:
+    """The codes of a player's groups."""
+    return f"{prefix}player-groups:{player_id}"
 
 
 def rate_budget(prefix: str, kind: str, scope: str, who: str) -> str:

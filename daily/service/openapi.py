@@ -149,6 +149,43 @@ def _schemas() -> dict[str, Any]:
             total={"type": "integer"}, history=history,
             log={"type": "object", "description": "daily-log/1 so far (docs/protocol.md)"},
             result={"oneOf": [{"type": "null"}, finished]},
+            opponents={"type": "array", "items": _ref("Opponent"),
+                       "description": "computer opponents, up to your scored turns"},
+            challenge={"oneOf": [{"type": "null"}, _obj(
+                ["code", "rival"], code={"type": "string"},
+                rival={"oneOf": [{"type": "null"}, _ref("Rival")]})]},
+        ),
+        "Opponent": _obj(
+            ["level", "total", "turns", "over", "expected"],
+            level={"enum": ["easy", "medium", "hard"]}, total={"type": "integer"},
+            turns=history, over={"type": "boolean"},
+            expected={"type": ["number", "null"],
+                      "description": "the level's mean total (hard: the exact optimum)"},
+        ),
+        "Rival": _obj(["name", "total", "turns", "over"], name={"type": "string"},
+                      total={"type": "integer"}, turns=history, over={"type": "boolean"}),
+        "Challenge": _obj(
+            ["code", "url", "ruleset", "options", "date", "entries"],
+            code={"type": "string"}, url={"type": "string"}, ruleset={"type": "string"},
+            options={"type": "object"}, date={"type": ["string", "null"]},
+            created={"type": "string"},
+            entries={"type": "array", "items": _obj(
+                ["name", "total", "finished", "turns_done", "you"], name={"type": "string"},
+                total={"type": "integer"}, finished={"type": "boolean"},
+                turns_done={"type": "integer"}, you={"type": "boolean"}, code=NULLABLE_STR)},
+            comparison={"type": "array", "description": "once your own entry is finished",
+                        "items": _obj(["turn", "players"], turn={"type": "integer"},
+                                      players={"type": "array", "items": _obj(
+                                          ["name", "box", "points", "gained", "loss"],
+                                          name={"type": "string"}, you={"type": "boolean"},
+                                          box={"type": "string"}, points={"type": "integer"},
+                                          gained={"type": "integer"},
+                                          loss={"type": ["number", "null"]})})},
+        ),
+        "Group": _obj(
+            ["code", "name", "members"], code={"type": "string"}, name={"type": "string"},
+            members={"type": "array", "items": _obj(["name", "you"], name={"type": "string"},
+                                                    you={"type": "boolean"})},
         ),
         "Result": _obj(
             ["code", "ruleset", "date", "mode", "player", "total", "card", "upper",
@@ -196,13 +233,20 @@ def _paths() -> dict[str, Any]:
     name = {"type": "string", "minLength": 1, "maxLength": 24}
     ruleset_name = {"type": "string", "examples": ["yahtzee", "maxi-yatzy"]}
     start_body = {
-        "type": "object", "additionalProperties": False, "required": ["ruleset"],
+        "type": "object", "additionalProperties": False,
+        "anyOf": [{"required": ["ruleset"]}, {"required": ["challenge"]}],
         "properties": {
             "ruleset": ruleset_name, "date": DATE,
             "mode": {"enum": ["ranked", "practice"]},
             "options": {"type": "object", "description": "practice on random dice only"},
+            "opponents": {"type": "array", "maxItems": 3,
+                          "items": {"enum": ["easy", "medium", "hard"]}},
+            "challenge": {"type": "string", "maxLength": 40,
+                          "description": "a challenge code (CH-...) or a result code (DD-...)"},
+            "blind": {"type": "boolean", "description": "with a challenge: hide the rival"},
         },
     }
+    group_code = _path_param("code", {"type": "string", "maxLength": 40}, "G- and 6 characters")
     game = _json(_ref("Game"), "The game state")
     return {
         "/api/v1/health": {"get": {
@@ -249,7 +293,7 @@ def _paths() -> dict[str, Any]:
             "requestBody": _body(start_body),
             "responses": {"201": _json(_ref("Game"), "Started"),
                           "200": _json(_ref("Game"), "Your ranked game, resumed"),
-                          **_errors(400, 401, 409, 413, 422, 503)}}},
+                          **_errors(400, 401, 404, 409, 413, 422, 503)}}},
         "/api/v1/games/{game_id}": {"get": {
             "summary": "A game of yours", "security": AUTH, "parameters": [GAME_ID],
             "responses": {"200": game, **_errors(401, 403, 404, 503)}}},
@@ -301,6 +345,45 @@ def _paths() -> dict[str, Any]:
             "summary": "A shared result", "parameters": [_path_param(
                 "code", {"type": "string", "maxLength": 40}, "DD- and up to 12 characters")],
             "responses": {"200": _json(_ref("Result"), "OK"), **_errors(404, 422)}}},
+        "/api/v1/challenges": {"post": {
+            "summary": "Make a friend challenge", "security": AUTH,
+            "requestBody": _body({"type": "object", "additionalProperties": False,
+                                  "properties": {"code": {"type": "string", "maxLength": 40},
+                                                 "ruleset": ruleset_name,
+                                                 "options": {"type": "object"}}}),
+            "responses": {"201": _json(_obj(["code", "url"], code={"type": "string"},
+                                            url={"type": "string"}), "Made"),
+                          **_errors(400, 401, 404, 413, 422)}}},
+        "/api/v1/challenges/{code}": {"get": {
+            "summary": "A challenge's entries (and the comparison once yours is finished)",
+            "security": OPTIONAL_AUTH, "parameters": [_path_param(
+                "code", {"type": "string", "maxLength": 40}, "CH-... or a result code DD-...")],
+            "responses": {"200": _json(_ref("Challenge"), "OK"), **_errors(401, 404, 422)}}},
+        "/api/v1/groups": {
+            "get": {"summary": "Your groups", "security": AUTH,
+                    "responses": {"200": _json(_obj(["groups"], groups={"type": "array"}), "OK"),
+                                  **_errors(401)}},
+            "post": {"summary": "Create a group", "security": AUTH,
+                     "requestBody": _body({"type": "object", "additionalProperties": False,
+                                           "required": ["name"], "properties": {"name": {
+                                               "type": "string", "maxLength": 40}}}),
+                     "responses": {"201": _json(_ref("Group"), "Created"),
+                                   **_errors(400, 401, 409, 413, 422)}},
+        },
+        "/api/v1/groups/{code}": {"get": {
+            "summary": "A group's boards of a day, the week's standings and streaks",
+            "security": AUTH, "parameters": [
+                group_code, {"name": "date", "in": "query", "required": False, "schema": DATE}],
+            "responses": {"200": _json(_obj(["code", "name", "members", "date", "boards",
+                                             "week", "streaks"]), "OK"),
+                          **_errors(401, 403, 404, 422)}}},
+        "/api/v1/groups/{code}/members": {"post": {
+            "summary": "Join a group", "security": AUTH, "parameters": [group_code],
+            "responses": {"200": _json(_ref("Group"), "Joined"),
+                          **_errors(400, 401, 404, 409, 413, 422)}}},
+        "/api/v1/groups/{code}/members/me": {"delete": {
+            "summary": "Leave a group", "security": AUTH, "parameters": [group_code],
+            "responses": {"204": {"description": "Left"}, **_errors(401, 404, 422)}}},
         "/api/v1/leaderboards/{date}/{ruleset}": {"get": {
             "summary": "A day set's board", "security": OPTIONAL_AUTH,
             "parameters": [

@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-from flask import current_app, g, request
+from flask import current_app, g, has_request_context, request
 
 from daily.service.errors import ApiError
 from daily.service.players import Player
@@ -162,3 +162,27 @@ def int_arg(name: str, default: int, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ApiError(422, "invalid_field", f"{name} is from {low} to {high}", field=name)
     return value
+
+
+#: The languages of texts the server writes (share texts); the first is the default.
+TEXT_LANGS = ("en", "it")
+
+
+def request_lang() -> str:
+    """The language of server-written texts: ``?lang=``, else ``Accept-Language``, else en.
+
+    Outside a request (a worker) it is English.
+
+    >>> from flask import Flask
+    >>> with Flask(__name__).test_request_context("/", headers={"Accept-Language": "it-IT"}):
+    ...     request_lang()
+    'it'
+    >>> request_lang()
+    'en'
+    """
+    if not has_request_context():
+        return TEXT_LANGS[0]
+    asked = request.args.get("lang")
+    if asked in TEXT_LANGS:
+        return asked
+    return request.accept_languages.best_match(TEXT_LANGS) or TEXT_LANGS[0]

@@ -19,7 +19,7 @@ play follows. Box points, legality and bonuses come from
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -300,14 +300,42 @@ class Advisor:
         >>> h["best"]["box"], h["best"]["points"]
         ('ones', 4)
         """
-        acts = self.actions(pos, top + 1)
-        best = acts[0]
-        return {
-            "best": best.to_json(),
-            "alternatives": [
-                dict(a.to_json(), loss=round(best.value - a.value, 4)) for a in acts[1 : 1 + top]
-            ],
-            "rolls_left": pos.rolls_left,
-            "dice": list(pos.dice),
-            "total": pos.card.total,
-        }
+        return hint_json(self.actions(pos, top + 1), pos, top)
+
+
+def hint_json(acts: Sequence[Action], pos: Position, top: int) -> dict[str, Any]:
+    """A hint as JSON: the best of ``acts`` (best first) and ``top`` alternatives.
+
+    >>> from daily.rules import get_ruleset
+    >>> pos = Position(get_ruleset("yacht"), (None,) * 12, (1, 1, 1, 1, 2), 0)
+    >>> hint_json([Action("box", 9.5, box="ones", points=4)], pos, 3)["alternatives"]
+    []
+    """
+    best = acts[0]
+    return {
+        "best": best.to_json(),
+        "alternatives": [
+            dict(a.to_json(), loss=round(best.value - a.value, 4)) for a in acts[1 : 1 + top]
+        ],
+        "rolls_left": pos.rolls_left,
+        "dice": list(pos.dice),
+        "total": pos.card.total,
+    }
+
+
+def take_action(game: Game, action: Action) -> Action:
+    """Apply one action (a reroll or a box) to ``game``; returns it."""
+    if action.kind == "keep":
+        assert action.hold is not None
+        game.reroll(action.hold)
+    else:
+        assert action.box is not None
+        game.score(action.box)
+    return action
+
+
+def play_out(game: Game, choose: Callable[[Position], Action]) -> Game:
+    """Play ``game`` to the end, taking the action ``choose`` picks each time."""
+    while not game.over:
+        take_action(game, choose(Position.from_game(game)))
+    return game

@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass
 
 from daily.game import Game
-from daily.strategy.advisor import Action, Advisor, Position
+from daily.strategy.advisor import Action, Advisor, Position, play_out, take_action
 from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import StrategyError
 
@@ -84,17 +84,13 @@ class Bot:
         weights = [math.exp((a.value - best) / self.temperature) for a in acts]
         return self._rng.choices(acts, weights)[0]
 
+    def step(self, game: Game) -> Action:
+        """Take this bot's next decision in ``game`` (a reroll or a box); returns it."""
+        return take_action(game, self.choose(Position.from_game(game)))
+
     def play(self, game: Game) -> Game:
         """Play ``game`` to the end and return it."""
-        while not game.over:
-            action = self.choose(Position.from_game(game))
-            if action.kind == "keep":
-                assert action.hold is not None
-                game.reroll(action.hold)
-            else:
-                assert action.box is not None
-                game.score(action.box)
-        return game
+        return play_out(game, self.choose)
 
 
 def _seed_int(seed: int | bytes | str) -> int:

@@ -330,6 +330,31 @@ def solve_masks(
 
 
 @njit(cache=True)
+def keep_fits(keeps, K, dice, n):  # pragma: no cover - compiled
+    """Whether the keep ``K`` (face counts) is a sub-multiset of the ``n`` dice."""
+    for f in range(6):
+        c = 0
+        for i in range(n):
+            if dice[i] == f + 1:
+                c += 1
+        if keeps[K, f] > c:
+            return False
+    return True
+
+
+@njit(cache=True)
+def apply_keep(keeps, K, dice, fresh, need, n):  # pragma: no cover - compiled
+    """Keep the leftmost dice of keep ``K``; every other die takes its ``fresh`` value."""
+    for f in range(6):
+        need[f] = keeps[K, f]
+    for i in range(n):
+        if need[dice[i] - 1] > 0:
+            need[dice[i] - 1] -= 1
+        else:
+            dice[i] = fresh[i]
+
+
+@njit(cache=True)
 def play_games(
     slots, level, temperature, rng_seed, W, P, raw, raw_served, alike, upper_face,
     joker_points, child, parent, keeps, py_order, code_index,
@@ -395,16 +420,7 @@ def play_games(
                 if rl > 0:
                     for j in range(py_order.shape[0]):
                         K = py_order[j]
-                        ok = True
-                        for f in range(6):
-                            c = 0
-                            for i in range(n):
-                                if dice[i] == f + 1:
-                                    c += 1
-                            if keeps[K, f] > c:
-                                ok = False
-                                break
-                        if ok:
+                        if keep_fits(keeps, K, dice, n):
                             cand_v[nc] = E_all[rl, K]
                             cand_a[nc] = K
                             if cand_v[nc] > best:
@@ -431,13 +447,7 @@ def play_games(
                             pick = c
                 a = cand_a[pick]
                 if a >= 0:
-                    for f in range(6):
-                        need[f] = keeps[a, f]
-                    for i in range(n):
-                        if need[dice[i] - 1] > 0:
-                            need[dice[i] - 1] -= 1
-                        else:
-                            dice[i] = slots[g, t, roll, i]
+                    apply_keep(keeps, a, dice, slots[g, t, roll], need, n)
                     roll += 1
                     continue
                 b = -a - 1
@@ -549,26 +559,11 @@ def play_triple_games(
                 if rl > 0:
                     for j in range(py_order.shape[0]):
                         K = py_order[j]
-                        ok = True
-                        for f in range(6):
-                            cnt = 0
-                            for i in range(n):
-                                if dice[i] == f + 1:
-                                    cnt += 1
-                            if keeps[K, f] > cnt:
-                                ok = False
-                                break
-                        if ok and E_all[rl, K] > best:
+                        if keep_fits(keeps, K, dice, n) and E_all[rl, K] > best:
                             best = E_all[rl, K]
                             best_k = K
                 if best_k >= 0:
-                    for f in range(6):
-                        need[f] = keeps[best_k, f]
-                    for i in range(n):
-                        if need[dice[i] - 1] > 0:
-                            need[dice[i] - 1] -= 1
-                        else:
-                            dice[i] = slots[g, t, roll, i]
+                    apply_keep(keeps, best_k, dice, slots[g, t, roll], need, n)
                     roll += 1
                     continue
                 c = best_c

@@ -34,7 +34,10 @@ def tables_dir_for(data_dir: Path) -> Path:
 
 
 def default_tables_dir() -> Path:
-    """``$DAILY_DATA_DIR/tables``, or ``./var/tables``."""
+    """``$DAILY_TABLES_DIR``, else ``$DAILY_DATA_DIR/tables``, else ``./var/tables``."""
+    explicit = os.environ.get("DAILY_TABLES_DIR")
+    if explicit:
+        return Path(explicit)
     return tables_dir_for(Path(os.environ.get("DAILY_DATA_DIR") or "var"))
 
 

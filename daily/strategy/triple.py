@@ -31,7 +31,14 @@ from daily.game import Game
 from daily.rules import Ruleset, get_ruleset
 from daily.rules.placement import placements
 from daily.strategy import kernel
-from daily.strategy.advisor import Action, Position, hold_mask, sub_multisets
+from daily.strategy.advisor import (
+    Action,
+    Position,
+    hint_json,
+    hold_mask,
+    play_out,
+    sub_multisets,
+)
 from daily.strategy.simulate import keep_orders
 from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import CardState, StrategyError
@@ -198,18 +205,7 @@ class TripleAdvisor:
 
     def hint(self, pos: Position, top: int = 3) -> dict[str, Any]:
         """The best action and ``top`` alternatives as JSON, marked ``heuristic``."""
-        acts = self.actions(pos, top + 1)
-        best = acts[0]
-        return {
-            "best": best.to_json(),
-            "alternatives": [
-                dict(a.to_json(), loss=round(best.value - a.value, 4)) for a in acts[1 : 1 + top]
-            ],
-            "rolls_left": pos.rolls_left,
-            "dice": list(pos.dice),
-            "total": Card(self.rules, pos.scores, pos.extra_bonus).total,
-            "heuristic": True,
-        }
+        return dict(hint_json(self.actions(pos, top + 1), pos, top), heuristic=True)
 
     def play_slots(self, slots: np.ndarray) -> np.ndarray:
         """Totals of one game per row of ``slots`` (games, 39 turns, rolls, dice), played
@@ -224,15 +220,7 @@ class TripleAdvisor:
 
     def play(self, game: Game) -> Game:
         """Play ``game`` to the end with the best action each time; returns it."""
-        while not game.over:
-            action = self.best(Position.from_game(game))
-            if action.kind == "keep":
-                assert action.hold is not None
-                game.reroll(action.hold)
-            else:
-                assert action.box is not None
-                game.score(action.box)
-        return game
+        return play_out(game, self.best)
 
 
 def play_triple_bots(column_table: StrategyTable, rules: Ruleset, seed: bytes) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """The web client: static pages served by the Flask app at ``/``.
 
 It talks only to the JSON API and holds no rules logic of its own. The blueprint
-serves the single-page app at ``/`` and ``/r/<code>`` (a shared result), its
+serves the single-page app at ``/``, ``/r/<code>`` (a shared result) and ``/c/<code>``
+(a friend challenge), the latter two with OpenGraph/Twitter tags and a PNG card
+(``/r/<code>/card.png``, ``/c/<code>/card.png``) for link previews, its
 modules and styles under ``/static/web/``, and one helper endpoint, ``POST /qr.svg``,
 that draws the QR code of the caller's own import link ``<origin>/#/import/<token>``
 (used to move the player to another device). It needs the player's bearer token, so
@@ -24,12 +26,25 @@ from __future__ import annotations
 import functools
 import io
 import re
+from typing import Any
 from urllib.parse import quote
 
 import segno
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 
-from daily.service.requests import bearer_token, current_player, json_object, only_fields
+from daily.errors import DailyError
+from daily.service.codes import parse_code
+from daily.service.domain import NotFound
+from daily.service.publicurl import public_base_url
+from daily.service.requests import (
+    bearer_token,
+    current_player,
+    json_object,
+    only_fields,
+    request_lang,
+)
+from daily.web.previews import challenge_preview, result_preview
+from daily.web.sharecard import render_card
 
 bp = Blueprint(
     "web",
@@ -63,12 +78,77 @@ def index() -> str:
     return render_template("index.html", result_code="")
 
 
+def _services() -> Any:
+    """The API's services when this blueprint runs inside the full app (else None)."""
+    return current_app.extensions.get("daily")
+
+
+def _public_result(code: str) -> dict[str, Any] | None:
+    services = _services()
+    if services is None or not CODE_PATTERN.match(code):
+        return None
+    try:
+        return services.games.public_result(parse_code(code))
+    except DailyError:
+        return None
+
+
+def _challenge(code: str) -> dict[str, Any] | None:
+    services = _services()
+    challenges = getattr(services, "challenges", None) if services is not None else None
+    if challenges is None or not CODE_PATTERN.match(code):
+        return None
+    try:
+        return challenges.public(code, None)
+    except DailyError:
+        return None
+
+
+def _png(data: bytes) -> Response:
+    return Response(data, mimetype="image/png", headers={"Cache-Control": "public, max-age=300"})
+
+
 @bp.get("/r/<code>")
 def result_page(code: str) -> tuple[str, int] | str:
-    """The app opened on a shared result; the page fetches ``/api/v1/results/<code>``."""
+    """The app opened on a shared result, with the tags of its link preview."""
     if not CODE_PATTERN.match(code):
         return render_template("index.html", result_code=""), 404
-    return render_template("index.html", result_code=code)
+    result = _public_result(code)
+    preview = None
+    if result is not None:
+        preview, _ = result_preview(result, public_base_url(_services().config), request_lang())
+    return render_template("index.html", result_code=code, preview=preview)
+
+
+@bp.get("/r/<code>/card.png")
+def result_card(code: str) -> Response:
+    """The PNG card of a result (the link preview's image)."""
+    result = _public_result(code)
+    if result is None:
+        raise NotFound(f"no result {code}", field="code")
+    _, card = result_preview(result, "", request_lang())
+    return _png(render_card(card))
+
+
+@bp.get("/c/<code>")
+def challenge_page(code: str) -> tuple[str, int] | str:
+    """The app opened on a friend challenge, with the tags of its link preview."""
+    challenge = _challenge(code)
+    if challenge is None:
+        return render_template("index.html", challenge_code=""), 404
+    preview, _ = challenge_preview(
+        challenge, public_base_url(_services().config), request_lang())
+    return render_template("index.html", challenge_code=challenge["code"], preview=preview)
+
+
+@bp.get("/c/<code>/card.png")
+def challenge_card(code: str) -> Response:
+    """The PNG card of a challenge: its players' totals."""
+    challenge = _challenge(code)
+    if challenge is None:
+        raise NotFound(f"no challenge {code}", field="code")
+    _, card = challenge_preview(challenge, "", request_lang())
+    return _png(render_card(card))
 
 
 @bp.post("/qr.svg")

@@ -109,7 +109,7 @@ def test_served_generala_wins_ends_the_game():
     game.score("escalera")
     game.score("generala")
     assert game.over and game.won_outright and game.card.total == 60
-    with pytest.raises(IllegalMoveError, match="game is over"):
+    with pytest.raises(IllegalMoveError, match="game is over, a served Generala won it"):
         game.score("ones")
     plain = Game(GENERALA, scripted([(1, 2, 3, 4, 6), (5,) * 5]))
     plain.score("escalera")

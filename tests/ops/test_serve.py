@@ -2,143 +2,81 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import os
 import re
 import signal
 import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 import redis
 from rq import Worker
 
-from daily import calendar
-from daily.service.embedded import free_port
 from daily.service.leaderboard import Leaderboard
 from daily.service.results_stream import ResultStream
+from tests.ops.serving import ROOT, descendants, open_day_now, serve_env, start_serve
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def descendants(pid: int) -> set[int]:
-    """Every live process below ``pid``."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:
-            continue
-        fields = text.rsplit(")", 1)[1].split()
-        if fields[0] != "Z":
-            parents[int(stat.parent.name)] = int(fields[1])
-    found: set[int] = set()
-    frontier = {pid}
-    while frontier:
-        frontier = {c for c, p in parents.items() if p in frontier} - found
-        found |= frontier
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-
-def stop_and_check(serve: subprocess.Popen, sig: int, children: list[int]) -> None:
-    """Send ``sig`` to ``daily serve``: it exits 0 and every child is gone within 5 s."""
-    serve.send_signal(sig)
-    assert serve.wait(25) == 0
-    deadline = time.monotonic() + 5
-    while any(alive(c) for c in children):
-        assert time.monotonic() < deadline, [c for c in children if alive(c)]
-        time.sleep(0.05)
 
 
 def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(DAILY_DATA_DIR=str(tmp_path / "data"), DAILY_PORT=str(port),
-               DAILY_KEY_PREFIX="ts:", PYTHONPATH=str(ROOT), DAILY_PAR_JOBS="off")
-    log_path = tmp_path / "serve.log"
-    with log_path.open("wb") as log:
-        serve = subprocess.Popen(
-            [sys.executable, "-m", "daily", "serve", "--web-workers", "1"],
-            env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-        )
+    serve = start_serve(tmp_path, serve_env(tmp_path), "--web-workers", "1")
     try:
-        deadline = time.monotonic() + 25
-        while "ready on" not in log_path.read_text():
-            assert serve.poll() is None, log_path.read_text()
-            assert time.monotonic() < deadline, log_path.read_text()
-            time.sleep(0.1)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=5) as r:
+        with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=5) as r:
             assert r.status == 200
-            assert json.loads(r.read()) == {"status": "ok", "redis": "ok"}
+            health = json.loads(r.read())
+        assert (health["status"], health["redis"]) == ("ok", "ok")
 
-        # The embedded results consumer records a result appended on the embedded Valkey.
-        valkey_port = re.search(r"embedded Valkey on 127\.0\.0\.1:(\d+)", log_path.read_text())
-        assert valkey_port, log_path.read_text()
-        conn = redis.Redis(port=int(valkey_port.group(1)))
-        day = calendar.open_dates(dt.datetime.now(dt.UTC))[-1]  # open now and for a day more
-        opens = calendar.opens_at(day).timestamp()
+        # The embedded Valkey wants its password; the results consumer records a result
+        # appended on it.
+        port = int(re.findall(r"embedded Valkey on 127\.0\.0\.1:(\d+)", serve.log())[-1])
+        with pytest.raises(redis.AuthenticationError):
+            redis.Redis(port=port).set("intruder", "1")
+        conn = serve.redis()
+        date, now = open_day_now()
         ResultStream(conn, prefix="ts:").add({
             "game_id": "g_smoke", "player_id": "p_smoke", "player_name": "Smoke",
-            "date": day.isoformat(), "ruleset": "yahtzee", "total": 222,
-            "finished_at": opens + 5, "code": "DD-SMOKE", "log": None,
+            "date": date, "ruleset": "yahtzee", "total": 222,
+            "finished_at": now, "code": "DD-SMOKE", "log": None,
         })
-        board = Leaderboard(conn, day, "yahtzee", prefix="ts:")
+        board = Leaderboard(conn, date, "yahtzee", prefix="ts:")
         deadline = time.monotonic() + 10
         while board.players() == 0:
             assert time.monotonic() < deadline, "the embedded consumer did not record it"
             time.sleep(0.05)
         conn.close()
 
-        children = descendants(serve.pid)
-        assert len(children) >= 5  # valkey, results, worker, scheduler, gunicorn (+ children)
-        stop_and_check(serve, signal.SIGINT, children)  # Ctrl-C
+        # valkey, results, worker, scheduler, gunicorn (+ their children)
+        assert len(descendants(serve.process.pid)) >= 5
+        assert serve.stop(signal.SIGINT) == 0  # Ctrl-C
     finally:
-        if serve.poll() is None:
-            serve.kill()
-            serve.wait()
-        for child in descendants(serve.pid):
-            os.kill(child, signal.SIGKILL)
-    text = log_path.read_text()
+        serve.kill_everything()
+    text = serve.log()
     for name in ("web", "scheduler", "worker", "results", "valkey"):
         assert f"{name} stopped" in text
     assert "Traceback" not in text
-    assert (tmp_path / "data" / "redis" / "appendonly").is_dir()
-    assert (tmp_path / "data" / "keys" / "master.secret").exists()
+    data = tmp_path / "data"
+    assert (data / "keys" / "master.secret").exists()
+    # The password and every file of the embedded server are the owner's only.
+    redis_dir = data / "redis"
+    aof = list((redis_dir / "appendonly").iterdir())
+    assert aof
+    for path in [redis_dir / "password", *aof]:
+        assert path.stat().st_mode & 0o077 == 0, (path, oct(path.stat().st_mode))
+    password = (redis_dir / "password").read_text().strip()
+    assert password not in text  # never in the log
 
 
 def test_serve_with_redis_url_uses_that_redis_and_stops_on_sigterm(redis_url, tmp_path):
-    port = free_port()
-    env = dict(os.environ, REDIS_URL=redis_url, DAILY_DATA_DIR=str(tmp_path / "data"),
-               DAILY_PORT=str(port), DAILY_KEY_PREFIX="ts:", PYTHONPATH=str(ROOT),
-               DAILY_PAR_JOBS="off")
+    env = serve_env(tmp_path, REDIS_URL=redis_url)
     # Keys come from `daily keys init` here (only the embedded mode makes them itself).
     assert subprocess.run([sys.executable, "-m", "daily", "keys", "init"], env=env,
                           cwd=ROOT, capture_output=True, timeout=30).returncode == 0
-    log_path = tmp_path / "serve.log"
-    with log_path.open("wb") as log:
-        serve = subprocess.Popen([sys.executable, "-m", "daily", "serve", "--web-workers", "1"],
-                                 env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    serve = start_serve(tmp_path, env, "--web-workers", "1", "--host", "127.0.0.1")
     try:
-        deadline = time.monotonic() + 25
-        while "ready on" not in log_path.read_text():
-            assert serve.poll() is None, log_path.read_text()
-            assert time.monotonic() < deadline, log_path.read_text()
-            time.sleep(0.1)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=5) as r:
+        with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=5) as r:
             assert json.loads(r.read())["redis"] == "ok"
         # The worker registered itself on the given Redis.
         conn = redis.Redis.from_url(redis_url)
@@ -147,11 +85,59 @@ def test_serve_with_redis_url_uses_that_redis_and_stops_on_sigterm(redis_url, tm
             assert time.monotonic() < deadline, "no RQ worker registered on REDIS_URL"
             time.sleep(0.1)
         conn.close()
-        stop_and_check(serve, signal.SIGTERM, descendants(serve.pid))
+        assert serve.stop(signal.SIGTERM) == 0
     finally:
-        if serve.poll() is None:
-            serve.kill()
-            serve.wait()
-    text = log_path.read_text()
+        serve.kill_everything()
+    text = serve.log()
     assert "embedded Valkey" not in text and "valkey stopped" not in text
     assert "worker stopped" in text and "Traceback" not in text
+
+
+@pytest.mark.parametrize(("args", "field"), [
+    (["--port", "0"], "--port"),
+    (["--web-workers", "0"], "--web-workers"),
+    (["--host", ""], "--host"),
+])
+def test_serve_refuses_bad_flags_in_one_line(args, field, tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-m", "daily", "serve", *args],
+                          env=serve_env(tmp_path), cwd=ROOT, capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 2
+    assert field in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) -> None:
+    """The first start builds the tables of DAILY_TABLES_AT_START with a progress line
+    (Yacht here, the smallest), then builds DAILY_TABLES_IN_BACKGROUND (Yahtzee here:
+    Maxi Yatzy takes minutes) while serving, with its progress in /api/v1/health; the
+    par jobs of the closed days wait for their table: a normal start logs no traceback."""
+    env = serve_env(tmp_path, DAILY_TABLES_AT_START="yacht", DAILY_TABLES_IN_BACKGROUND="yahtzee",
+                    DAILY_PAR_JOBS="on", DAILY_RULESETS="yahtzee,maxi-yatzy")
+    serve = start_serve(tmp_path, env, "--web-workers", "1")
+    seen: list[dict] = []
+    try:
+        deadline = time.monotonic() + 480
+        while True:
+            with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=5) as r:
+                tables = json.loads(r.read())["tables"]
+            seen.append(tables)
+            if tables["yahtzee"]["state"] == "ready":
+                break
+            assert time.monotonic() < deadline, seen[-3:]
+            time.sleep(0.2)
+        serve.wait_for("yahtzee table build finished", timeout=30)
+        assert serve.stop() == 0
+    finally:
+        serve.kill_everything()
+    log = serve.log()
+    assert "first start: building the yacht strategy table" in log
+    assert re.search(r"building yacht\.ddt \[#+\] 100\.0%", log)  # the progress line
+    assert re.search(r"yacht table ready in \d+\.\d s", log)
+    assert all(t["yacht"] == {"state": "ready"} for t in seen)
+    building = [t["yahtzee"] for t in seen if t["yahtzee"]["state"] == "building"]
+    assert building, seen[:3]
+    assert all(0 <= b["percent"] <= 100 for b in building)
+    assert seen[-1]["maxi-yatzy"] == {"state": "missing"}  # nobody asked to build it
+    assert "Traceback" not in log
+    assert not list((serve.data_dir / "tables").glob("*.progress"))

@@ -38,7 +38,10 @@ def test_me_and_rename(player: Player) -> None:
 
 
 def test_health_metrics_and_openapi(client: Any, player: Player) -> None:
-    assert client.get("/api/v1/health").get_json() == {"status": "ok", "redis": "ok"}
+    health = client.get("/api/v1/health").get_json()
+    assert (health["status"], health["redis"]) == ("ok", "ok")
+    assert set(health["tables"]) >= {"yahtzee", "maxi-yatzy"}
+    assert "demo" not in health
     player.call("GET", "/games/g_missing")
     metrics = client.get("/metrics")
     assert metrics.status_code == 200 and metrics.mimetype == "text/plain"
@@ -56,7 +59,13 @@ def test_health_reports_a_dead_redis(service_config: Config) -> None:
     client = create_app(dead, {"TESTING": True}).test_client()
     response = client.get("/api/v1/health")
     assert response.status_code == 503
-    assert response.get_json() == {"status": "degraded", "redis": "down"}
+    body = response.get_json()
+    assert (body["status"], body["redis"]) == ("degraded", "down")
+    assert response.headers["Retry-After"] == "5"
+    # Whatever needs Redis answers 503 with Retry-After, never a 500.
+    created = client.post("/api/v1/players", json={"name": "Ada"})
+    assert created.status_code == 503 and created.headers["Retry-After"] == "5"
+    assert created.get_json()["error"]["code"] == "unavailable"
 
 
 def test_reads_and_writes_have_separate_budgets_per_verified_player(
@@ -118,8 +127,9 @@ def test_share_text_shape(app: Flask, player: Player) -> None:
     lines = final["result"]["share_text"].split("\n")
     assert lines[0] == "Daily Dice · Maxi Yatzy · 2026-11-29"
     assert lines[1] == f"{final['total']} points"
-    squares = "".join(lines[2:-1])
+    squares = "".join(lines[2:-2])
     assert len(squares) == 20 and set(squares) <= set("🟩🟨⬛")
+    assert lines[-2].startswith("🟩 60%+") and "🟨" in lines[-2] and "⬛ 0" in lines[-2]
     assert lines[-1] == final["result"]["url"]
 
 

@@ -176,7 +176,7 @@ def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
     row = page.locator("table.board tr.me")
     expect(row).to_contain_text(str(game["total"]))
     expect(row).to_contain_text("(you)")
-    expect(page.locator(".board-meta")).to_contain_text("1 players")
+    expect(page.locator(".board-meta")).to_contain_text("1 player")
     page.screenshot(path=artifacts / "laptop-leaderboard.png", full_page=True)
     # Past days: one step back is the day before, with its own (empty) board.
     page.get_by_role("button", name="Previous day").click()

@@ -106,3 +106,39 @@ def test_no_inline_script_style_or_handler_anywhere() -> None:
         assert not re.search(r"""[{,]\s*["']?style["']?\s*:""", code), path.name
         assert "setAttribute(\"style\"" not in code and "eval(" not in code, path.name
         assert "new Function" not in code, path.name
+
+
+def _rules_examples() -> dict[str, dict[str, list]]:
+    import json
+
+    source = (STATIC / "rules.js").read_text(encoding="utf-8")
+    start = source.index("export const RULES_EXAMPLES = ") + len("export const RULES_EXAMPLES = ")
+    end = source.index("\n};\n", start) + 2
+    return json.loads(source[start:end])
+
+
+def test_the_rules_page_has_an_example_for_every_box_and_the_core_agrees() -> None:
+    examples = _rules_examples()
+    assert {"yahtzee", "yatzy", "maxi-yatzy", "yacht", "generala", "triple-yahtzee"} <= set(
+        examples)
+    for ruleset, boxes in examples.items():
+        rules = get_ruleset(ruleset)
+        # a card of several columns ("1.ones", "2.ones", ...) lists each box once
+        plain = [box.split(".", 1)[-1] for box in rules.box_ids]
+        assert list(boxes) == list(dict.fromkeys(plain)), ruleset
+        for box, (dice, points) in boxes.items():
+            assert len(dice) == rules.dice, (ruleset, box)
+            scored = rules.table[tuple(sorted(dice))][plain.index(box)]
+            assert scored == points, (ruleset, box, dice, scored)
+
+
+def test_the_rules_page_describes_every_box_in_both_languages() -> None:
+    source = (STATIC / "rules.js").read_text(encoding="utf-8")
+    for ruleset, boxes in _rules_examples().items():
+        for lang in ("en", "it"):
+            block = _block(source, "RULES_DOC", lang)
+            key = f'"{ruleset}"' if "-" in ruleset else ruleset
+            part = block[block.index(f"{key}: {{"):]
+            described = _keys(part[: part.index("notes:")]) | {
+                "ones", "twos", "threes", "fours", "fives", "sixes"}
+            assert set(boxes) - described == set(), (ruleset, lang)

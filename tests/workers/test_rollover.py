@@ -31,11 +31,12 @@ AFTER_CLOSE = "2026-11-30T12:10:00+00:00"  # the 29th closed at 12:00 UTC
 
 
 @pytest.fixture
-def job_env(monkeypatch, worker_env) -> dict[str, str]:
-    """Run jobs in this process with the worker's environment."""
+def job_env(monkeypatch, worker_env, yahtzee_tables_dir) -> dict[str, str]:
+    """Run jobs in this process with the worker's environment (Yahtzee table built)."""
     for name in ("REDIS_URL", "DAILY_KEY_PREFIX", "DAILY_DATA_DIR"):
         monkeypatch.setenv(name, worker_env[name])
     monkeypatch.setenv("DAILY_RULESETS", "yahtzee,maxi-yatzy")
+    monkeypatch.setenv("DAILY_TABLES_DIR", str(yahtzee_tables_dir))
     return worker_env
 
 
@@ -236,3 +237,25 @@ def test_par_job_is_enqueued_once(redis_client, make_result, job_env, monkeypatc
     assert again["days"] == [{"date": "2026-11-29", "ruleset": "yahtzee", "done": ["par"]}]
     assert len(queue) == queued
     assert rollover_module.rollover(AFTER_CLOSE) == {"days": []}
+
+
+def test_par_waits_for_its_table(
+    redis_client, make_result, job_env, monkeypatch, tmp_path, yahtzee_tables_dir
+) -> None:
+    """No table yet: the day is closed and archived, the par job is not enqueued (it
+    would only fail); once the table is there, the next rollover enqueues it."""
+    monkeypatch.setenv("DAILY_PAR_JOBS", "on")
+    monkeypatch.setenv("DAILY_TABLES_DIR", str(tmp_path / "no-tables-yet"))
+    fill(redis_client, make_result, 2)
+    first = rollover_module.rollover(AFTER_CLOSE)
+    done = {(d["date"], d["ruleset"]): d["done"] for d in first["days"]}
+    assert done[("2026-11-29", "yahtzee")] == ["frozen", "stats", "archived"]
+    assert not Job.exists("par-2026-11-29-yahtzee", connection=redis_client)
+    assert rollover_module.rollover(AFTER_CLOSE)["days"] == []  # still waiting
+
+    monkeypatch.setenv("DAILY_TABLES_DIR", str(yahtzee_tables_dir))
+    later = rollover_module.rollover(AFTER_CLOSE)
+    assert {"date": "2026-11-29", "ruleset": "yahtzee", "done": ["par"]} in later["days"]
+    assert Job.exists("par-2026-11-29-yahtzee", connection=redis_client)
+    # Maxi Yatzy has no table in the test run: its par still waits.
+    assert not Job.exists("par-2026-11-29-maxi-yatzy", connection=redis_client)

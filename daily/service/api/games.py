@@ -30,15 +30,21 @@ def _counted(state: dict[str, Any], *, finishing: bool) -> dict[str, Any]:
 
 @bp.post("/games")
 def start() -> tuple[dict[str, Any], int]:
-    """Start a ranked or practice game (200 with the same game when resuming)."""
+    """Start a ranked or practice game, or take a friend challenge (``{"challenge": code}``);
+    200 with the same game when resuming."""
     player = current_player()
     body = json_object()
-    only_fields(body, ("ruleset", "date", "mode", "options"))
+    if "challenge" not in body:
+        only_fields(body, ("ruleset", "date", "mode", "options", "opponents"))
     services = current_app.extensions["daily"]
-    state, created = services.games.start(
-        player, ruleset=body.get("ruleset"), mode=body.get("mode", "ranked"),
-        date=body.get("date"), options=body.get("options"),
-    )
+    if "challenge" in body:
+        state, created = services.challenges.take(player, body)
+    else:
+        state, created = services.games.start(
+            player, ruleset=body.get("ruleset"), mode=body.get("mode", "ranked"),
+            date=body.get("date"), options=body.get("options"),
+            opponents=body.get("opponents"),
+        )
     if created:
         services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()
     return state, 201 if created else 200

@@ -7,25 +7,46 @@ from typing import Any
 import redis
 from flask import Blueprint, current_app
 
+from daily.rules import get_ruleset
+from daily.service.clock import iso
+from daily.service.config import Config
 from daily.service.errors import REDIS_RETRY_AFTER
 from daily.service.openapi import openapi_document
+from daily.service.publicurl import public_base_url
+from daily.strategy.buildstatus import table_status
 
 bp = Blueprint("ops", __name__)
 
 
+def tables_report(config: Config) -> dict[str, dict[str, Any]]:
+    """The state of each strategy table the service uses (daily sets, then the others
+    ``daily serve`` builds): ``ready``, ``building`` (percent, eta_seconds) or ``missing``."""
+    names = dict.fromkeys(
+        (*config.daily_rulesets, *config.tables_at_start, *config.tables_in_background)
+    )
+    return {name: table_status(get_ruleset(name), config.tables_dir) for name in names}
+
+
 @bp.get("/health")
 def health() -> tuple[dict[str, Any], int, dict[str, str]]:
-    """``{"status": "ok", "redis": "ok"}``, or 503 with ``Retry-After`` when Redis does not
-    answer."""
+    """``{"status": "ok", "redis": "ok", "tables": {...}}``, or 503 when Redis does not
+    answer; ``demo`` describes the demo clock when one runs."""
+    services = current_app.extensions["daily"]
+    config = services.config
+    body: dict[str, Any] = {"status": "ok", "redis": "ok"}
+    status = 200
     try:
-        current_app.extensions["daily"].conn.ping()
+        services.conn.ping()
     except redis.RedisError:
-        retry = {"Retry-After": str(REDIS_RETRY_AFTER)}
-        return {"status": "degraded", "redis": "down"}, 503, retry
-    return {"status": "ok", "redis": "ok"}, 200, {}
+        body, status = {"status": "degraded", "redis": "down"}, 503
+    body["tables"] = tables_report(config)
+    if config.demo_clock is not None:
+        body["demo"] = {"day_minutes": config.demo_clock.day_minutes, "now": iso(services.clock())}
+    headers = {"Retry-After": str(REDIS_RETRY_AFTER)} if status == 503 else {}
+    return body, status, headers
 
 
 @bp.get("/openapi.json")
 def openapi() -> dict[str, Any]:
     """The OpenAPI 3.1 document of this API."""
-    return openapi_document(current_app.extensions["daily"].config.public_url)
+    return openapi_document(public_base_url(current_app.extensions["daily"].config))

@@ -36,10 +36,11 @@ from typing import Any
 import redis
 
 from daily import calendar
+from daily.card import Card
 from daily.dice import SlotCache, SlotSource, parse_date
 from daily.game import Game
 from daily.movelog import MoveLog
-from daily.replay import ReplayResult, replay
+from daily.replay import ReplayResult, replay, turns_json
 from daily.rules import Ruleset, canonical_name, get_ruleset
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
@@ -61,7 +62,9 @@ from daily.service.games.record import (
 )
 from daily.service.games.store import GameStore, MovedOn, Stored
 from daily.service.games.views import GameViews
+from daily.service.opponents import Opponents, parse_opponents
 from daily.service.players import Player
+from daily.service.publicurl import public_base_url
 from daily.service.results_stream import ResultStream
 
 MODES = ("ranked", "practice")
@@ -92,6 +95,8 @@ class GameService:
         seeds: DaySeeds,
         results: ResultStream,
         names: Callable[[str], str | None],
+        lang: Callable[[], str] = lambda: "en",
+        opponents: Opponents | None = None,
     ) -> None:
         self.conn = conn
         self.config = config
@@ -100,25 +105,43 @@ class GameService:
         self.results = results
         self.names = names
         self.store = GameStore(conn, config.key_prefix, config.ranked_days)
-        self.views = GameViews(conn, config.key_prefix, config.public_url, names)
+        self.views = GameViews(conn, config.key_prefix, lambda: public_base_url(config),
+                               names, lang)
+        self.opponents = opponents or Opponents(config.tables_dir)
 
     # ----- starting ---------------------------------------------------------------
 
     def start(
         self, player: Player, *, ruleset: Any = None, mode: Any = "ranked", date: Any = None,
-        options: Any = None,
+        options: Any = None, opponents: Any = None,
     ) -> tuple[dict[str, Any], bool]:
-        """Start (or resume) a game; returns the state and whether it is new."""
+        """Start (or resume) a game; returns the state and whether it is new.
+
+        ``opponents`` lists computer opponents' levels (:mod:`daily.service.opponents`).
+        """
         if mode not in MODES:
             raise Invalid(f"mode is 'ranked' or 'practice', not {mode!r}", field="mode")
         name = canonical_name(ruleset)
+        fields: dict[str, Any] = {"opponents": list(parse_opponents(opponents))}
         if mode == "ranked":
             if options not in (None, {}):
                 raise Invalid("ranked games use the day's rules; no options", field="options")
             if date is None:
                 raise Invalid("a ranked game names its date", field="date")
-            return self._start_ranked(player, name, parse_date(date))
-        return self._start_practice(player, name, options, date), True
+            return self._start_ranked(player, name, parse_date(date), fields)
+        return self._start_practice(player, name, options, date, fields), True
+
+    def start_for(
+        self, player: Player, *, ruleset: str, mode: str, date: str | None = None,
+        options: dict[str, Any] | None = None, seed: bytes | None = None,
+        opponents: Any = None, fields: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], bool]:
+        """Start a game of a friend challenge: a day set (ranked while the day is open,
+        practice once it is revealed) or a practice game on the challenge's own seed."""
+        extra = {**(fields or {}), "opponents": list(parse_opponents(opponents))}
+        if mode == "ranked":
+            return self._start_ranked(player, ruleset, parse_date(date), extra)
+        return self._start_practice(player, ruleset, options, date, extra, seed=seed), True
 
     def _daily_ruleset(self, ruleset: str, day: dt.date) -> None:
         if ruleset not in self.config.rulesets_on(day):
@@ -127,7 +150,7 @@ class GameService:
                           field="ruleset")
 
     def _start_ranked(
-        self, player: Player, ruleset: str, day: dt.date
+        self, player: Player, ruleset: str, day: dt.date, fields: dict[str, Any]
     ) -> tuple[dict[str, Any], bool]:
         self._daily_ruleset(ruleset, day)
         now = self.clock()
@@ -139,10 +162,11 @@ class GameService:
             )
             raise Invalid(f"{day} is not open for ranked play: it {when}",
                           code="day_not_open", field="date")
+        self.opponents.check(get_ruleset(ruleset), fields.get("opponents") or ())
         record = GameRecord(
             v=0, id=new_game_id(), player=player.id, mode="ranked", ruleset=ruleset,
             options={}, date=day.isoformat(), log=MoveLog(ruleset, day=day).to_text(),
-            created=iso(now),
+            created=iso(now), **fields,
         )
         existing = self.store.start_ranked(record)
         if existing is not None:
@@ -156,7 +180,8 @@ class GameService:
         return self.state(record), True
 
     def _start_practice(
-        self, player: Player, ruleset: str, options: Any, date: Any
+        self, player: Player, ruleset: str, options: Any, date: Any, fields: dict[str, Any],
+        seed: bytes | None = None,
     ) -> dict[str, Any]:
         now = self.clock()
         if date is not None:
@@ -179,12 +204,13 @@ class GameService:
             rules = get_ruleset(ruleset, options or {})
             log = MoveLog(
                 ruleset, options=tuple(rules.non_default_options().items()),
-                seed=secrets.token_bytes(32),
+                seed=seed or secrets.token_bytes(32),
             )
+        self.opponents.check(rules, fields.get("opponents") or ())
         record = GameRecord(
             v=0, id=new_game_id(), player=player.id, mode="practice", ruleset=ruleset,
             options=rules.non_default_options(), date=log.day.isoformat() if log.day else None,
-            log=log.to_text(), created=iso(now),
+            log=log.to_text(), created=iso(now), **fields,
         )
         self.store.create_practice(record)
         return self.state(record)
@@ -207,15 +233,27 @@ class GameService:
 
     def state(self, record: GameRecord) -> dict[str, Any]:
         """The state document of a stored game."""
-        return self.views.state(record, self._replay(record))
+        return self._view(record, self._replay(record))
+
+    def _view(self, record: GameRecord, played: Any) -> dict[str, Any]:
+        """The state document, with the opponents and the rival up to the scored turns."""
+        state = self.views.state(record, played)
+        game = played.game
+        done = len(game.history)
+        state["opponents"] = self._opponents(record, game.rules, done)
+        state["challenge"] = self._challenge_state(record, done)
+        return state
 
     def get(self, player: Player, game_id: str) -> dict[str, Any]:
         """The state of one of the player's games."""
         return self.state(self._owned(self.store.load(game_id), player))
 
     def revealed(self, record: GameRecord) -> bool:
-        """Whether the game's dice may be shown to anyone (random practice, closed day)."""
-        return record.day is None or calendar.status(record.day, self.clock()) == "revealed"
+        """Whether the game's dice may be shown to anyone (random practice outside a
+        friend challenge, closed day)."""
+        if record.day is None:
+            return record.challenge is None  # a challenge's seed stays on the server
+        return calendar.status(record.day, self.clock()) == "revealed"
 
     def for_advice(
         self, player: Player, game_id: str
@@ -252,6 +290,69 @@ class GameService:
         return self.views.public_result(
             record, self._replay(record), revealed=self.revealed(record)
         )
+
+    # ----- opponents and challenges ---------------------------------------------------
+
+    def load(self, game_id: str) -> GameRecord:
+        """Any game's record (:class:`NotFound` when unknown)."""
+        return self.store.load(game_id)
+
+    def replay_record(self, record: GameRecord) -> ReplayResult:
+        """A stored game replayed on its dice."""
+        return self._replay(record)
+
+    def slots_of(self, record: GameRecord) -> SlotSource | None:
+        """The dice of a day game (None for a practice game: its seed is in the log)."""
+        return self._slots(record, get_ruleset(record.ruleset, record.options))
+
+    def seed_hex(self, record: GameRecord) -> str | None:
+        """The seed of a practice game on random dice (server side only)."""
+        seed = record.move_log.seed
+        return seed.hex() if seed else None
+
+    def attach(self, game_id: str, **fields: Any) -> None:
+        """Set fields of a stored game (the challenge it became part of)."""
+        self.store.update(game_id, fields)
+
+    def ranked_totals(self, queries: list[tuple[str, str, str]]) -> list[int | None]:
+        """The total of each (player, date, ruleset)'s finished ranked game, or None."""
+        return self.store.ranked_totals(queries)
+
+    def _dice_source(self, record: GameRecord, rules: Ruleset) -> tuple[SlotSource, bytes]:
+        if record.day is not None:
+            seed = self.seeds.seed(record.ruleset, record.day)
+            return self.seeds.slots(record.ruleset, record.day, rules.dice), seed
+        seed = record.move_log.seed or b""
+        return SlotCache(seed, rules.dice), seed
+
+    def _opponents(self, record: GameRecord, rules: Ruleset, done: int) -> list[dict[str, Any]]:
+        """The computer opponents up to the player's ``done`` scored turns."""
+        if not record.opponents:
+            return []
+        slots, seed = self._dice_source(record, rules)
+        return self.opponents.state(record.id, rules, record.opponents, slots, seed, done)
+
+    def _challenge_state(self, record: GameRecord, done: int) -> dict[str, Any] | None:
+        """The challenge of an entry, with the rival's card up to ``done`` turns."""
+        if record.challenge is None:
+            return None
+        out: dict[str, Any] = {"code": record.challenge, "rival": None}
+        if record.rival:
+            rival = self.store.load(record.rival)
+            game = self._replay(rival).game
+            turns = turns_json(game.history)
+            shown = turns[:done]
+            card = Card.empty(game.rules)
+            for turn in shown:
+                card = card.fill(game.rules.box_ids.index(turn["box"]), turn["points"],
+                                 turn["bonus"])
+            out["rival"] = {
+                "name": self.names(rival.player) or "",
+                "total": card.total,
+                "turns": shown,
+                "over": len(shown) == len(turns),
+            }
+        return out
 
     # ----- playing ----------------------------------------------------------------------
 
@@ -321,7 +422,7 @@ class GameService:
             self._finish(stored, after, game, log)
         else:
             self.store.set_if_at(stored, after)
-        return self.views.state(after, _Position(game, log))
+        return self._view(after, _Position(game, log))
 
     def _finish(self, stored: Stored, after: GameRecord, game: Game, log: MoveLog) -> None:
         """Store the verified result and (ranked) append it to the results stream."""
@@ -389,4 +490,4 @@ class GameService:
             self._finish(stored, after, result.game, result.log)
         except MovedOn:
             raise Conflict("the game changed meanwhile; reload it", field="id") from None
-        return self.views.state(after, result)
+        return self._view(after, result)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import secrets
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from daily.movelog import MoveLog
@@ -77,6 +77,9 @@ class GameRecord:
     finished_at: float | None = None
     code: str | None = None
     total: int | None = None
+    opponents: list[str] = field(default_factory=list)  # computer opponents' levels
+    challenge: str | None = None  # the friend challenge this game is an entry of
+    rival: str | None = None  # the game whose card is shown turn by turn (score to beat)
 
     def dumps(self) -> str:
         """The stored JSON text (``{"v":N,`` first)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import redis
@@ -190,3 +190,40 @@ class GameStore:
         while self.conn.exists(keymap.code(self.prefix, code)):
             code = new_code()  # pragma: no cover - 50 random bits
         return code
+
+    def update(self, game_id: str, fields: dict[str, Any]) -> None:
+        """Set ``fields`` of a stored record, keeping its position and expiry."""
+        key = self.key(game_id)
+        with self.conn.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    raw = pipe.get(key)
+                    if raw is None:
+                        raise NotFound(f"no game {game_id!r}", field="id")
+                    ttl = pipe.ttl(key)
+                    record = replace(GameRecord.loads(raw), **fields)
+                    pipe.multi()
+                    pipe.set(key, record.dumps(), ex=ttl if ttl and ttl > 0 else None)
+                    pipe.execute()
+                    return
+                except redis.WatchError:
+                    continue
+
+    def ranked_totals(self, queries: list[tuple[str, str, str]]) -> list[int | None]:
+        """The total of each (player, date, ruleset)'s finished ranked game, or None."""
+        with self.conn.pipeline(transaction=False) as pipe:
+            for player_id, date, ruleset in queries:
+                pipe.get(keymap.ranked(self.prefix, date, ruleset, player_id))
+            ids = pipe.execute()
+        with self.conn.pipeline(transaction=False) as pipe:
+            for game_id in ids:
+                if game_id is not None:
+                    pipe.get(self.key(game_id.decode()))
+            records = iter(pipe.execute())
+        out: list[int | None] = []
+        for game_id in ids:
+            raw = next(records) if game_id is not None else None
+            record = GameRecord.loads(raw) if raw is not None else None
+            out.append(record.total if record is not None and record.finished else None)
+        return out

@@ -18,7 +18,7 @@ from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import turns_json
 from daily.service.clock import iso
-from daily.service.codes import share_text
+from daily.service.codes import MARK_NAMES, box_marks, share_text
 from daily.service.games.record import GameRecord, position_of
 from daily.service.leaderboard import Leaderboard
 
@@ -37,16 +37,18 @@ Standing = tuple[int | None, float | None, int | None]
 
 
 class GameViews:
-    """Builds the documents of games (``public_url`` makes the result links)."""
+    """Builds the documents of games (``public_url()`` gives the base of result links:
+    :func:`daily.service.publicurl.public_base_url`)."""
 
     def __init__(
-        self, conn: redis.Redis, prefix: str, public_url: str,
-        names: Callable[[str], str | None],
+        self, conn: redis.Redis, prefix: str, public_url: Callable[[], str],
+        names: Callable[[str], str | None], lang: Callable[[], str] = lambda: "en",
     ) -> None:
         self.conn = conn
         self.prefix = prefix
-        self.public_url = public_url
+        self.public_url = public_url  # the base URL for the request being served
         self.names = names
+        self.lang = lang  # the language of share texts, for the request being served
 
     def standing(self, record: GameRecord) -> Standing:
         """Rank, percentile and board size of a finished ranked game, once recorded."""
@@ -60,14 +62,14 @@ class GameViews:
 
     def url(self, record: GameRecord) -> str:
         """The public link of a finished game's result."""
-        return f"{self.public_url}/r/{record.code}"
+        return f"{self.public_url()}/r/{record.code}"
 
     def share(self, record: GameRecord, card: Card, standing: Standing) -> str:
         """The share text of a finished game."""
         rank, _, players = standing
         return share_text(
             card, date=record.date, url=self.url(record), rank=rank, players=players,
-            mode=record.mode,
+            mode=record.mode, lang=self.lang(),
         )
 
     def state(self, record: GameRecord, played: Played) -> dict[str, Any]:
@@ -76,8 +78,9 @@ class GameViews:
         rules = game.rules
         card = game.card
         log_json = played.log.to_json()
-        if not game.over and "seed" in log_json:
-            log_json["seed"] = None  # a practice seed is shown once the game is over
+        if (not game.over or record.challenge is not None) and "seed" in log_json:
+            # A practice seed is shown once the game is over, unless a challenge uses it.
+            log_json["seed"] = None
         over = game.over
         state: dict[str, Any] = {
             "id": record.id,
@@ -149,6 +152,7 @@ class GameViews:
             "players": players,
             "share_text": self.share(record, card, standing),
             "url": self.url(record),
+            "marks": [MARK_NAMES[m] for m in box_marks(card)],
         }
         if revealed:
             out["history"] = turns_json(played.game.history)

@@ -1,4 +1,5 @@
 // The one door to the JSON API (/api/v1): bearer token, JSON in and out, one error type.
+import { lang } from "./i18n.js";
 import { getToken, setToken } from "./store.js";
 
 export const API = "/api/v1";
@@ -19,7 +20,8 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body, { token } = {}) {
-  const headers = { Accept: "application/json" };
+  // The server writes share texts in this language.
+  const headers = { Accept: "application/json", "Accept-Language": lang() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const bearer = token === undefined ? getToken() : token;
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
@@ -94,3 +96,13 @@ export async function importQrSvg() {
   if (!response.ok) throw new ApiError(response.status, "qr", "QR code unavailable");
   return response.text();
 }
+
+// Friend challenges and groups.
+export const createChallenge = (body) => api("POST", "/challenges", body);
+export const getChallenge = (code) => api("GET", `/challenges/${encodeURIComponent(code)}`);
+export const getGroups = () => api("GET", "/groups");
+export const createGroup = (name) => api("POST", "/groups", { name });
+export const joinGroup = (code) => api("POST", `/groups/${encodeURIComponent(code)}/members`, {});
+export const leaveGroup = (code) => api("DELETE", `/groups/${encodeURIComponent(code)}/members/me`);
+export const getGroup = (code, date) =>
+  api("GET", `/groups/${encodeURIComponent(code)}${date ? `?date=${date}` : ""}`);

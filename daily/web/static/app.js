@@ -4,7 +4,10 @@ import { detectLang, lang, setLang, t } from "./i18n.js";
 import {
   boardPage, homePage, importPage, practicePage, profilePage, resultPage, rulesPage,
 } from "./pages.js";
+import { showServiceNotes } from "./notes.js";
 import { getLang, setLangPref } from "./store.js";
+import { challengePage, groupPage } from "./together.js";
+import { startAndOpen } from "./game.js";
 import { h, hideBanner } from "./ui.js";
 
 const view = document.getElementById("view");
@@ -32,6 +35,8 @@ function parseRoute() {
   const hash = location.hash.replace(/^#/, "");
   const code = document.body.dataset.resultCode;
   if (!hash && code && location.pathname.startsWith("/r/")) return { name: "result", args: [code], nav: null };
+  const challenge = document.body.dataset.challengeCode;
+  if (!hash && challenge && location.pathname.startsWith("/c/")) return { name: "challenge", args: [challenge], nav: null };
   const parts = hash.split("/").filter(Boolean).map(decodeURIComponent);
   switch (parts[0]) {
     case "play": return { name: "play", args: [parts[1]], nav: "#/" };
@@ -39,7 +44,9 @@ function parseRoute() {
     case "practice": return { name: "practice", args: [], nav: "#/practice" };
     case "profile": return { name: "profile", args: [], nav: "#/profile" };
     case "import": return { name: "import", args: [parts[1]], nav: "#/profile" };
-    case "rules": return { name: "rules", args: [], nav: "#/rules" };
+    case "rules": return { name: "rules", args: [parts[1]], nav: "#/rules" };
+    case "challenge": return { name: "challenge", args: [parts[1]], nav: "#/practice" };
+    case "group": return { name: "group", args: [parts[1], parts[2]], nav: "#/" };
     default: return { name: "home", args: [], nav: "#/" };
   }
 }
@@ -51,9 +58,11 @@ async function route() {
   const r = parseRoute();
   current = r;
   renderChrome(r.nav);
+  showServiceNotes();
   const titles = {
     home: "nav_home", board: "nav_boards", practice: "nav_practice", profile: "nav_profile",
     import: "nav_profile", rules: "nav_rules", result: "result_title", play: "card",
+    challenge: "challenge", group: "groups",
   };
   document.title = `${t(titles[r.name])} · Daily Dice`;
   if (r.name === "play") {
@@ -65,6 +74,7 @@ async function route() {
   const pages = {
     home: homePage, board: boardPage, practice: practicePage, profile: profilePage,
     import: importPage, rules: rulesPage, result: resultPage,
+    challenge: (root, code) => challengePage(root, code, startAndOpen), group: groupPage,
   };
   const done = await pages[r.name](view, ...r.args);
   if (current === r && typeof done === "function") cleanup = done;

@@ -133,10 +133,14 @@ export function renderCard(state, { interactive = false } = {}) {
   if (upper && upper.threshold) {
     const pct = Math.min(100, Math.round((100 * upper.total) / upper.threshold));
     const won = upper.bonus > 0 || upper.total >= upper.threshold;
+    const upperDone = upperItems.every(({ entry }) => entry.points !== null && entry.points !== undefined);
+    const status = won ? `✓ ${t("bonus_won")}`
+      : (state.over || upperDone) ? t("bonus_missed")
+        : t("to_go", { n: upper.to_go ?? Math.max(0, upper.threshold - upper.total) });
     progress = h("div", { class: "upper-progress", "data-testid": "upper-progress" },
       h("div", { class: "progress-text" },
         h("span", { text: t("upper_progress", { total: upper.total, threshold: upper.threshold }) }),
-        h("strong", { text: won ? `✓ ${t("bonus_won")}` : t("to_go", { n: upper.to_go ?? Math.max(0, upper.threshold - upper.total) }) })),
+        h("strong", { "data-testid": "bonus-status", text: status })),
       h("div", { class: "meter", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": upper.threshold, "aria-valuenow": upper.total, "aria-label": t("upper_bonus") },
         meterFill(pct)),
       h("div", { class: "box sum" },
@@ -148,9 +152,11 @@ export function renderCard(state, { interactive = false } = {}) {
       h("span", { class: "box-name", text: t("extra_bonus", { n: state.extra_count || 1 }) }),
       h("span", { class: "box-points", text: state.extra_bonus }))
     : null;
-  return h("section", { class: "card", "aria-label": t("card") },
+  // Two columns on wide screens: the upper section (with its bonus) beside the lower one.
+  return h("section", { class: "card", "aria-label": t("card"), "data-boxes": rows.length },
     h("h2", { class: "sr-only", text: t("card") }),
-    list(upperItems), progress, list(lowerItems), extra,
+    h("div", { class: "card-upper" }, list(upperItems), progress),
+    h("div", { class: "card-lower" }, list(lowerItems), extra),
     h("div", { class: "box total" },
       h("span", { class: "box-name", text: t("total") }),
       h("span", { class: "box-points", "data-testid": "total", text: state.total ?? 0 })));

@@ -3,6 +3,7 @@ import * as api from "./api.js";
 import { fmtNumber, t } from "./i18n.js";
 import { analysisBlock } from "./advice.js";
 import { copyText, h, histogram, toast } from "./ui.js";
+import { challengeButton, versusBlock } from "./together.js";
 
 // ---------- the end screen (also used for a finished game opened again) ----------
 
@@ -48,7 +49,8 @@ export function endScreen(game) {
     h("h2", { id: "end-title", text: t("game_over") }),
     h("p", { class: "final" }, h("span", { text: t("final_total") }),
       h("strong", { class: "final-total", "data-testid": "final-total", text: total })),
-    rankBox, chartBox, parBox, actions, fallback,
+    versusBlock(game),
+    rankBox, chartBox, parBox, actions, fallback, challengeButton(game),
     game.mode === "practice" ? analysisBlock(game) : null);
   if (game.mode === "ranked" && game.date) fillRank(game, total, rankBox, chartBox, parBox);
   else if (game.date) fillPar(game, parBox);

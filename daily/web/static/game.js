@@ -5,6 +5,8 @@ import { adviceText } from "./advice.js";
 import { renderCard } from "./card.js";
 import { endScreen } from "./end.js";
 import { boxName, fmtDate, fmtNumber, rulesetName, t } from "./i18n.js";
+import { jokerBanner, momentOf, rolledDice, showMoment } from "./feel.js";
+import { rivalsPanel } from "./together.js";
 import { forgetToken, loadHolds, rememberGame, saveHolds } from "./store.js";
 import {
   announce, confirmDialog, dieFace, errorText, h, hideBanner, miniDice, showBanner,
@@ -57,6 +59,7 @@ export class GameView {
     rememberGame(game);
     const n = (game.dice || []).length;
     const newTurn = !previous || previous.turn !== game.turn || game.over;
+    this.rolling = rolledDice(previous, game, this.holds);
     if (restoreHolds) {
       const saved = loadHolds(game.id, game.turn, game.roll);
       this.holds = saved && saved.length === n ? saved : Array(n).fill(false);
@@ -64,6 +67,9 @@ export class GameView {
       this.holds = Array(n).fill(false);
     }
     this.render();
+    this.rolling = null;
+    const moment = previous && previous.id === game.id ? momentOf(previous, game) : null;
+    if (moment) showMoment(moment);
     if (game.over && previous && !previous.over) {
       // The game just ended: bring the end screen into view and give it the focus.
       const title = this.root.querySelector("#end-title");
@@ -104,9 +110,11 @@ export class GameView {
       "data-over": g.over ? "1" : "0", "data-busy": this.busy ? "1" : "0",
     }, head);
     if (g.over) {
-      section.append(h("div", { class: "game-grid over" }, endScreen(g), renderCard(g)));
+      section.append(h("div", { class: "game-grid over" }, endScreen(g),
+        h("div", { class: "card-column" }, renderCard(g), rivalsPanel(g))));
     } else {
-      section.append(h("div", { class: "game-grid" }, this.playPanel(), this.cardPanel()));
+      section.append(h("div", { class: "game-grid" }, this.playPanel(),
+        h("div", { class: "card-column" }, jokerBanner(g), this.cardPanel(), rivalsPanel(g))));
     }
     this.root.replaceChildren(section);
     if (focusKey) {
@@ -119,8 +127,9 @@ export class GameView {
     const g = this.game;
     const dice = (g.dice || []).map((face, i) => {
       const kept = this.holds[i];
+      const rolling = this.rolling && this.rolling.has(i) ? " rolling" : "";
       return h("button", {
-        type: "button", class: kept ? "die kept" : "die", "data-key": `die${i}`, "data-index": i,
+        type: "button", class: (kept ? "die kept" : "die") + rolling, "data-key": `die${i}`, "data-index": i,
         "aria-pressed": kept ? "true" : "false", disabled: this.busy || g.rolls_left <= 0,
         "aria-label": `${t("die_label", { i: i + 1, face })}, ${kept ? t("die_kept") : t("die_free")}`,
         onclick: () => this.toggle(i),
@@ -139,8 +148,11 @@ export class GameView {
         }, t("roll")),
         h("span", { class: "rolls-left", "data-testid": "rolls-left", "data-left": left },
           h("span", { class: "dots", "aria-hidden": "true" }, dots), leftText)),
-      h("p", { class: "hint muted" },
-        left > 0 && this.holds.length && this.holds.every(Boolean) ? t("all_kept") : t("roll_hint")),
+      left > 0 && this.holds.length && this.holds.every(Boolean)
+        ? h("p", { class: "hint muted", text: t("all_kept") })
+        : h("p", { class: "hint muted", "data-testid": "roll-hint" },
+          h("span", { class: "long", text: t("roll_hint") }),
+          left > 0 ? h("span", { class: "tap", text: t("tap_hint") }) : null),
       h("p", { class: "hint muted keys", text: t("keys_hint", { n: (g.dice || []).length }) }),
       g.ruleset === "generala" && g.roll === 1 && !g.over
         ? h("p", { class: "hint served", "data-testid": "served", text: t("served_hint") }) : null,

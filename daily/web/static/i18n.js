@@ -8,6 +8,9 @@ const STRINGS = {
     nav_profile: "Profile", nav_rules: "Rules",
     lang_button: "IT", lang_label: "Passa all'italiano",
     loading: "Loading…",
+    demo_note: "DEMO CLOCK: a day lasts {minutes} min here (demo time {now} UTC). Not the real competition.",
+    hints_ready_in: "{game} hints ready in about {minutes} min",
+    hints_building: "{game} hints are being prepared",
     home_title: "Today's dice",
     home_intro: "Everyone gets the same dice today. Your first game of each set counts.",
     next_day: "New dice in {time}",
@@ -104,6 +107,41 @@ const STRINGS = {
     analysis_summary: "{good} of {all} decisions were optimal. Your choices cost {loss} points of expected score; perfect play averages {best}.",
     mistake: "{chosen}; best: {best} (−{loss})", no_mistakes: "Every decision was optimal.",
     retry: "Retry", dismiss: "Dismiss", new_player: "Play as a new player", back_home: "Back to today",
+    players_n_one: "{n} player", players_so_far_one: "{n} player so far",
+    default_player: "Player {n}", bonus_missed: "bonus missed",
+    tap_hint: "Tap a die to keep it.",
+    moment_yahtzee: "Yahtzee! 50 points", moment_yatzy: "Yatzy! 50 points",
+    moment_maxi_yatzy: "Maxi Yatzy! 100 points", moment_yacht: "Yacht! 50 points",
+    moment_generala: "Generala!", moment_joker: "Joker! {points} in {box}",
+    moment_extra: "Extra Yahtzee: +{bonus}", moment_bonus: "Upper bonus: +{bonus}",
+    joker_title: "Five alike again: the joker rule",
+    joker_upper: "{box} is open, so five {face}s must go there ({points} points); every other box is closed for this roll.",
+    joker_lower: "{upper} is already filled, so five alike go in an open lower box, where they count as a joker: full house 25, small straight 30, large straight 40, the others the sum of the dice. Upper boxes are closed while a lower box is open.",
+    joker_scratch: "{upper} and every lower box are filled, so this roll scores 0 in an open upper box.",
+    joker_extra: "Your Yahtzee box holds 50, so this roll also earns +{bonus}.",
+    joker_no_extra: "Your Yahtzee box holds 0, so there is no extra bonus.",
+    share_legend: "🟩 60%+ of the box's best · 🟨 below · ⬛ 0",
+    opponents: "Computer opponents", opponents_help: "They play the same rolls after you; each of their turns appears once you have scored yours.",
+    level_easy: "Easy", level_medium: "Medium", level_hard: "Hard",
+    opp_card: "{name}: {total}", opp_turn_hidden: "after your turn",
+    you_vs: "You {you} · {name} {them}", you_won: "You win", you_lost: "You lose", you_tied: "Tie",
+    par_expected: "{level} bot: expects {expected} on average; on these dice {total}",
+    par_expected_unknown: "{level} bot: on these dice {total}",
+    challenge: "Challenge a friend", challenge_made: "Challenge {code}: send this link",
+    challenge_title: "Challenge {code}", challenge_intro: "Same dice for everyone who takes this challenge.",
+    challenge_blind: "Play blind", challenge_beat: "Play with the score to beat",
+    challenge_entries: "Players", challenge_compare: "Turn by turn",
+    challenge_none: "Nobody has finished yet.", challenge_code: "Challenge code",
+    challenge_join: "Open a challenge", challenge_open: "Open",
+    challenge_gain: "{name} +{value}", to_beat: "To beat: {name}",
+    challenge_hidden: "Finish your own game to see the turn-by-turn comparison.",
+    groups: "Your groups", group_create: "Create a group", group_join: "Join with a code",
+    group_name: "Group name", group_code: "Group code", group_leave: "Leave group",
+    group_members: "Members", group_board: "Today's board", group_week: "This week",
+    group_streak: "Streak", group_days: "Days", group_total: "Total", no_groups: "You are in no group yet.",
+    group_left: "You left the group.", group_joined: "You joined {name}.",
+    group_invite: "Invite code: ",
+    rules_example: "Example", rules_pick: "Ruleset", rules_all: "All",
     rules_title: "How to play",
     rules_text: [
       "Each turn you roll the dice up to three times. Between rolls keep any dice (tap them) and reroll the rest.",
@@ -118,6 +156,9 @@ const STRINGS = {
     nav_profile: "Profilo", nav_rules: "Regole",
     lang_button: "EN", lang_label: "Switch to English",
     loading: "Caricamento…",
+    demo_note: "OROLOGIO DEMO: qui un giorno dura {minutes} min (ora demo {now} UTC). Non è la gara vera.",
+    hints_ready_in: "Suggerimenti per {game} pronti tra circa {minutes} min",
+    hints_building: "Suggerimenti per {game} in preparazione",
     home_title: "I dadi di oggi",
     home_intro: "Oggi tutti hanno gli stessi dadi. Conta la tua prima partita di ogni serie.",
     next_day: "Nuovi dadi tra {time}",
@@ -214,6 +255,41 @@ const STRINGS = {
     analysis_summary: "{good} decisioni ottimali su {all}. Le tue scelte sono costate {loss} punti di punteggio atteso; il gioco perfetto fa in media {best}.",
     mistake: "{chosen}; meglio: {best} (−{loss})", no_mistakes: "Ogni decisione è stata ottimale.",
     retry: "Riprova", dismiss: "Chiudi", new_player: "Gioca come nuovo giocatore", back_home: "Torna a oggi",
+    players_n_one: "{n} giocatore", players_so_far_one: "{n} giocatore finora",
+    default_player: "Giocatore {n}", bonus_missed: "bonus mancato",
+    tap_hint: "Tocca un dado per tenerlo.",
+    moment_yahtzee: "Yahtzee! 50 punti", moment_yatzy: "Yatzy! 50 punti",
+    moment_maxi_yatzy: "Maxi Yatzy! 100 punti", moment_yacht: "Yacht! 50 punti",
+    moment_generala: "Generala!", moment_joker: "Jolly! {points} in {box}",
+    moment_extra: "Yahtzee extra: +{bonus}", moment_bonus: "Bonus superiore: +{bonus}",
+    joker_title: "Di nuovo cinque uguali: la regola del jolly",
+    joker_upper: "{box} è libera, quindi cinque {face} vanno lì ({points} punti); le altre caselle sono chiuse per questo lancio.",
+    joker_lower: "{upper} è già usata, quindi cinque uguali vanno in una casella inferiore libera, dove valgono come jolly: Full 25, Scala piccola 30, Scala grande 40, le altre la somma dei dadi. Le caselle superiori sono chiuse finché ce n'è una inferiore libera.",
+    joker_scratch: "{upper} e tutte le caselle inferiori sono usate, quindi questo lancio vale 0 in una casella superiore libera.",
+    joker_extra: "La tua casella Yahtzee ha 50, quindi questo lancio vale anche +{bonus}.",
+    joker_no_extra: "La tua casella Yahtzee ha 0, quindi niente bonus extra.",
+    share_legend: "🟩 almeno il 60% del massimo della casella · 🟨 meno · ⬛ 0",
+    opponents: "Avversari del computer", opponents_help: "Giocano gli stessi lanci dopo di te; ogni loro turno appare quando hai segnato il tuo.",
+    level_easy: "Facile", level_medium: "Medio", level_hard: "Difficile",
+    opp_card: "{name}: {total}", opp_turn_hidden: "dopo il tuo turno",
+    you_vs: "Tu {you} · {name} {them}", you_won: "Hai vinto", you_lost: "Hai perso", you_tied: "Pareggio",
+    par_expected: "Bot {level}: in media {expected}; con questi dadi {total}",
+    par_expected_unknown: "Bot {level}: con questi dadi {total}",
+    challenge: "Sfida un amico", challenge_made: "Sfida {code}: manda questo link",
+    challenge_title: "Sfida {code}", challenge_intro: "Gli stessi dadi per chiunque accetti questa sfida.",
+    challenge_blind: "Gioca alla cieca", challenge_beat: "Gioca col punteggio da battere",
+    challenge_entries: "Giocatori", challenge_compare: "Turno per turno",
+    challenge_none: "Nessuno ha ancora finito.", challenge_code: "Codice sfida",
+    challenge_join: "Apri una sfida", challenge_open: "Apri",
+    challenge_gain: "{name} +{value}", to_beat: "Da battere: {name}",
+    challenge_hidden: "Finisci la tua partita per vedere il confronto turno per turno.",
+    groups: "I tuoi gruppi", group_create: "Crea un gruppo", group_join: "Entra con un codice",
+    group_name: "Nome del gruppo", group_code: "Codice del gruppo", group_leave: "Esci dal gruppo",
+    group_members: "Membri", group_board: "Classifica di oggi", group_week: "Questa settimana",
+    group_streak: "Serie", group_days: "Giorni", group_total: "Totale", no_groups: "Non sei ancora in un gruppo.",
+    group_left: "Sei uscito dal gruppo.", group_joined: "Sei entrato in {name}.",
+    group_invite: "Codice d'invito: ",
+    rules_example: "Esempio", rules_pick: "Gioco", rules_all: "Tutti",
     rules_title: "Come si gioca",
     rules_text: [
       "A ogni turno lanci i dadi fino a tre volte. Tra un lancio e l'altro tieni i dadi che vuoi (toccali) e rilancia gli altri.",
@@ -281,8 +357,20 @@ export function lang() {
   return current;
 }
 
+const PLURALS = {};
+
+// The plural form of `key` for `count` ("players_n_one" when it exists and fits).
+function pluralKey(key, count) {
+  if (typeof count !== "number") return key;
+  PLURALS[current] = PLURALS[current] || new Intl.PluralRules(current === "it" ? "it-IT" : "en-GB");
+  const form = `${key}_${PLURALS[current].select(count)}`;
+  return (STRINGS[current][form] ?? STRINGS.en[form]) !== undefined ? form : key;
+}
+
+// t("players_n", {n: "1", count: 1}): `count` (a number) picks the plural form.
 export function t(key, vars) {
-  let text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  const chosen = pluralKey(key, vars && vars.count);
+  let text = STRINGS[current][chosen] ?? STRINGS.en[chosen] ?? key;
   if (vars && typeof text === "string") {
     text = text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
   }
@@ -331,4 +419,10 @@ export function reasonText(why, fallback = "") {
   const key = why && REASONS[why.code];
   if (key) return t(key, { box: why.box ? boxName(why.box) : "" });
   return fallback ? String(fallback) : "";
+}
+
+// A player's name for display: the server's default "Player 8731" in the interface language.
+export function playerName(name) {
+  const match = /^Player (\d+)$/.exec(name || "");
+  return match ? t("default_player", { n: match[1] }) : (name || "–");
 }

@@ -3,8 +3,9 @@ import * as api from "./api.js";
 import { renderCard } from "./card.js";
 import { parBlock } from "./end.js";
 import { startAndOpen } from "./game.js";
-import { boxName, fmtDate, fmtNumber, lang, rulesetName, t } from "./i18n.js";
+import { boxName, fmtDate, fmtNumber, lang, playerName as shownName, rulesetName, t } from "./i18n.js";
 import { getToken, previousTokens, rememberedGame, replaceToken, setToken } from "./store.js";
+import { challengeForm, chosenOpponents, groupsSection, opponentsPicker } from "./together.js";
 import {
   confirmDialog, copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice,
   shiftDate, toast,
@@ -81,13 +82,13 @@ export async function homePage(root) {
       action = h("button", {
         type: "button", class: "btn primary big", "data-testid": `play-${ruleset}`,
         text: played ? t("resume") : t("play"),
-        onclick: () => startAndOpen({ ruleset, date, mode: "ranked" }),
+        onclick: () => startAndOpen({ ruleset, date, mode: "ranked", opponents: chosenOpponents() }),
         "data-resume": resume ? "1" : null,
       });
     }
     const count = h("span", { class: "muted players-so-far" });
     api.getBoard(date, ruleset, 1).then((board) => {
-      count.textContent = t("players_so_far", { n: fmtNumber(board.players) });
+      count.textContent = t("players_so_far", { n: fmtNumber(board.players), count: board.players });
     }).catch(() => {});
     const faces = ruleset === "maxi-yatzy" ? [1, 2, 3, 4, 5, 6] : [2, 3, 4, 5, 6];
     return h("article", { class: ruleset === special ? "set-card special" : "set-card", "data-ruleset": ruleset },
@@ -103,7 +104,9 @@ export async function homePage(root) {
     h("h1", { text: t("home_title") }),
     h("p", { class: "intro", text: t("home_intro") }),
     h("div", { class: "sets" }, cards),
+    h("div", { class: "panel" }, opponentsPicker("home-opp"), h("p", { class: "muted hint-small", text: t("opponents_help") })),
     clock,
+    groupsSection(),
     h("p", {}, h("a", { class: "link", href: "/#/rules", text: t("rules_link") }))));
   return () => clearInterval(timer);
 }
@@ -120,7 +123,7 @@ function boardTable(rows, meRank, caption) {
       const mine = meRank !== null && row.rank === meRank;
       return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null },
         h("td", { text: row.rank }),
-        h("td", {}, (row.player && row.player.name) || "–", mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
+        h("td", {}, shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
         h("td", { class: "num", text: row.score }));
     })));
 }
@@ -157,7 +160,7 @@ export async function boardPage(root, date, ruleset) {
     const parts = [
       h("p", { class: "board-meta" },
         h("span", { class: "badge", text: board.frozen ? t("frozen") : t("live") }), " ",
-        t("players_n", { n: fmtNumber(board.players) })),
+        t("players_n", { n: fmtNumber(board.players), count: board.players })),
     ];
     if (!board.top || !board.top.length) parts.push(h("p", { text: t("no_players") }));
     if (board.me) {
@@ -195,8 +198,20 @@ export async function practicePage(root) {
       h("div", { class: "row wrap" }, select,
         h("button", {
           type: "button", class: "btn primary", "data-testid": "practice-random", text: t("random_dice"),
-          onclick: () => startAndOpen({ ruleset: select.value, mode: "practice" }),
-        }))),
+          onclick: () => startAndOpen({ ruleset: select.value, mode: "practice", opponents: chosenOpponents() }),
+        }),
+        h("button", {
+          type: "button", class: "btn", "data-testid": "practice-challenge", text: t("challenge"),
+          onclick: async () => {
+            try {
+              await api.ensurePlayer();
+              const made = await api.createChallenge({ ruleset: select.value });
+              location.hash = `#/challenge/${made.code}`;
+            } catch (err) { toast(errorText(err)); }
+          },
+        })),
+      opponentsPicker("practice-opp")),
+    challengeForm(),
     h("h2", { text: t("revealed_days") }), days));
   try {
     const today = await api.getToday();
@@ -214,7 +229,7 @@ export async function practicePage(root) {
           h("a", { class: "btn small ghost", href: `/#/board/${d.date}/${d.ruleset}`, text: t("see_board") }),
           h("button", {
             type: "button", class: "btn small", text: t("play_practice"),
-            onclick: () => startAndOpen({ ruleset: d.ruleset, mode: "practice", date: d.date }),
+            onclick: () => startAndOpen({ ruleset: d.ruleset, mode: "practice", date: d.date, opponents: chosenOpponents() }),
           })))))
       : h("p", { text: t("no_revealed") }));
   } catch (err) {
@@ -426,7 +441,7 @@ export async function resultPage(root, code) {
   const parts = [
     h("h1", {}, `${t("result_title")} · ${rulesetName(result.ruleset)}`),
     h("p", { class: "muted" }, [result.date ? fmtDate(result.date) : t("practice_mode"),
-      result.player && result.player.name ? t("by", { name: result.player.name }) : null].filter(Boolean).join(" · ")),
+      result.player && result.player.name ? t("by", { name: shownName(result.player.name) }) : null].filter(Boolean).join(" · ")),
     h("p", { class: "final" }, h("span", { text: t("final_total") }),
       h("strong", { class: "final-total", "data-testid": "result-total", text: result.total })),
     result.rank ? h("p", { class: "rank", text: (result.players ? t("rank_line", { rank: result.rank, players: fmtNumber(result.players) }) : t("rank_only", { rank: result.rank })) +
@@ -467,20 +482,36 @@ async function offerPlay(result, box) {
 
 // ---------- rules ----------
 
-export async function rulesPage(root) {
-  const { RULES_DOC } = await import("./rules.js");
+export async function rulesPage(root, only) {
+  const { RULES_DOC, RULES_EXAMPLES } = await import("./rules.js");
   const doc = RULES_DOC[lang()] || RULES_DOC.en;
-  root.replaceChildren(h("section", { class: "rules" },
-    h("h1", { text: t("rules_title") }),
-    h("ol", {}, t("rules_text").map((line) => h("li", { text: line }))),
-    Object.entries(doc).map(([ruleset, part]) => h("section", { class: "panel", "data-ruleset": ruleset },
+  const rulesets = Object.keys(RULES_EXAMPLES);
+  const shown = rulesets.includes(only) ? [only] : rulesets;
+  const section = (ruleset) => {
+    const part = doc[ruleset] || RULES_DOC.en[ruleset] || { intro: "", boxes: {}, notes: [] };
+    const examples = RULES_EXAMPLES[ruleset];
+    return h("section", { class: "panel", id: `rules-${ruleset}`, "data-ruleset": ruleset },
       h("h2", { text: rulesetName(ruleset) }),
       h("p", { class: "muted", text: part.intro }),
       h("table", { class: "board rules-table" },
         h("thead", {}, h("tr", {},
-          h("th", { scope: "col", text: t("box") }), h("th", { scope: "col", text: t("points") }))),
-        h("tbody", {}, Object.entries(part.boxes).map(([box, text]) =>
-          h("tr", {}, h("th", { scope: "row", text: boxName(box) }), h("td", { text }))))),
-      part.notes.map((note) => h("p", { text: note }))))));
+          h("th", { scope: "col", text: t("box") }), h("th", { scope: "col", text: t("points") }),
+          h("th", { scope: "col", text: t("rules_example") }))),
+        h("tbody", {}, Object.entries(examples).map(([box, [dice, points]]) =>
+          h("tr", { "data-box": box },
+            h("th", { scope: "row", text: boxName(box) }),
+            h("td", { text: part.boxes[box] || "" }),
+            h("td", { class: "rules-example" }, miniDice(dice), " = ", h("strong", { text: points })))))),
+      (part.notes || []).map((note) => h("p", { text: note })));
+  };
+  root.replaceChildren(h("section", { class: "rules" },
+    h("h1", { text: t("rules_title") }),
+    h("ol", {}, t("rules_text").map((line) => h("li", { text: line }))),
+    h("nav", { class: "tabs", "aria-label": t("rules_pick") },
+      h("a", { class: shown.length > 1 ? "tab active" : "tab", href: "/#/rules", text: t("rules_all") }),
+      rulesets.map((r) => h("a", {
+        class: shown.length === 1 && shown[0] === r ? "tab active" : "tab", href: `/#/rules/${r}`, text: rulesetName(r),
+      }))),
+    shown.map(section)));
   return () => {};
 }

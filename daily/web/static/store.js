@@ -85,3 +85,11 @@ export function loadHolds(gameId, turn, roll) {
   }
   return null;
 }
+
+// The computer opponents the player last chose (levels), offered again next time.
+const KEY_OPPONENTS = "dd.opponents";
+export const getOpponents = () => {
+  const saved = read(KEY_OPPONENTS, []);
+  return Array.isArray(saved) ? saved : [];
+};
+export const setOpponents = (levels) => write(KEY_OPPONENTS, levels);

@@ -1,0 +1,34 @@
+"""The public base URL of the service, for share links, share texts and the OpenAPI
+document: ``DAILY_PUBLIC_URL`` when set, else the host the request came to.
+
+Behind a reverse proxy the request's host is the proxy's (``X-Forwarded-Host`` and
+``-Proto`` are honoured when ``DAILY_TRUSTED_PROXIES`` is set); set
+``DAILY_PUBLIC_URL`` in production anyway, so that links never depend on a header.
+Outside a request (a worker, a CLI command) with no ``DAILY_PUBLIC_URL`` it is
+``http://DAILY_HOST:DAILY_PORT``.
+
+>>> from daily.service.config import load_config
+>>> public_base_url(load_config({"DAILY_PUBLIC_URL": "https://dice.example/"}))
+'https://dice.example'
+>>> public_base_url(load_config({"DAILY_PORT": "8123"}))
+'http://127.0.0.1:8123'
+>>> from flask import Flask
+>>> with Flask(__name__).test_request_context("/", base_url="http://10.0.0.5:9000"):
+...     public_base_url(load_config({}))
+'http://10.0.0.5:9000'
+"""
+
+from __future__ import annotations
+
+from flask import has_request_context, request
+
+from daily.service.config import Config
+
+
+def public_base_url(config: Config) -> str:
+    """Scheme, host and port (no trailing slash) under which players reach the service."""
+    if config.public_url:
+        return config.public_url
+    if has_request_context():
+        return request.host_url.rstrip("/")
+    return f"http://{config.host}:{config.port}"

@@ -1,0 +1,101 @@
+"""The operator's demo clock: a whole day, open -> close -> reveal -> verify, in seconds.
+
+``daily serve --demo-day-minutes 0.2`` (a day passes in 12 real seconds): a player
+plays the oldest open date's Yahtzee set; the day closes, the rollover freezes and
+archives it, the seed is revealed, and ``daily verify-day`` checks the signed
+descriptor, the seed and every roll of that game. The demo is marked in
+``/api/v1/health`` (which the web client shows) and refused with a real Redis.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ops.serving import ROOT, Serve, serve_env, start_serve
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+
+def call(serve: Serve, method: str, path: str, body: Any = None, token: str | None = None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{serve.base}/api/v1{path}", data=data,
+                                     headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
+    env = serve_env(tmp_path, DAILY_ROLLOVER_INTERVAL="1", DAILY_RULESETS="yahtzee")
+    serve = start_serve(tmp_path, env, "--web-workers", "1", "--demo-day-minutes", "0.2")
+    try:
+        health = call(serve, "GET", "/health")
+        assert health["demo"]["day_minutes"] == 0.2
+        today = call(serve, "GET", "/today")
+        date = today["open_dates"][0]  # the open date that closes first
+        token = call(serve, "POST", "/players", {"name": "Demo"})["token"]
+        state = call(serve, "POST", "/games",
+                     {"ruleset": "yahtzee", "date": date, "mode": "ranked"}, token)
+        while not state["over"]:  # score the best box at once, every turn
+            legal = [c for c in state["choices"] if c["legal"]]
+            box = max(legal, key=lambda c: c["points"])["box"]
+            state = call(serve, "POST", f"/games/{state['id']}/score",
+                         {"box": box, "position": state["position"]}, token)
+        code = state["result"]["code"]
+
+        # The demo clock runs on: the day closes, is rolled over and revealed.
+        archive = serve.data_dir / "demo" / "archive" / date / "yahtzee.jsonl"
+        deadline = time.monotonic() + 90
+        while not (archive.exists() and call(serve, "GET", f"/days/{date}/yahtzee").get("seed")):
+            assert time.monotonic() < deadline, "the demo day did not close and reveal"
+            time.sleep(0.5)
+        assert json.loads(archive.read_text().splitlines()[1])["total"] == state["total"]
+        (tmp_path / "day.json").write_text(json.dumps(call(serve, "GET", f"/days/{date}/yahtzee")))
+        (tmp_path / "keys.json").write_text(json.dumps(call(serve, "GET", "/keys")))
+        (tmp_path / "game.json").write_text(json.dumps(call(serve, "GET", f"/results/{code}")))
+        verify = subprocess.run(
+            [sys.executable, "-m", "daily", "verify-day", date, "yahtzee",
+             "--descriptor", str(tmp_path / "day.json"), "--keys", str(tmp_path / "keys.json"),
+             "--game", str(tmp_path / "game.json")],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        )
+        assert verify.returncode == 0, verify.stdout + verify.stderr
+        assert serve.stop() == 0
+    finally:
+        serve.kill_everything()
+    log = serve.log()
+    assert "DEMO CLOCK: a day lasts 0.2 min" in log
+    assert "Traceback" not in log
+    # The demo has keys of its own: the real data directory has none.
+    assert (serve.data_dir / "demo" / "keys" / "master.secret").exists()
+    assert not (serve.data_dir / "keys").exists()
+
+
+@pytest.mark.parametrize("production", [
+    {"REDIS_URL": "redis://127.0.0.1:6379/0"},
+    {"DAILY_MASTER_SECRET": "00" * 32},
+])
+def test_the_production_configuration_refuses_a_demo_clock(production, tmp_path) -> None:
+    env = serve_env(tmp_path, **production)
+    done = subprocess.run([sys.executable, "-m", "daily", "serve", "--demo-day-minutes", "2"],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert "--demo-day-minutes" in done.stderr and "refused" in done.stderr
+    assert "Traceback" not in done.stderr
+    # A worker or web process given the clock directly refuses it too (production keys,
+    # or a data directory that is not a demo's).
+    env["DAILY_DEMO_CLOCK"] = "1,1,2"
+    worker = subprocess.run([sys.executable, "-m", "daily", "worker", "--burst"],
+                            env=env, cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert worker.returncode == 2
+    assert "DAILY_DEMO_CLOCK" in worker.stderr and "Traceback" not in worker.stderr
