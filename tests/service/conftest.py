@@ -23,7 +23,7 @@ from daily.service.app import create_app
 from daily.service.clock import FixedClock
 from daily.service.config import Config, load_config
 from daily.service.keys import init_keys
-from tests.conftest import BASE_URL
+from tests.conftest import base_url
 from tests.service.live import FileClockControl, HttpClient, LiveServer, start_gunicorn
 
 #: Mid-day UTC on 2026-11-29: the 28th, 29th and 30th are open.
@@ -83,7 +83,7 @@ def live_env(redis_db: int, tmp_path_factory: pytest.TempPathFactory) -> dict[st
     """The environment of a live server (and of anything that shares its data)."""
     tmp = tmp_path_factory.mktemp("live")
     env = {
-        "REDIS_URL": f"{BASE_URL}/{redis_db}",
+        "REDIS_URL": f"{base_url()}/{redis_db}",
         "DAILY_KEY_PREFIX": PREFIX,
         "DAILY_DATA_DIR": str(tmp / "data"),
         "DAILY_PUBLIC_URL": "https://dice.example",

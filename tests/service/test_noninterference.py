@@ -22,7 +22,7 @@ import pytest
 
 from daily.service.config import load_config
 from daily.service.keys import init_keys
-from tests.conftest import BASE_URL
+from tests.conftest import base_url
 from tests.service.conftest import NOON
 from tests.service.live import FileClockControl, HttpClient, start_gunicorn
 
@@ -59,7 +59,7 @@ def worlds(redis_db: int, tmp_path: Path) -> Iterator[list[tuple[HttpClient, Pat
         out = []
         for name, world in agreed.items():
             env = {
-                "REDIS_URL": f"{BASE_URL}/{redis_db}",
+                "REDIS_URL": f"{base_url()}/{redis_db}",
                 "DAILY_KEY_PREFIX": f"ni-{name}:",
                 "DAILY_DATA_DIR": str(tmp_path / name),
                 "DAILY_MASTER_SECRET": MASTER_HEX,
