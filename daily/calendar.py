@@ -37,13 +37,14 @@ FIRST_DATE = dt.date(2000, 1, 1)
 LAST_DATE = dt.date(2999, 12, 31)
 
 _COMMON_DAY = (
-    r"(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])"  # any month, 1st to 28th
+    r"(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])"  # any month, 1st to 28th
     r"|(?:0[13-9]|1[0-2])-(?:29|30)"  # every month but February, 29th and 30th
     r"|(?:0[13578]|1[02])-31)"  # the months with 31 days
 )
-_LEAP_YEAR = r"(?:2\d(?:0[48]|[2468][048]|[13579][26])|2[048]00)"  # 2000 to 2999
-#: Exactly the ISO dates ``YYYY-MM-DD`` from :data:`FIRST_DATE` to :data:`LAST_DATE`.
-DATE_PATTERN = rf"^(?:2\d{{3}}-{_COMMON_DAY}|{_LEAP_YEAR}-02-29)$"
+_LEAP_YEAR = r"(?:2[0-9](?:0[48]|[2468][048]|[13579][26])|2[048]00)"  # 2000 to 2999
+#: Exactly the ISO dates ``YYYY-MM-DD`` from :data:`FIRST_DATE` to :data:`LAST_DATE`
+#: (ASCII digits only: ``\d`` would match other digits in some regex engines).
+DATE_PATTERN = rf"^(?:2[0-9]{{3}}-{_COMMON_DAY}|{_LEAP_YEAR}-02-29)$"
 
 
 def supported(day: dt.date, field: str = "date") -> dt.date:

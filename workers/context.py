@@ -15,7 +15,7 @@ import redis
 from rq import get_current_job
 
 from daily.service.config import Config, load_config
-from daily.service.connections import redis_from_config
+from daily.service.connections import queue_redis_from_config, redis_from_config
 
 
 def job_config(env: Mapping[str, str] | None = None) -> Config:
@@ -24,8 +24,18 @@ def job_config(env: Mapping[str, str] | None = None) -> Config:
 
 
 def job_connection(config: Config | None = None) -> redis.Redis:
-    """The Redis connection of the running job, or a new one to ``REDIS_URL``."""
+    """The Redis of the service's data: the running job's own connection when the data
+    and the queues share a server, else a new one to ``REDIS_URL`` (a cluster too)."""
+    config = config or job_config()
+    job = get_current_job()
+    if job is not None and not config.redis_cluster and config.queue_redis_url is None:
+        return job.connection
+    return redis_from_config(config)
+
+
+def job_queue_connection(config: Config | None = None) -> redis.Redis:
+    """The Redis of the RQ queues (to enqueue follow-up jobs)."""
     job = get_current_job()
     if job is not None:
         return job.connection
-    return redis_from_config(config or job_config())
+    return queue_redis_from_config(config or job_config())

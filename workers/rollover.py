@@ -53,7 +53,7 @@ from daily.service.connections import DAYS_QUEUE
 from daily.service.leaderboard import Leaderboard, as_text
 from daily.service.results_stream import ResultStream
 from daily.strategy.buildstatus import table_ready
-from workers.context import job_config, job_connection
+from workers.context import job_config, job_connection, job_queue_connection
 
 LOOKBACK_DAYS = 7
 GRACE_SECONDS = 300
@@ -135,7 +135,7 @@ def roll_day(
     if "par" not in marks and config.par_jobs and par_table_ready(config, ruleset):
         # DuplicateJobError: enqueued by an earlier run that died before marking it.
         with contextlib.suppress(DuplicateJobError):
-            Queue(DAYS_QUEUE, connection=conn).enqueue_call(
+            Queue(DAYS_QUEUE, connection=job_queue_connection(config)).enqueue_call(
                 PAR_FUNC,
                 args=(day.isoformat(), ruleset),
                 job_id=par_job_id(day, ruleset),

@@ -25,7 +25,13 @@ from typing import Any
 from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service.config import ConfigError, load_config
-from daily.service.connections import ALL_QUEUES, DAYS_QUEUE, RESULTS_STREAM, redis_from_config
+from daily.service.connections import (
+    ALL_QUEUES,
+    DAYS_QUEUE,
+    RESULTS_STREAM,
+    queue_redis_from_config,
+    redis_from_config,
+)
 from daily.service.results_stream import BATCH
 
 
@@ -122,7 +128,7 @@ def _worker(args: argparse.Namespace) -> int:
             f"unknown queue {unknown[0]!r}; queues: {', '.join((RESULTS_STREAM, *ALL_QUEUES))}",
             field="queues",
         )
-    conn = redis_from_config(load_config())
+    conn = queue_redis_from_config(load_config())
     queues = [Queue(name, connection=conn) for name in args.queues]
     worker_class = SimpleWorker if args.simple else Worker
     worker = worker_class(queues, connection=conn, name=args.name)
@@ -167,7 +173,7 @@ def _scheduler(args: argparse.Namespace) -> int:
     config = load_config()
     if args.interval is not None and not 1 <= args.interval <= 3600:
         raise ConfigError("must be 1..3600 seconds", field="--interval")
-    build_scheduler(redis_from_config(config), config, rollover, args.interval).start()
+    build_scheduler(queue_redis_from_config(config), config, rollover, args.interval).start()
     return 0
 
 

@@ -66,8 +66,8 @@ def parse_crockford(
     if not isinstance(text, str) or len(text) > 40:
         raise ApiError(422, "invalid_field", f"a {what} is a short string", field=field)
     body = text.strip().upper()
-    if body.startswith(prefix):
-        body = body[len(prefix) :]
+    if body.startswith(prefix) and body[len(prefix) :].replace("-", "").replace(" ", ""):
+        body = body[len(prefix) :]  # ("DD-" alone is the code "DD", as the schema reads it)
     body = body.replace("-", "").replace(" ", "")
     out = []
     for ch in body:

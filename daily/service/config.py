@@ -27,6 +27,8 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_TABLES_AT_START`` | tables ``daily serve`` builds first, if missing | ``yahtzee,yatzy`` |
 | ``DAILY_TABLES_IN_BACKGROUND`` | tables it builds after the start | ``maxi-yatzy`` |
 | ``DAILY_DEMO_CLOCK`` | ``REAL,VIRTUAL,MINUTES``, set by ``serve --demo-day-minutes`` | unset |
+| ``DAILY_REDIS_CLUSTER`` | ``on``: ``REDIS_URL`` is a cluster node (docs/deploy.md) | ``off`` |
+| ``DAILY_QUEUE_REDIS_URL`` | standalone Redis of RQ (needed with a cluster) | ``REDIS_URL`` |
 | ``DAILY_MASTER_SECRET`` | master seed secret as hex (production) | unset |
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
@@ -121,6 +123,10 @@ class Config:
     tables_path: Path | None = None
     #: The weekly special (``None``: the same sets every day).
     weekly_special: WeeklySpecial | None = None
+    #: ``DAILY_REDIS_CLUSTER=on``: ``REDIS_URL`` names a node of a Redis/Valkey Cluster.
+    redis_cluster: bool = False
+    #: ``DAILY_QUEUE_REDIS_URL``: the standalone Redis of the RQ queues (default REDIS_URL).
+    queue_redis_url: str | None = None
 
     def rulesets_on(self, day: dt.date) -> tuple[str, ...]:
         """The daily sets of ``day``: the everyday ones, plus the special on its day."""
@@ -281,6 +287,8 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         demo_clock=_demo_clock(env),
         tables_path=_path(env, "DAILY_TABLES_DIR"),
         weekly_special=weekly,
+        redis_cluster=_switch(env, "DAILY_REDIS_CLUSTER", False),
+        queue_redis_url=env.get("DAILY_QUEUE_REDIS_URL") or None,
     )
 
 

@@ -248,35 +248,35 @@ class DayDescriptors:
 
     def between(
         self, start: Any, end: Any, rulesets: Iterable[str] | None, now: dt.datetime
-    ) -> list[dict[str, Any]]:
-        """``GET /days``: the published descriptors from ``start`` to ``end`` inclusive.
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """``GET /days``: the published descriptors from ``start`` to ``end`` inclusive,
+        and the first date of the next page.
 
         ``start`` defaults to the last revealed date and ``end`` to the last published
-        one; the span is at most :data:`MAX_RANGE_DAYS`. Unpublished dates are left out.
+        one. A page spans at most :data:`MAX_RANGE_DAYS` dates: a longer range answers
+        its first page and the ``from`` of the next. ``end`` before ``start`` is empty.
+        Unpublished dates are left out.
         """
         first = calendar.last_revealed(now) if start is None else _date(start, "from")
-        last = last_published(now) if end is None else _date(end, "to")
-        if last < first:
-            raise ApiError(422, "invalid_field", "'to' is before 'from'", field="to")
-        if (last - first).days + 1 > MAX_RANGE_DAYS:
-            raise ApiError(
-                422,
-                "invalid_field",
-                f"a range spans at most {MAX_RANGE_DAYS} days",
-                field="to",
-            )
+        first = max(first, self.first_day)
+        last = last_published(now)
+        if end is not None:
+            last = min(last, _date(end, "to"))
         names = (
             list(self.config.all_daily_rulesets)
             if rulesets is None
             else list(dict.fromkeys(self.daily_ruleset(r) for r in rulesets))
         )  # each ruleset once, however often (or under whichever alias) it was named
+        page_end = first + dt.timedelta(days=MAX_RANGE_DAYS - 1)
+        following = None
+        if last > page_end:
+            last, following = page_end, (page_end + dt.timedelta(days=1)).isoformat()
         sets = []
-        day = max(first, self.first_day)
-        stop = min(last, last_published(now))
-        while day <= stop:
+        day = first
+        while day <= last:
             sets.extend((name, day) for name in names if name in self.config.rulesets_on(day))
             day += dt.timedelta(days=1)
-        return self.served_many(sets, now)
+        return self.served_many(sets, now), following
 
 
 def _date(value: Any, field: str) -> dt.date:

@@ -91,7 +91,7 @@ def classify(exc: DailyError) -> tuple[int, str]:
     """HTTP status and code for an error of the core or the service.
 
     >>> classify(IllegalMoveError("box 'ones' is already filled", field="box"))
-    (422, 'illegal_move')
+    (409, 'illegal_move')
     >>> from daily.errors import LogFormatError
     >>> classify(LogFormatError("a log is a JSON object", field="log"))
     (422, 'invalid_field')
@@ -104,7 +104,7 @@ def classify(exc: DailyError) -> tuple[int, str]:
         if isinstance(exc, kind):
             return status, getattr(exc, "code", HTTP_CODES[status])
     if isinstance(exc, IllegalMoveError):
-        return 422, "illegal_move"
+        return 409, "illegal_move"  # well formed, but not at this position of this game
     if isinstance(exc, StateError):
         return 409, "conflict"
     if exc.field is not None or exc.turn is not None:

@@ -3,17 +3,21 @@
 Every key starts with the configured prefix ``P`` (``DAILY_KEY_PREFIX``, ``dd:`` by
 default), so tests and several deployments can share one server. Keys in braces are
 Redis Cluster hash tags: the keys of one board, or of one player's statistics, share a
-slot so that one Lua script can touch them all. Build keys only with the functions of
+slot so that one Lua script can touch them all; ``{r<N>}`` is the tag of shard ``N``
+(:mod:`daily.service.shards`, really ``{rN.k}``): a game, the ranked index that points
+at it and the result stream it finishes into share it, so the ranked start, the moves
+and the finish transaction each stay in one slot. Build keys only with the functions of
 this module; add a row to the table when you add a key.
 
 =====================================  =======  =============================================
 key                                    type     what, and how long it lives
 =====================================  =======  =============================================
-``P game:<id>``                        STRING   JSON record of a game (:mod:`daily.service.
+``P game:{r<N>}:<id>``                 STRING   JSON record of a game (:mod:`daily.service.
                                                 games.record`); ranked: ``DAILY_RANKED_DAYS``
                                                 (400) days after its day closes (``EXAT``);
                                                 practice: 30 days after its last write
-``P ranked:<date>:<ruleset>:<player>`` STRING   the id of the player's ranked game of a day
+``P ranked:{r<N>}:<date>:<ruleset>:<player>``
+                                       STRING   the id of the player's ranked game of a day
                                                 set; written once (Lua); expires with the
                                                 ranked game
 ``P code:<code>``                      STRING   the game id of a result code; expires with
@@ -60,7 +64,7 @@ key                                    type     what, and how long it lives
 =====================================  =======  =============================================
 
 >>> game("dd:", "g_x"), ranked("dd:", "2026-11-29", "yahtzee", "p_1")
-('dd:game:g_x', 'dd:ranked:2026-11-29:yahtzee:p_1')
+('dd:game:{r2.43}:g_x', 'dd:ranked:{r3.40}:2026-11-29:yahtzee:p_1')
 >>> board("t:", "2026-11-29", "yahtzee", "rank"), player_stats("t:", "p_1", "agg")
 ('t:lb:{2026-11-29:yahtzee}:rank', 't:player:{p_1}:agg')
 """
@@ -68,6 +72,8 @@ key                                    type     what, and how long it lives
 from __future__ import annotations
 
 import datetime as dt
+
+from daily.service import shards
 
 #: The prefix under which a board is rebuilt before it replaces the live one.
 REBUILD = "rebuild:"
@@ -78,13 +84,14 @@ def _date(day: dt.date | str) -> str:
 
 
 def game(prefix: str, game_id: str) -> str:
-    """The record of a game."""
-    return f"{prefix}game:{game_id}"
+    """The record of a game, in its shard's slot (:mod:`daily.service.shards`)."""
+    return f"{prefix}game:{shards.tag(shards.shard_of(game_id))}:{game_id}"
 
 
 def ranked(prefix: str, date: dt.date | str, ruleset: str, player_id: str) -> str:
-    """The id of a player's ranked game of one day set."""
-    return f"{prefix}ranked:{_date(date)}:{ruleset}:{player_id}"
+    """The id of a player's ranked game of one day set, in the player's shard's slot."""
+    shard = shards.tag(shards.shard_of(player_id))
+    return f"{prefix}ranked:{shard}:{_date(date)}:{ruleset}:{player_id}"
 
 
 def code(prefix: str, result_code: str) -> str:
@@ -129,9 +136,9 @@ def results_stream(prefix: str, shard: int) -> str:
     """The results stream of one shard.
 
     >>> results_stream("dd:", 3), results_part("dd:", 3, "open")
-    ('dd:results:{r3}', 'dd:results:{r3}:open')
+    ('dd:results:{r3.40}', 'dd:results:{r3.40}:open')
     """
-    return f"{prefix}results:{{r{shard}}}"
+    return f"{prefix}results:{shards.tag(shard)}"
 
 
 def results_part(prefix: str, shard: int, part: str) -> str:

@@ -309,7 +309,8 @@ local function record_board(k, a)
   return 1
 end
 """
-_RECORD = BOARD_LUA + "return record_board(KEYS, ARGV)\n"
+#: The board script alone (KEYS and ARGV as for ``record_board``).
+BOARD_RECORD = BOARD_LUA + "return record_board(KEYS, ARGV)\n"
 
 
 # KEYS: rank entries players   ARGV: player_id  -> {rank0, players, entry, game_id} | nil
@@ -407,7 +408,7 @@ class Leaderboard:
         board already (nothing changes). Raises :class:`BoardFrozenError` on a frozen
         board and :class:`DuplicatePlayerError` if the player has another game here.
         """
-        script = self.conn.register_script(_RECORD)
+        script = self.conn.register_script(BOARD_RECORD)
         outcome = script(keys=self.record_keys(), args=self.record_args(result))
         return self.outcome(int(outcome), result)
 
@@ -417,7 +418,7 @@ class Leaderboard:
         Each result is still recorded by its own atomic script call; the first refused
         result raises after its batch was sent (the others of the batch stand).
         """
-        script = self.conn.register_script(_RECORD)
+        script = self.conn.register_script(BOARD_RECORD)
         keys = self.record_keys()
         outcomes: list[str] = []
         pending: list[Result] = []

@@ -2,14 +2,11 @@
 is stored.
 
 A token reads ``<player id>.<secret>``; the server keeps SHA-256 of the secret and
-compares in constant time (``hmac.compare_digest``).
+compares in constant time (``hmac.compare_digest``). Display names are checked by the
+API contract (:data:`daily.service.contract.fields.Name`) before they get here.
 
->>> check_name("Ada")
-'Ada'
->>> check_name("A\\x07da")
-Traceback (most recent call last):
-...
-daily.service.errors.ApiError: name: a name may not contain control characters
+>>> new_player_id().startswith("p_")
+True
 """
 
 from __future__ import annotations
@@ -17,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +25,6 @@ from daily.service.config import Config
 from daily.service.errors import ApiError
 from daily.service.stats import record_keys
 
-NAME_MAX = 24
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
 
@@ -48,22 +43,6 @@ class Player:
         {'id': 'p_1', 'name': 'Ada'}
         """
         return {"id": self.id, "name": self.name}
-
-
-def check_name(value: Any, field: str = "name") -> str:
-    """A display name: 1 to 24 characters after trimming, no control characters."""
-    if not isinstance(value, str):
-        raise ApiError(422, "invalid_field", "a name is a string", field=field)
-    name = value.strip()
-    if not 1 <= len(name) <= NAME_MAX:
-        raise ApiError(
-            422, "invalid_field", f"a name has 1 to {NAME_MAX} characters", field=field
-        )
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise ApiError(
-            422, "invalid_field", "a name may not contain control characters", field=field
-        )
-    return name
 
 
 def hash_secret(secret: str) -> str:

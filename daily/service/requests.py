@@ -1,19 +1,25 @@
-"""Reading requests: the JSON body, query values and the bearer token.
+"""Reading requests: the JSON body, query values, path values and the bearer token.
 
 Every refusal is an :class:`~daily.service.errors.ApiError` naming the field, so the
-blueprints stay a few lines each.
+blueprints stay a few lines each. Bodies, queries and path values are validated by the
+models of :mod:`daily.service.contract` (the ones that generate the OpenAPI document);
+:func:`invalid` turns pydantic's first complaint into a 422 naming the field.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import current_app, g, has_request_context, request
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from daily.service.contract.fields import PATTERN_MEANINGS
 from daily.service.errors import ApiError
 from daily.service.players import Player
+
+M = TypeVar("M", bound=BaseModel)
 
 #: Deepest nesting of arrays and objects a request body may have. The deepest body the
 #: API takes (a move log) nests 4 levels; JSON nested thousands of levels deep would
@@ -66,10 +72,11 @@ def json_body() -> Any:
 
 
 def json_object() -> dict[str, Any]:
-    """The request body as a JSON object (an empty body counts as ``{}``)."""
-    body = json_body()
-    if body is None:
+    """The request body as a JSON object (an empty body counts as ``{}``; ``null`` is
+    not an object)."""
+    if not request.get_data(cache=True).strip():
         return {}
+    body = json_body()
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object", field="body")
     return body
@@ -85,22 +92,85 @@ def only_fields(body: dict[str, Any], allowed: tuple[str, ...]) -> None:
             )
 
 
-def required(body: dict[str, Any], name: str) -> Any:
-    """The value of a field the body must have (422 naming it when missing)."""
-    if name not in body:
-        raise ApiError(422, "invalid_field", f"missing field {name!r}", field=name)
-    return body[name]
+def _where(loc: tuple[Any, ...]) -> tuple[str, int | None, int | None]:
+    """The dotted field of a pydantic location, and the turn and roll its list indexes
+    name: ``log.turns.2.holds.0`` is ``log.turns.holds``, turn 2, roll 1 (0-based, the
+    first reroll makes roll 1). The name of a union member (``DailyLog``, ``str``) is
+    left out."""
+    names: list[str] = []
+    turn = roll = None
+    for part in loc:
+        if isinstance(part, int):
+            if names[-1:] == ["turns"]:
+                turn = part
+            elif names[-1:] == ["holds"]:
+                roll = part + 1
+            continue
+        if not part[:1].islower() or "[" in part or part in ("str", "int", "bool"):
+            continue  # a union member's tag
+        names.append(part)
+    return ".".join(names) or "body", turn, roll
 
 
-def position_field(body: dict[str, Any]) -> int:
-    """The ``position`` a move names: a whole number from 0 (``daily-move/1``)."""
-    value = required(body, "position")
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
-        raise ApiError(
-            422, "invalid_field", "position is the game's position, a whole number from 0",
-            field="position",
-        )
-    return value
+def invalid(exc: ValidationError, prefix: tuple[str, ...] = ()) -> ApiError:
+    """A 422 ``invalid_field`` for the first error of ``exc``, naming its field.
+
+    >>> from daily.service.contract.bodies import Rename
+    >>> try:
+    ...     Rename.model_validate({"name": None})
+    ... except ValidationError as exc:
+    ...     err = invalid(exc)
+    >>> err.field, err.message
+    ('name', 'is a string')
+    """
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    field, turn, roll = _where((*prefix, *first["loc"]))
+    kind, ctx = first["type"], first.get("ctx") or {}
+    if len({_where(e["loc"])[0] for e in errors}) == 1 and len(errors) > 1:
+        message = "is none of the forms it may take (see the OpenAPI document)"
+    elif kind == "missing":
+        message = f"missing field {field.rpartition('.')[2]!r}"
+    elif kind == "extra_forbidden":
+        message = f"unknown field {field.rpartition('.')[2]!r}"
+    elif kind == "string_pattern_mismatch":
+        message = PATTERN_MEANINGS.get(ctx.get("pattern", ""), "is not in the expected form")
+    elif kind == "string_type":
+        message = "is a string"
+    elif kind in ("int_type", "int_parsing"):
+        message = "is a whole number"
+    elif kind in ("bool_type", "bool_parsing"):
+        message = "is true or false"
+    elif kind in ("model_type", "model_attributes_type", "dict_type"):
+        message = "is a JSON object"
+    else:
+        message = first["msg"][0].lower() + first["msg"][1:]
+    return ApiError(422, "invalid_field", message, field=field, turn=turn, roll=roll)
+
+
+def read_body(model: type[M], raw: Any = None) -> M:
+    """The JSON body validated by ``model`` (an empty body counts as ``{}``)."""
+    body = json_object() if raw is None else raw
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        raise invalid(exc) from None
+
+
+def read_query(model: type[M]) -> M:
+    """The query string validated by ``model`` (the first value of a repeated name)."""
+    try:
+        return model.model_validate(request.args.to_dict(flat=True))
+    except ValidationError as exc:
+        raise invalid(exc) from None
+
+
+def read_path(adapter: TypeAdapter[Any], name: str, value: str) -> Any:
+    """A path value validated by its type."""
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as exc:
+        raise invalid(exc, (name,)) from None
 
 
 def bearer_token() -> str | None:

@@ -35,18 +35,21 @@ the backlog or outage at the close.
 
 Shards and cluster hash tags
 ----------------------------
-Results are spread over :data:`SHARDS` streams by the game id (:func:`shard_of`). Each
-stream's keys share the hash tag ``{rN}``, so on a Redis Cluster a stream, its counter
-and its rejects live in one slot and the script above can touch them together.
+Results are spread over :data:`daily.service.shards.SHARDS` streams by the game id
+(:func:`daily.service.shards.shard_of`). A stream's keys share the hash tag ``{rN}``
+with the games that finish into it, so on a Redis Cluster the finish transaction, the
+stream, its counter and its rejects stay in one slot. On a cluster the consumer applies
+a batch in three pipelined rounds (boards, statistics, acknowledgements: each in its
+own slot), each idempotent, acknowledging last; on one server one script does all.
 
-Redis keys (``P`` = the configured key prefix, ``N`` = shard number)::
+Redis keys (``P`` = the configured key prefix, ``{rN}`` = the shard's hash tag)::
 
     P results:{rN}           STREAM  results not yet applied; field ``r`` = Result.dumps()
     P results:{rN}:open      HASH    date -> number of that date's results not yet applied
     P results:{rN}:rejected  HASH    game id -> JSON {"reason", "result"} (refused results)
 
 >>> shard_of("g_7k3m9q"), stream_key("dd:", 3), open_key("dd:", 3)
-(0, 'dd:results:{r3}', 'dd:results:{r3}:open')
+(0, 'dd:results:{r3.40}', 'dd:results:{r3.40}:open')
 """
 
 from __future__ import annotations
@@ -64,15 +67,22 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from daily.service import keymap
-from daily.service.leaderboard import BOARD_LUA, Leaderboard, Result, ResultError, as_text
-from daily.service.stats import STATS_LUA
+from daily.service.leaderboard import (
+    BOARD_LUA,
+    BOARD_RECORD,
+    Leaderboard,
+    Result,
+    ResultError,
+    as_text,
+)
+from daily.service.shards import SHARDS, shard_of
+from daily.service.stats import STATS_LUA, STATS_RECORD
 from daily.service.stats import record_args as stats_args
 from daily.service.stats import record_keys as stats_keys
 
-#: Number of result streams (fixed: every process must agree on it).
-SHARDS = 16
 #: The consumer group of the board writers.
 GROUP = "boards"
 #: Entries read per stream and call.
@@ -81,6 +91,8 @@ BATCH = 256
 CLAIM_IDLE_MS = 5000
 #: Seconds between two claim rounds of a consumer.
 CLAIM_EVERY = 1.0
+#: On a cluster (no blocking read across slots) an idle consumer polls this often.
+CLUSTER_POLL_MS = 10
 #: Consumers without pending entries, idle this long, are removed from the group.
 FORGET_IDLE_MS = 3600 * 1000
 
@@ -116,9 +128,12 @@ return {board, stats}
 )
 
 # KEYS: stream open rejected   ARGV: entry_id group date game_id reason raw_entry
-# (an entry that is not a valid result: kept with the reason, acknowledged)
-_REJECT = """
-redis.call('HSET', KEYS[3], ARGV[4], cjson.encode({reason = ARGV[5], result = ARGV[6]}))
+# Acknowledge and delete an entry, count it off its date; with a reason, keep it in the
+# rejects (an entry that is not a valid result, or one the board refused).
+_ACK = """
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[4], cjson.encode({reason = ARGV[5], result = ARGV[6]}))
+end
 if redis.call('XACK', KEYS[1], ARGV[2], ARGV[1]) == 1 then
   redis.call('XDEL', KEYS[1], ARGV[1])
   if ARGV[3] ~= '' and redis.call('HINCRBY', KEYS[2], ARGV[3], -1) <= 0 then
@@ -127,15 +142,8 @@ if redis.call('XACK', KEYS[1], ARGV[2], ARGV[1]) == 1 then
 end
 return 1
 """
-
-
-def shard_of(game_id: str) -> int:
-    """The stream shard of a game (CRC-32 of its id, modulo :data:`SHARDS`).
-
-    >>> shard_of("g_000001") == shard_of("g_000001")
-    True
-    """
-    return zlib.crc32(game_id.encode()) % SHARDS
+#: Why the board refused a result (BOARD_LUA's negative replies).
+_REFUSALS = {-1: "frozen", -2: "duplicate_player"}
 
 
 def stream_key(prefix: str, shard: int) -> str:
@@ -157,7 +165,7 @@ class ResultStream:
     """The result streams on one Redis connection: append, and what is still pending.
 
     >>> ResultStream(None, prefix="t:").stream_keys()[:2]  # type: ignore[arg-type]
-    ['t:results:{r0}', 't:results:{r1}']
+    ['t:results:{r0.63}', 't:results:{r1.60}']
     """
 
     def __init__(self, conn: redis.Redis, *, prefix: str = "dd:") -> None:
@@ -273,7 +281,11 @@ class ResultConsumer:
         self.claim_idle_ms = claim_idle_ms
         self.pause = pause
         self._apply = conn.register_script(_APPLY)
-        self._reject = conn.register_script(_REJECT)
+        self._ack = conn.register_script(_ACK)
+        self._board = conn.register_script(BOARD_RECORD)
+        self._stats = conn.register_script(STATS_RECORD)
+        self.cluster = isinstance(conn, RedisCluster)
+        self._shards = {key: n for n, key in enumerate(self.stream.stream_keys())}
         self._stopping = False
         self._next_claim = 0.0
         self._next_forget = 0.0
@@ -313,15 +325,31 @@ class ResultConsumer:
 
     def read(self, block_ms: int) -> int:
         """Read new entries of every shard (waiting up to ``block_ms``) and apply them."""
-        streams = {key: ">" for key in self.stream.stream_keys()}
-        replies = self.conn.xreadgroup(
-            GROUP, self.name, streams, count=self.batch, block=block_ms or None
-        )
+        if self.cluster:
+            replies = self._read_by_slot(block_ms)
+        else:
+            streams = {key: ">" for key in self.stream.stream_keys()}
+            replies = self.conn.xreadgroup(
+                GROUP, self.name, streams, count=self.batch, block=block_ms or None
+            )
         entries: list[tuple[int, bytes, Mapping[bytes, bytes]]] = []
         for key, items in replies or []:
-            shard = int(as_text(key).rsplit("{r", 1)[1].rstrip("}"))
+            shard = self._shards[as_text(key)]
             entries.extend((shard, entry_id, fields) for entry_id, fields in items)
         return self.apply(entries).total if entries else 0
+
+    def _read_by_slot(self, block_ms: int) -> list[Any]:
+        """One XREADGROUP per stream (each in its own slot), pipelined; when nothing is
+        there, poll again every :data:`CLUSTER_POLL_MS` until ``block_ms`` passed."""
+        deadline = time.monotonic() + block_ms / 1000
+        while True:
+            with self.conn.pipeline(transaction=False) as pipe:
+                for key in self.stream.stream_keys():
+                    pipe.xreadgroup(GROUP, self.name, {key: ">"}, count=self.batch)
+                replies = [r for reply in pipe.execute() for r in (reply or [])]
+            if replies or time.monotonic() >= deadline or self._stopping:
+                return replies
+            time.sleep(CLUSTER_POLL_MS / 1000)
 
     def claim(self) -> int:
         """Take over and apply entries idle for ``claim_idle_ms`` (dead consumers')."""
@@ -371,18 +399,69 @@ class ResultConsumer:
         return outcome
 
     def _execute(self, calls: list[_Call], outcome: BatchOutcome) -> None:
-        with self.conn.pipeline(transaction=False) as pipe:
-            for kind, keys, args, _game in calls:
-                script = self._apply if kind == "apply" else self._reject
-                script(keys=keys, args=args, client=pipe)
-            replies = pipe.execute()
-        for (kind, _keys, _args, _game), reply in zip(calls, replies, strict=True):
-            if kind == "reject" or int(reply[0]) < 0:
+        if self.cluster:
+            replies = self._execute_by_slot(calls)
+        else:
+            with self.conn.pipeline(transaction=False) as pipe:
+                for kind, keys, args, _game in calls:
+                    script = self._apply if kind == "apply" else self._ack
+                    script(keys=keys, args=args, client=pipe)
+                replies = [r if kind == "apply" else [-9, 0] for (kind, *_), r in
+                           zip(calls, pipe.execute(), strict=True)]
+        for reply in replies:
+            if int(reply[0]) < 0:
                 outcome.rejected += 1
             elif int(reply[0]) == 1:
                 outcome.recorded += 1
             else:
                 outcome.already += 1
+
+    def _execute_by_slot(self, calls: list[_Call]) -> list[list[int]]:
+        """On a cluster the board, the player and the stream live in different slots:
+        board scripts, then statistics scripts, then acknowledgements, each round
+        pipelined. Each step is idempotent and the entry is acknowledged last, so a
+        crash between rounds leaves it pending and a rerun completes it exactly once."""
+        applying = [c for c in calls if c[0] == "apply"]
+        boards = self._pipelined(
+            self._board, [(keys[:6], args[:6]) for _k, keys, args, _g in applying]
+        )
+        counted = [c for c, b in zip(applying, boards, strict=True) if int(b) >= 0]
+        stats = iter(self._pipelined(
+            self._stats, [(keys[6:9], args[6:12]) for _k, keys, args, _g in counted]
+        ))
+        outcomes = iter(boards)
+        replies, acks = [], []
+        for kind, keys, args, game in calls:
+            if kind == "apply":
+                board = int(next(outcomes))
+                replies.append([board, int(next(stats)) if board >= 0 else 0])
+                reason = _REFUSALS.get(board, "")
+                acks.append((keys[9:12], [args[12], args[13], args[14], game, reason, args[15]]))
+            else:
+                replies.append([-9, 0])
+                acks.append((keys, args))
+        self._pipelined(self._ack, acks)
+        return replies
+
+    def _pipelined(self, script: Any, calls: list[tuple[list[Any], list[Any]]]) -> list[Any]:
+        """Run ``script`` once per call, pipelined per cluster node (redis-py's cluster
+        pipeline refuses scripts, so each node gets a plain pipeline of its own)."""
+        by_node: dict[str, list[int]] = {}
+        nodes: dict[str, Any] = {}
+        for index, (keys, _args) in enumerate(calls):
+            node = self.conn.get_node_from_key(keys[0])
+            nodes[node.name] = node
+            by_node.setdefault(node.name, []).append(index)
+        replies: list[Any] = [None] * len(calls)
+        for name, indexes in by_node.items():
+            client = self.conn.get_redis_connection(nodes[name])
+            with client.pipeline(transaction=False) as pipe:
+                for index in indexes:
+                    keys, args = calls[index]
+                    script(keys=keys, args=args, client=pipe)
+                for index, reply in zip(indexes, pipe.execute(), strict=True):
+                    replies[index] = reply
+        return replies
 
     def _call(self, shard: int, entry_id: str, raw: str) -> _Call:
         stream_keys = [

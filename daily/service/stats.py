@@ -77,7 +77,8 @@ local function record_stats(k, a)
   return 1
 end
 """
-_RECORD = STATS_LUA + "return record_stats(KEYS, ARGV)\n"
+#: The statistics script alone (KEYS and ARGV as for ``record_stats``).
+STATS_RECORD = STATS_LUA + "return record_stats(KEYS, ARGV)\n"
 
 
 def _keys(prefix: str, player_id: str) -> list[str]:
@@ -136,7 +137,7 @@ def record_args(result: Result) -> list[Any]:
 
 def record_game(conn: redis.Redis, result: Result, *, prefix: str = "dd:") -> bool:
     """Count a finished ranked game in the player's statistics; False if already counted."""
-    script = conn.register_script(_RECORD)
+    script = conn.register_script(STATS_RECORD)
     added = script(keys=_keys(prefix, result.player_id), args=record_args(result))
     return added == 1
 

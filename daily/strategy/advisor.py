@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -81,6 +82,11 @@ class Position:
     def card(self) -> Card:
         """The score card of the position."""
         return Card(self.rules, self.scores, self.extra_bonus)
+
+    @cached_property
+    def total(self) -> int:
+        """The card's total so far (computed once per position)."""
+        return self.card.total
 
     @property
     def first_roll(self) -> bool:
@@ -215,15 +221,19 @@ class Advisor:
             self._keep_lists[key] = hit
         return hit
 
-    def box_actions(self, pos: Position) -> list[Action]:
-        """Every legal box for the dice showing, best first.
+    def box_actions(self, pos: Position, limit: int | None = None) -> list[Action]:
+        """Every legal box for the dice showing, best first (the ``limit`` best if given).
 
         What a box gains (points, bonuses and the table's value of the state after it)
         depends only on the card's between-turn state, the dice multiset and (Generala's
         served points) whether it is the turn's first roll, so it is computed once per
         (state, dice, first roll) and kept (``cache`` * 16 entries at most).
         """
-        state = self.spec.card_state(pos.scores)
+        return self._box_list(pos, self.spec.card_state(pos.scores), pos.total, limit)
+
+    def _box_list(
+        self, pos: Position, state: CardState, base: int, limit: int | None
+    ) -> list[Action]:
         key = (state, tuple(sorted(pos.dice)), pos.first_roll and self.rules.served)
         gains = self._boxes.get(key)
         if gains is None:
@@ -231,10 +241,9 @@ class Advisor:
             if len(self._boxes) >= self._cache * 16:
                 self._boxes.clear()
             self._boxes[key] = gains
-        before = pos.card.total
         return [
-            Action("box", before + gain, box=box, points=points, bonus=bonus)
-            for gain, box, points, bonus in gains
+            Action("box", base + gain, box=box, points=points, bonus=bonus)
+            for gain, box, points, bonus in (gains if limit is None else gains[:limit])
         ]
 
     def _box_gains(self, pos: Position, state: CardState) -> list[tuple[float, str, int, int]]:
@@ -261,16 +270,19 @@ class Advisor:
 
         Only the ``limit`` best are built when ``limit`` is given.
         """
+        return self._keep_list(pos, self.spec.card_state(pos.scores), pos.total, limit)
+
+    def _keep_list(
+        self, pos: Position, state: CardState, base: int, limit: int | None
+    ) -> list[Action]:
         if pos.rolls_left == 0:
             return []
-        state = self.spec.card_state(pos.scores)
         _, E, _ = self._turn(state)
         idx, kept = self._keeps(pos.dice)
         values = E[pos.rolls_left][idx]
         order = np.argsort(-values, kind="stable")
         if limit is not None:
             order = order[:limit]
-        base = pos.card.total
         return [
             Action("keep", base + float(values[i]), hold_mask(pos.dice, kept[i]), kept[i])
             for i in order
@@ -278,7 +290,9 @@ class Advisor:
 
     def actions(self, pos: Position, limit: int | None = None) -> list[Action]:
         """The actions of the position, best first (a box wins a tie with a keep)."""
-        acts = self.box_actions(pos) + self.keep_actions(pos, limit)
+        state = self.spec.card_state(pos.scores)
+        base = pos.total
+        acts = self._box_list(pos, state, base, limit) + self._keep_list(pos, state, base, limit)
         acts.sort(key=lambda a: -a.value)  # stable: boxes before keeps on ties
         return acts if limit is None else acts[:limit]
 
@@ -319,7 +333,7 @@ def hint_json(acts: Sequence[Action], pos: Position, top: int) -> dict[str, Any]
         ],
         "rolls_left": pos.rolls_left,
         "dice": list(pos.dice),
-        "total": pos.card.total,
+        "total": pos.total,
     }
 
 

@@ -72,7 +72,7 @@ def test_a_log_past_what_was_revealed_is_refused(player: Player) -> None:
     state = play_out(player, ranked(player), turns=4)
     blind = completed_log(state)  # boxes for turns whose dice were never shown
     error = error_of(submit(player, state["id"], blind))
-    assert (error["status"], error["code"], error["field"]) == (422, "not_revealed", "log.turns")
+    assert (error["status"], error["code"], error["field"]) == (409, "not_revealed", "log.turns")
     assert (error["turn"], error["roll"]) == (state["turn"] + 1, 1)
     rerolled = copy.deepcopy(state["log"])
     rerolled["turns"][-1]["holds"] = ["00000"]  # the second roll of this turn is hidden
@@ -89,7 +89,7 @@ def test_a_finished_game_accepts_only_its_own_log(player: Player) -> None:
     first, second = tampered["turns"][0]["category"], tampered["turns"][1]["category"]
     tampered["turns"][0]["category"], tampered["turns"][1]["category"] = second, first
     error = error_of(submit(player, final["id"], tampered))
-    assert error["status"] == 422 and error["code"] == "log_mismatch"
+    assert error["status"] == 409 and error["code"] == "log_mismatch"
     assert (error["field"], error["turn"]) == ("log.turns.category", 1)
     assert f"the log fills {second!r} where the game filled {first!r}" in error["message"]
 
@@ -116,19 +116,21 @@ def test_forged_logs_are_rejected_precisely(player: Player) -> None:
     cases: list[tuple[Any, int, str, str, dict[str, Any]]] = []
 
     other_day = dict(good, day="2026-11-30")
-    cases.append((other_day, 422, "log_mismatch", "log.day", {}))
+    # 409: the log is well formed (the document's schema) but does not fit this game
+    cases.append((other_day, 409, "log_mismatch", "log.day", {}))
     other_rules = completed_log(state) | {"ruleset": "yatzy"}
-    cases.append((other_rules, 422, "invalid_field", "log.turns.category", {}))
+    cases.append((other_rules, 409, "invalid_log", "log.turns.category", {}))
     with_seed = {k: v for k, v in good.items() if k != "day"} | {"seed": "00" * 32}
-    cases.append((with_seed, 422, "log_mismatch", "log.day", {}))
+    cases.append((with_seed, 409, "log_mismatch", "log.day", {}))
     short = dict(good, turns=good["turns"][:5])
-    cases.append((short, 422, "log_mismatch", "log.turns", {"turn": 6}))
+    cases.append((short, 409, "log_mismatch", "log.turns", {"turn": 6}))
     twice = copy.deepcopy(good)
     twice["turns"][12]["category"] = twice["turns"][11]["category"]
-    cases.append((twice, 422, "illegal_move", "box", {"turn": 13}))
+    cases.append((twice, 409, "illegal_move", "box", {"turn": 13}))
     past = copy.deepcopy(good)
     past["turns"][12]["holds"] = ["10000"]
-    cases.append((past, 422, "not_revealed", "log.turns", {"turn": 13, "roll": 2}))
+    cases.append((past, 409, "not_revealed", "log.turns", {"turn": 13, "roll": 2}))
+    # 422: the document's schema refuses it
     bad_mask = copy.deepcopy(good)
     bad_mask["turns"][2]["holds"] = ["1120"]
     cases.append((bad_mask, 422, "invalid_field", "log.turns.holds", {"turn": 3, "roll": 2}))

@@ -84,7 +84,7 @@ def test_second_start_resumes_then_refuses(player: Player) -> None:
     assert final["result"]["code"] in error["message"]
 
     # Practising on random dice is still allowed; the day's dice are not.
-    assert start(player, "yahtzee", mode="practice").status_code == 422
+    assert start(player, "yahtzee", mode="practice").status_code == 409  # not revealed
     practice = player.call("POST", "/games", {"ruleset": "yahtzee", "mode": "practice"})
     assert practice.status_code == 201 and practice.get_json()["mode"] == "practice"
 

@@ -15,6 +15,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from daily.service import keymap
 from daily.service.app import create_app
 from daily.service.config import Config
 from daily.service.games.store import PRACTICE_TTL
@@ -84,7 +85,7 @@ def test_repeated_rulesets_count_once_and_long_lists_are_refused(
     once = client.get("/api/v1/days?from=2026-11-27&to=2026-11-28&ruleset=yahtzee")
     assert once.status_code == 200
     repeated = client.get("/api/v1/days?from=2026-11-27&to=2026-11-28&ruleset="
-                          + ",".join(["yahtzee", "Yahtzee"] * 4))
+                          + ",".join(["yahtzee", "kniffel"] * 4))  # kniffel: an alias
     assert repeated.status_code == 200 and repeated.get_json() == once.get_json()
     flood = client.get("/api/v1/days?ruleset=" + ",".join(["yahtzee"] * 300))
     assert flood.status_code == 422
@@ -156,13 +157,12 @@ def test_practice_games_and_their_codes_expire_a_month_after_the_last_move(
     player: Player, redis_client: redis.Redis
 ) -> None:
     state = player.call("POST", "/games", {"ruleset": "yahtzee", "mode": "practice"})
-    game_key = f"{PREFIX}game:{state.get_json()['id']}"
+    game_key = keymap.game(PREFIX, state.get_json()["id"])
     redis_client.expire(game_key, 60)
-    state = player.call("POST", f"/games/{state.get_json()['id']}/roll",
-                        {"hold": "00000", "position": 0})
+    state = player.call("POST", f"/games/{state.get_json()['id']}/roll", {"hold": "00000"})
     assert 29 * 86400 < redis_client.ttl(game_key) <= PRACTICE_TTL  # each move restarts it
     final = play_out(player, state.get_json())
-    code_key = f"{PREFIX}code:{final['result']['code']}"
+    code_key = keymap.code(PREFIX, final["result"]["code"])
     for key in (game_key, code_key):
         assert 29 * 86400 < redis_client.ttl(key) <= PRACTICE_TTL, key
 
@@ -175,13 +175,12 @@ def test_ranked_records_live_the_configured_days_after_their_day_closes(
     expiry = app.extensions["daily"].games.store.ranked_expiry(dt.date(2026, 11, 29))
     # The 29th closes on the 30th at 12:00 UTC; 400 days later by default.
     assert expiry == int(dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC).timestamp()) + 400 * 86400
-    keys = [f"{PREFIX}game:{state['id']}",
-            f"{PREFIX}ranked:2026-11-29:yahtzee:{player.id}"]
-    state = player.call("POST", f"/games/{state['id']}/roll",
-                        {"hold": "00000", "position": 0}).get_json()
+    keys = [keymap.game(PREFIX, state["id"]),
+            keymap.ranked(PREFIX, "2026-11-29", "yahtzee", player.id)]
+    state = player.call("POST", f"/games/{state['id']}/roll", {"hold": "00000"}).get_json()
     assert [redis_client.expiretime(k) for k in keys] == [expiry, expiry]  # moves keep it
     final = play_out(player, state)
-    keys.append(f"{PREFIX}code:{final['result']['code']}")
+    keys.append(keymap.code(PREFIX, final["result"]["code"]))
     assert [redis_client.expiretime(k) for k in keys] == [expiry] * 3
 
 

@@ -6,20 +6,29 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
-from daily.service.requests import bearer_token, current_player, json_object
+from daily.service.contract.bodies import CHALLENGE_MODELS, Body, challenge_model
+from daily.service.contract.fields import ChallengeCode
+from daily.service.contract.operations import Choice, operation
+from daily.service.contract.responses import Challenge, ChallengeLink
+from daily.service.players import Player
 
 bp = Blueprint("challenges", __name__)
 
+NEW_CHALLENGE = Choice(CHALLENGE_MODELS, challenge_model, "NewChallenge")
+
 
 @bp.post("/challenges")
-def create() -> tuple[dict[str, Any], int]:
-    """A challenge from ``{"code": result code}`` or ``{"ruleset", "options"}``."""
+@operation(ChallengeLink, auth="required", body=NEW_CHALLENGE, body_required=True,
+           statuses=(201,), errors=(404, 409))
+def create(player: Player, body: Body) -> tuple[dict[str, Any], int]:
+    """A challenge from a result code (``{"code"}``) or on fresh dice (``{"ruleset",
+    "options"}``)."""
     challenges = current_app.extensions["daily"].challenges
-    return challenges.create(current_player(), json_object()), 201
+    return challenges.create(player, body.model_dump(exclude_unset=True)), 201
 
 
 @bp.get("/challenges/<code>")
-def show(code: str) -> dict[str, Any]:
+@operation(Challenge, auth="optional", path={"code": ChallengeCode}, errors=(404,))
+def show(player: Player | None, code: str) -> dict[str, Any]:
     """Entries with totals; the turn-by-turn comparison once your own entry is finished."""
-    viewer = current_player() if bearer_token() else None
-    return current_app.extensions["daily"].challenges.public(code, viewer)
+    return current_app.extensions["daily"].challenges.public(code, player)

@@ -12,8 +12,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app
 
+from daily.service.contract.bodies import DaysQuery
+from daily.service.contract.fields import Date, RulesetName
+from daily.service.contract.operations import operation
+from daily.service.contract.responses import Day, Days, Keys
 from daily.service.descriptors import FIRST_DAY, DayDescriptors
 from daily.service.errors import ApiError
 from daily.service.keys import Keyring, KeyringError, KeyringLoader
@@ -22,8 +26,6 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("days", __name__)
 
-#: The most names one ``?ruleset=`` may list (each counts once however often named).
-MAX_RULESET_NAMES = 8
 _EXTENSION = "daily.descriptors"
 _LOADER = "daily.keyring_loader"
 
@@ -59,32 +61,29 @@ def descriptors() -> DayDescriptors:
 
 
 @bp.get("/days/<date>/<ruleset>")
+@operation(Day, path={"date": Date, "ruleset": RulesetName}, errors=(404,))
 def day(date: str, ruleset: str) -> dict[str, Any]:
-    """One day descriptor; ``seed`` only once the day is revealed."""
+    """One signed day descriptor; ``seed`` only once the day is revealed."""
     now = current_app.extensions["daily"].clock()
     return descriptors().get(date, ruleset, now)
 
 
 @bp.get("/days")
-def days() -> dict[str, Any]:
-    """Descriptors of a range of dates (at most 31), for one or every daily ruleset."""
+@operation(Days, query=DaysQuery, errors=(404,))
+def days(query: DaysQuery) -> dict[str, Any]:
+    """Descriptors of a range of dates, 31 at most per page, for some or every daily ruleset.
+
+    A longer range answers its first 31 dates and ``next``, the ``from`` of the next page;
+    ``to`` before ``from`` is an empty range.
+    """
     now = current_app.extensions["daily"].clock()
-    raw = request.args.get("ruleset")
-    rulesets = None
-    if raw is not None:
-        rulesets = [name.strip() for name in raw.split(",", MAX_RULESET_NAMES) if name.strip()]
-        if not rulesets:
-            raise ApiError(422, "invalid_field", "names no ruleset", field="ruleset")
-        if len(rulesets) > MAX_RULESET_NAMES:
-            raise ApiError(
-                422, "invalid_field", f"names at most {MAX_RULESET_NAMES} rulesets",
-                field="ruleset",
-            )
-    found = descriptors().between(request.args.get("from"), request.args.get("to"), rulesets, now)
-    return {"days": found}
+    rulesets = query.ruleset.split(",") if query.ruleset is not None else None
+    found, following = descriptors().between(query.start, query.to, rulesets, now)
+    return {"days": found, "next": following}
 
 
 @bp.get("/keys")
+@operation(Keys, errors=(503,), needs_redis=False)
 def keys() -> dict[str, Any]:
     """Every public key that signed a descriptor, the current one ``active``."""
     return {"keys": descriptors().keyring.public_keys()}

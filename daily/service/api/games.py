@@ -1,7 +1,8 @@
 """``/games``: start, read and play games; submit a whole move log.
 
-The edge: the body is read and checked here, the game service does the rest, and its
-domain refusals become HTTP in :mod:`daily.service.errors`.
+The edge: ``@operation`` validates the body by its model (the one in the OpenAPI
+document), the game service does the rest, and its domain refusals become HTTP in
+:mod:`daily.service.errors`.
 """
 
 from __future__ import annotations
@@ -10,15 +11,24 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
-from daily.service.requests import (
-    current_player,
-    json_object,
-    only_fields,
-    position_field,
-    required,
+from daily.service.contract.bodies import (
+    START_MODELS,
+    Body,
+    ChallengeStart,
+    Roll,
+    Score,
+    SubmitLog,
+    start_model,
 )
+from daily.service.contract.fields import GameId
+from daily.service.contract.operations import Choice, operation
+from daily.service.contract.responses import Game
+from daily.service.players import Player
 
 bp = Blueprint("games", __name__)
+
+#: The shapes of ``POST /games``: ranked, practice on a day, practice per ruleset.
+START = Choice(START_MODELS, start_model, "StartGame")
 
 
 def _counted(state: dict[str, Any], *, finishing: bool) -> dict[str, Any]:
@@ -29,21 +39,26 @@ def _counted(state: dict[str, Any], *, finishing: bool) -> dict[str, Any]:
 
 
 @bp.post("/games")
-def start() -> tuple[dict[str, Any], int]:
-    """Start a ranked or practice game, or take a friend challenge (``{"challenge": code}``);
-    200 with the same game when resuming."""
-    player = current_player()
-    body = json_object()
-    if "challenge" not in body:
-        only_fields(body, ("ruleset", "date", "mode", "options", "opponents"))
+@operation(Game, auth="required", body=START, body_required=True, statuses=(200, 201),
+           errors=(404, 409, 503))
+def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
+    """Start a ranked or practice game, or take a friend's challenge (200 with the same
+    game when resuming it).
+
+    Ranked: a daily ruleset on an open date. Practice: a revealed date's dice, or fresh
+    random dice with any rule options. A ruleset without a daily set is 404; a date
+    that is not open (ranked) or not revealed (practice) is 409. ``opponents`` whose
+    strategy table is missing is 503.
+    """
+    fields = body.model_dump(exclude_unset=True)
     services = current_app.extensions["daily"]
-    if "challenge" in body:
-        state, created = services.challenges.take(player, body)
+    if isinstance(body, ChallengeStart):
+        state, created = services.challenges.take(player, fields)
     else:
         state, created = services.games.start(
-            player, ruleset=body.get("ruleset"), mode=body.get("mode", "ranked"),
-            date=body.get("date"), options=body.get("options"),
-            opponents=body.get("opponents"),
+            player, ruleset=fields["ruleset"], mode=fields.get("mode", "ranked"),
+            date=fields.get("date"), options=fields.get("options"),
+            opponents=fields.get("opponents"),
         )
     if created:
         services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()
@@ -51,40 +66,37 @@ def start() -> tuple[dict[str, Any], int]:
 
 
 @bp.get("/games/<game_id>")
-def show(game_id: str) -> dict[str, Any]:
+@operation(Game, auth="required", path={"game_id": GameId}, errors=(403, 404))
+def show(player: Player, game_id: str) -> dict[str, Any]:
     """The state of one of your games."""
-    return current_app.extensions["daily"].games.get(current_player(), game_id)
+    return current_app.extensions["daily"].games.get(player, game_id)
 
 
 @bp.post("/games/<game_id>/roll")
-def roll(game_id: str) -> dict[str, Any]:
-    """Reroll the dice not held: ``{"hold": "10100", "position": 3}``."""
-    player = current_player()
-    body = json_object()
-    only_fields(body, ("hold", "position"))
-    hold = required(body, "hold")
+@operation(Game, auth="required", path={"game_id": GameId}, body=Roll, body_required=True,
+           errors=(403, 404, 409))
+def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
+    """Reroll the dice not held, at the position the move was decided at."""
     games = current_app.extensions["daily"].games
-    return games.roll(player, game_id, hold, position_field(body))
+    return games.roll(player, game_id, body.hold, body.position)
 
 
 @bp.post("/games/<game_id>/score")
-def score(game_id: str) -> dict[str, Any]:
-    """Fill a box: ``{"box": "full_house", "position": 4}``; the next turn's first roll is shown."""
-    player = current_player()
-    body = json_object()
-    only_fields(body, ("box", "position"))
-    box = required(body, "box")
+@operation(Game, auth="required", path={"game_id": GameId}, body=Score, body_required=True,
+           errors=(403, 404, 409))
+def score(player: Player, game_id: str, body: Score) -> dict[str, Any]:
+    """Fill a box with the dice showing; the next turn's first roll is shown."""
     games = current_app.extensions["daily"].games
-    state = games.score(player, game_id, box, position_field(body))
+    state = games.score(player, game_id, body.box, body.position)
     return _counted(state, finishing=True)
 
 
 @bp.post("/games/<game_id>/log")
-def submit_log(game_id: str) -> dict[str, Any]:
+@operation(Game, auth="required", path={"game_id": GameId}, body=SubmitLog,
+           body_required=True, errors=(403, 404, 409))
+def submit_log(player: Player, game_id: str, body: SubmitLog) -> dict[str, Any]:
     """Verify a whole move log against what was revealed; returns the finished game."""
-    player = current_player()
-    body = json_object()
-    only_fields(body, ("log",))
     games = current_app.extensions["daily"].games
-    state = games.submit_log(player, game_id, required(body, "log"))
+    log = body.log if isinstance(body.log, str) else body.log.model_dump(exclude_unset=True)
+    state = games.submit_log(player, game_id, log)
     return _counted(state, finishing=True)

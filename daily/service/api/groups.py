@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app
 
-from daily.service.requests import current_player, json_object
+from daily.service.contract.bodies import GroupQuery, NewGroup, NoBody
+from daily.service.contract.fields import GroupCode
+from daily.service.contract.operations import operation
+from daily.service.contract.responses import Group, Groups
+from daily.service.players import Player
 
 bp = Blueprint("groups", __name__)
 
@@ -16,32 +20,39 @@ def _groups() -> Any:
 
 
 @bp.get("/groups")
-def mine() -> dict[str, Any]:
+@operation(Groups, auth="required")
+def mine(player: Player) -> dict[str, Any]:
     """Your groups."""
-    return {"groups": _groups().mine(current_player())}
+    return {"groups": _groups().mine(player)}
 
 
 @bp.post("/groups")
-def create() -> tuple[dict[str, Any], int]:
-    """Create a group: ``{"name": "Friday club"}``; you are its first member."""
-    return _groups().create(current_player(), json_object()), 201
+@operation(Group, auth="required", body=NewGroup, body_required=True, statuses=(201,),
+           errors=(409,))
+def create(player: Player, body: NewGroup) -> tuple[dict[str, Any], int]:
+    """Create a group; you are its first member."""
+    return _groups().create(player, body.model_dump(exclude_unset=True)), 201
 
 
 @bp.post("/groups/<code>/members")
-def join(code: str) -> dict[str, Any]:
+@operation(Group, auth="required", path={"code": GroupCode}, body=NoBody, errors=(404, 409))
+def join(player: Player, code: str, body: NoBody) -> dict[str, Any]:
     """Join a group by its code."""
-    json_object()
-    return _groups().join(current_player(), code)
+    return _groups().join(player, code)
 
 
 @bp.delete("/groups/<code>/members/me")
-def leave(code: str) -> tuple[str, int]:
+@operation(None, auth="required", path={"code": GroupCode}, statuses=(204,),
+           errors=(404, 409))
+def leave(player: Player, code: str) -> tuple[str, int]:
     """Leave a group."""
-    _groups().leave(current_player(), code)
+    _groups().leave(player, code)
     return "", 204
 
 
 @bp.get("/groups/<code>")
-def show(code: str) -> dict[str, Any]:
+@operation(Group, auth="required", path={"code": GroupCode}, query=GroupQuery,
+           errors=(403, 404))
+def show(player: Player, code: str, query: GroupQuery) -> dict[str, Any]:
     """The group's board of each daily set (``?date=``), the week's standings, streaks."""
-    return _groups().show(current_player(), code, request.args.get("date"))
+    return _groups().show(player, code, query.date)

@@ -10,23 +10,28 @@ from flask import Blueprint, current_app
 from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service import keymap
+from daily.service.contract.bodies import LeaderboardQuery
+from daily.service.contract.fields import Date, RulesetName
+from daily.service.contract.operations import operation
+from daily.service.contract.responses import Leaderboard as LeaderboardDoc
 from daily.service.errors import ApiError
 from daily.service.leaderboard import Leaderboard
-from daily.service.requests import int_arg, optional_player
+from daily.service.players import Player
 
 bp = Blueprint("leaderboards", __name__)
 
 
 @bp.get("/leaderboards/<date>/<ruleset>")
-def show(date: str, ruleset: str) -> dict[str, Any]:
-    """The board of a day set (``?limit=`` 1..1000, default 100)."""
+@operation(LeaderboardDoc, auth="optional", path={"date": Date, "ruleset": RulesetName},
+           query=LeaderboardQuery, errors=(404,))
+def show(player: Player | None, date: str, ruleset: str, query: LeaderboardQuery) -> dict[str, Any]:
+    """The board of a day set: the top, your rank and the rows around you."""
     services = current_app.extensions["daily"]
     day = parse_date(date)
     name = canonical_name(ruleset)
     if name not in services.config.rulesets_on(day):
         raise ApiError(404, "not_found", f"{name} has no daily leaderboard", field="ruleset")
-    limit = int_arg("limit", 100, 1, 1000)
-    player = optional_player()
+    limit = query.limit if query.limit is not None else 100
     board = Leaderboard(services.conn, day, name, prefix=services.config.key_prefix)
     view = board.view(limit, player.id if player else None)
     par = services.conn.get(keymap.par(services.config.key_prefix, day, name))

@@ -10,6 +10,8 @@ from flask import Blueprint, current_app
 from daily.rules import get_ruleset
 from daily.service.clock import iso
 from daily.service.config import Config
+from daily.service.contract.operations import operation
+from daily.service.contract.responses import Health, OpenApi
 from daily.service.errors import REDIS_RETRY_AFTER
 from daily.service.openapi import openapi_document
 from daily.service.publicurl import public_base_url
@@ -28,9 +30,10 @@ def tables_report(config: Config) -> dict[str, dict[str, Any]]:
 
 
 @bp.get("/health")
+@operation(Health, statuses=(200, 503), needs_redis=False)
 def health() -> tuple[dict[str, Any], int, dict[str, str]]:
-    """``{"status": "ok", "redis": "ok", "tables": {...}}``, or 503 when Redis does not
-    answer; ``demo`` describes the demo clock when one runs."""
+    """Whether the service and its Redis answer (503 with Retry-After when Redis is down),
+    and the state of each strategy table; ``demo`` describes the demo clock when one runs."""
     services = current_app.extensions["daily"]
     config = services.config
     body: dict[str, Any] = {"status": "ok", "redis": "ok"}
@@ -47,6 +50,11 @@ def health() -> tuple[dict[str, Any], int, dict[str, str]]:
 
 
 @bp.get("/openapi.json")
+@operation(OpenApi, needs_redis=False)
 def openapi() -> dict[str, Any]:
-    """The OpenAPI 3.1 document of this API."""
-    return openapi_document(public_base_url(current_app.extensions["daily"].config))
+    """This document (OpenAPI 3.1), generated from the models that validate requests."""
+    cached = current_app.extensions.get("daily.openapi")
+    if cached is None:
+        url = public_base_url(current_app.extensions["daily"].config)
+        cached = current_app.extensions["daily.openapi"] = openapi_document(current_app, url)
+    return cached

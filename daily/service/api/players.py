@@ -7,35 +7,31 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
-from daily.service.errors import ApiError
-from daily.service.players import check_name
-from daily.service.requests import bearer_token, current_player, json_object, only_fields
+from daily.service.contract.bodies import NewPlayer, NoBody, Rename
+from daily.service.contract.fields import trim_name
+from daily.service.contract.operations import operation
+from daily.service.contract.responses import CreatedPlayer, Me, Player
+from daily.service.players import Player as PlayerRecord
+from daily.service.requests import bearer_token
 from daily.service.stats import player_history, player_stats
 
 bp = Blueprint("players", __name__)
 
 
-def _only_name(body: dict[str, Any]) -> None:
-    for key in body:
-        if key != "name":
-            raise ApiError(422, "invalid_field", f"unknown field {key!r}; allowed: name", field=key)
-
-
 @bp.post("/players")
-def create() -> tuple[dict[str, Any], int]:
+@operation(CreatedPlayer, body=NewPlayer, statuses=(201,))
+def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
     """A new anonymous player and its secret token (shown only here)."""
-    body = json_object()
-    _only_name(body)
-    name = check_name(body["name"]) if body.get("name") is not None else None
+    name = trim_name(body.name) if body.name is not None else None
     player, token = current_app.extensions["daily"].players.create(name)
     return {"player": player.to_json(), "token": token}, 201
 
 
 @bp.get("/players/me")
-def me() -> dict[str, Any]:
-    """The player, their statistics and ranked history."""
+@operation(Me, auth="required")
+def me(player: PlayerRecord) -> dict[str, Any]:
+    """You, your statistics and your ranked history."""
     services = current_app.extensions["daily"]
-    player = current_player()
     prefix = services.config.key_prefix
     stats = player_stats(services.conn, player.id, services.clock(), prefix=prefix)
     history = player_history(services.conn, player.id, prefix=prefix)
@@ -44,29 +40,24 @@ def me() -> dict[str, Any]:
 
 
 @bp.patch("/players/me")
-def rename() -> dict[str, Any]:
-    """Change the display name."""
-    player = current_player()
-    body = json_object()
-    _only_name(body)
-    if "name" not in body:
-        raise ApiError(422, "invalid_field", "missing field 'name'", field="name")
-    renamed = current_app.extensions["daily"].players.rename(player, check_name(body["name"]))
+@operation(Player, auth="required", body=Rename, body_required=True)
+def rename(player: PlayerRecord, body: Rename) -> dict[str, Any]:
+    """Change your display name."""
+    renamed = current_app.extensions["daily"].players.rename(player, trim_name(body.name))
     return renamed.to_json()
 
 
 @bp.post("/players/me/token")
-def rotate_token() -> dict[str, Any]:
-    """A new token for the caller; the one this request carries stops working at once."""
-    player = current_player()
-    only_fields(json_object(), ())
+@operation(CreatedPlayer, auth="required", body=NoBody, errors=(409,))
+def rotate_token(player: PlayerRecord, body: NoBody) -> dict[str, Any]:
+    """A new token for you; the one this request carries stops working at once."""
     token = current_app.extensions["daily"].players.rotate(player, bearer_token() or "")
     return {"player": player.to_json(), "token": token}
 
 
 @bp.delete("/players/me/token")
-def revoke_token() -> tuple[str, int]:
-    """Revoke the caller's token: nobody can act as this player any more."""
-    player = current_player()
+@operation(None, auth="required", statuses=(204,), errors=(409,))
+def revoke_token(player: PlayerRecord) -> tuple[str, int]:
+    """Revoke your token: nobody can act as this player any more."""
     current_app.extensions["daily"].players.revoke(player, bearer_token() or "")
     return "", 204

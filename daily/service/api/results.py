@@ -7,11 +7,15 @@ from typing import Any
 from flask import Blueprint, current_app
 
 from daily.service.codes import parse_code
+from daily.service.contract.fields import ResultCode
+from daily.service.contract.operations import operation
+from daily.service.contract.responses import Result
 
 bp = Blueprint("results", __name__)
 
 
 @bp.get("/results/<code>")
+@operation(Result, path={"code": ResultCode}, errors=(404,))
 def show(code: str) -> dict[str, Any]:
     """The verified result behind a code (case-insensitive, look-alikes tolerated)."""
     return current_app.extensions["daily"].games.public_result(parse_code(code))

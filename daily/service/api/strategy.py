@@ -16,8 +16,12 @@ from typing import Any
 from flask import Blueprint, current_app
 
 from daily.rules import Ruleset
+from daily.service.contract.bodies import Hint
+from daily.service.contract.fields import GameId
+from daily.service.contract.operations import operation
+from daily.service.contract.responses import Analysis, HintAnswer
 from daily.service.errors import ApiError
-from daily.service.requests import current_player, json_object
+from daily.service.players import Player
 from daily.strategy.advisor import Advisor, Position
 from daily.strategy.analysis import analyse
 from daily.strategy.spec import StrategyError
@@ -26,7 +30,6 @@ from daily.strategy.triple import TripleAdvisor
 
 bp = Blueprint("strategy", __name__)
 
-MAX_TOP = 20
 
 
 def _advisor(rules: Ruleset) -> Advisor | TripleAdvisor:
@@ -38,13 +41,15 @@ def _advisor(rules: Ruleset) -> Advisor | TripleAdvisor:
 
 
 @bp.post("/games/<game_id>/hint")
-def hint(game_id: str) -> dict[str, Any]:
-    """The best action now and the next best ones: ``{"top": 3}`` (optional)."""
-    body = json_object()
-    top = body.get("top", 3)
-    if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= MAX_TOP:
-        raise ApiError(422, "invalid_field", f"top is a whole number 0..{MAX_TOP}", field="top")
-    result, _ = current_app.extensions["daily"].games.for_advice(current_player(), game_id)
+@operation(HintAnswer, auth="required", path={"game_id": GameId}, body=Hint,
+           errors=(403, 404, 409))
+def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
+    """The best action now and the next best ones (practice games and revealed days).
+
+    ``top`` (0 to 20, default 3) is how many alternatives besides the best.
+    """
+    top = body.top if body.top is not None else 3
+    result, _ = current_app.extensions["daily"].games.for_advice(player, game_id)
     if result.complete:
         raise ApiError(409, "conflict", "the game is over; ask for its analysis", field="id")
     game = result.game
@@ -55,9 +60,10 @@ def hint(game_id: str) -> dict[str, Any]:
 
 
 @bp.get("/games/<game_id>/analysis")
-def analysis(game_id: str) -> dict[str, Any]:
-    """Every decision of a finished game against optimal play."""
-    result, slots = current_app.extensions["daily"].games.for_advice(current_player(), game_id)
+@operation(Analysis, auth="required", path={"game_id": GameId}, errors=(403, 404, 409))
+def analysis(player: Player, game_id: str) -> dict[str, Any]:
+    """Every decision of a finished game against optimal play (practice, revealed days)."""
+    result, slots = current_app.extensions["daily"].games.for_advice(player, game_id)
     if not result.complete:
         raise ApiError(409, "conflict", "the game is not finished yet", field="id")
     advisor = _advisor(result.rules)

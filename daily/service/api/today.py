@@ -10,13 +10,16 @@ from flask import Blueprint, current_app
 from daily import calendar
 from daily.service.clock import iso
 from daily.service.config import WEEKDAYS
-from daily.service.requests import optional_player
+from daily.service.contract.operations import operation
+from daily.service.contract.responses import Today
+from daily.service.players import Player
 
 bp = Blueprint("today", __name__)
 
 
 @bp.get("/today")
-def today() -> dict[str, Any]:
+@operation(Today, auth="optional")
+def today(player: Player | None) -> dict[str, Any]:
     """The open dates (2 or 3), the daily rulesets and each set's window.
 
     ``rulesets`` are the everyday sets; a set with ``"special": true`` is the weekly
@@ -24,7 +27,6 @@ def today() -> dict[str, Any]:
     """
     services = current_app.extensions["daily"]
     now = services.clock()
-    player = optional_player()
     open_dates = calendar.open_dates(now)
     dates = [calendar.last_revealed(now), *open_dates, open_dates[-1] + dt.timedelta(days=1)]
     sets = []

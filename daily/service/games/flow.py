@@ -38,6 +38,7 @@ import redis
 from daily import calendar
 from daily.card import Card
 from daily.dice import SlotCache, SlotSource, parse_date
+from daily.errors import IllegalMoveError, LogFormatError, RulesetError
 from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import ReplayResult, replay, turns_json
@@ -66,6 +67,7 @@ from daily.service.opponents import Opponents, parse_opponents
 from daily.service.players import Player
 from daily.service.publicurl import public_base_url
 from daily.service.results_stream import ResultStream
+from daily.service.shards import shard_of
 
 MODES = ("ranked", "practice")
 #: How often a move starts over after losing a race (the second read settles it).
@@ -146,8 +148,8 @@ class GameService:
     def _daily_ruleset(self, ruleset: str, day: dt.date) -> None:
         if ruleset not in self.config.rulesets_on(day):
             daily = ", ".join(self.config.rulesets_on(day))
-            raise Invalid(f"{ruleset} has no daily set on {day}; the daily sets are {daily}",
-                          field="ruleset")
+            raise NotFound(f"{ruleset} has no daily set on {day}; the daily sets are {daily}",
+                           field="ruleset")
 
     def _start_ranked(
         self, player: Player, ruleset: str, day: dt.date, fields: dict[str, Any]
@@ -160,11 +162,13 @@ class GameService:
                 f"opens at {iso(calendar.opens_at(day))}" if status == "upcoming"
                 else f"closed at {iso(calendar.closes_at(day))}"
             )
-            raise Invalid(f"{day} is not open for ranked play: it {when}",
-                          code="day_not_open", field="date")
+            raise Conflict(f"{day} is not open for ranked play: it {when}",
+                           code="day_not_open", field="date")
         self.opponents.check(get_ruleset(ruleset), fields.get("opponents") or ())
         record = GameRecord(
-            v=0, id=new_game_id(), player=player.id, mode="ranked", ruleset=ruleset,
+            # drawn in the player's shard: the ranked index and the game share a slot
+            v=0, id=new_game_id(shard_of(player.id)), player=player.id, mode="ranked",
+            ruleset=ruleset,
             options={}, date=day.isoformat(), log=MoveLog(ruleset, day=day).to_text(),
             created=iso(now), **fields,
         )
@@ -191,7 +195,7 @@ class GameService:
                 raise Invalid("a practice game on a day's dice uses the day's rules",
                               field="options")
             if calendar.status(day, now) != "revealed":
-                raise Invalid(
+                raise Conflict(
                     f"{day} is not revealed yet (at {iso(calendar.closes_at(day))}); "
                     "play it ranked, or practise on random dice",
                     code="day_not_revealed", field="date",
@@ -280,9 +284,10 @@ class GameService:
     def game_of_code(self, code: str) -> GameRecord:
         """The finished game a result code names."""
         game_id = self.store.game_id_of_code(code)
-        if game_id is None:
+        record = self.store.load(game_id) if game_id is not None else None
+        if record is None or record.code != code:  # none, or claimed by a failed finish
             raise NotFound(f"no result {code}", field="code")
-        return self.store.load(game_id)
+        return record
 
     def public_result(self, code: str) -> dict[str, Any]:
         """What anyone with the code sees; the dice only once they are revealed."""
@@ -412,10 +417,16 @@ class GameService:
         result = self._replay(record)
         game = result.game
         kind, value = decision
-        if kind == "roll":
-            game.reroll(value)
-        else:
-            game.score(value)
+        try:
+            if kind == "roll":
+                game.reroll(value)
+            else:
+                game.score(value)
+        except (LogFormatError, RulesetError) as exc:
+            # A well-formed mask or box that does not fit this game (6 dice, no such box).
+            raise IllegalMoveError(
+                exc.message, field=exc.field, turn=exc.turn, roll=exc.roll
+            ) from None
         log = MoveLog.of_game(game, seed=result.log.seed, day=result.log.day)
         after = replace(record, v=record.v + 1, log=log.to_text())
         if game.over:
@@ -483,8 +494,8 @@ class GameService:
             result = None
         if result is None or not result.complete:
             done = sum(1 for t in submitted.turns if t.box is not None)
-            raise Invalid(f"the log fills {done} of {rules.turns} boxes; submit a finished game",
-                          field="log.turns")
+            raise Conflict(f"the log fills {done} of {rules.turns} boxes; submit a finished game",
+                           code="log_unfinished", field="log.turns")
         after = replace(record, v=position_of(result.log), log=result.log.to_text())
         try:
             self._finish(stored, after, result.game, result.log)

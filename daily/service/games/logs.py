@@ -18,7 +18,7 @@ computed.
 >>> check_revealed(sent, stored, over=False)
 Traceback (most recent call last):
 ...
-daily.service.domain.Invalid: turn 2, roll 2: the log goes past what this game has revealed
+daily.service.domain.Conflict: turn 2, roll 2: the log goes past what this game has revealed
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 
 from daily.errors import DailyError
 from daily.movelog import MoveLog, parse_log
-from daily.service.domain import Invalid
+from daily.service.domain import Conflict
 
 
 def parse_submitted(raw: Any) -> MoveLog:
@@ -44,30 +44,32 @@ def parse_submitted(raw: Any) -> MoveLog:
         if exc.turn is not None:
             inner = {"hold": "holds"}.get(exc.field or "", exc.field)
             field = f"log.turns.{inner}" if inner else "log.turns"
-        raise Invalid(exc.message, field=field, turn=exc.turn, roll=exc.roll) from None
-    raise Invalid("log is a daily-log/1 object or text", field="log")
+        raise Conflict(
+            exc.message, code="invalid_log", field=field, turn=exc.turn, roll=exc.roll
+        ) from None
+    raise Conflict("log is a daily-log/1 object or text", code="invalid_log", field="log")
 
 
 def check_same_game(submitted: MoveLog, stored: MoveLog) -> None:
     """Same ruleset, options and dice source (a practice seed compared in constant time)."""
     if submitted.ruleset != stored.ruleset:
-        raise Invalid(
+        raise Conflict(
             f"the log is for {submitted.ruleset}, this game is {stored.ruleset}",
             code="log_mismatch", field="log.ruleset",
         )
     if submitted.options != stored.options:
-        raise Invalid(
+        raise Conflict(
             "the log's options differ from this game's", code="log_mismatch",
             field="log.options",
         )
     if stored.day is not None:
         if submitted.day != stored.day:
-            raise Invalid(
+            raise Conflict(
                 f"the log is not for the day {stored.day}", code="log_mismatch",
                 field="log.day",
             )
     elif submitted.seed is None or not hmac.compare_digest(submitted.seed, stored.seed or b""):
-        raise Invalid(
+        raise Conflict(
             "the log does not name this game's seed", code="log_mismatch", field="log.seed"
         )
 
@@ -114,7 +116,7 @@ def check_revealed(submitted: MoveLog, stored: MoveLog, *, over: bool) -> None:
 
 
 def _past(turn: int, roll: int) -> None:
-    raise Invalid(
+    raise Conflict(
         "the log goes past what this game has revealed", code="not_revealed",
         field="log.turns", turn=turn, roll=roll,
     )
@@ -124,7 +126,7 @@ def check_consistent(submitted: MoveLog, stored: MoveLog) -> None:
     """Every decision the server recorded must be in the submitted log, unchanged."""
     for index, done in enumerate(stored.turns):
         if index >= len(submitted.turns):
-            raise Invalid(
+            raise Conflict(
                 f"the log stops before turn {index + 1}, which this game has played",
                 code="log_mismatch", field="log.turns", turn=index,
             )
@@ -132,19 +134,19 @@ def check_consistent(submitted: MoveLog, stored: MoveLog) -> None:
         for roll, mask in enumerate(done.holds):
             if roll >= len(sent.holds) or sent.holds[roll] != mask:
                 shown = sent.holds[roll] if roll < len(sent.holds) else "no reroll"
-                raise Invalid(
+                raise Conflict(
                     f"the log has {shown!r} where the game rerolled with hold {mask!r}",
                     code="log_mismatch", field="log.turns.holds", turn=index, roll=roll + 1,
                 )
         if done.box is not None:
             if len(sent.holds) != len(done.holds):
-                raise Invalid(
+                raise Conflict(
                     f"the log rerolls {len(sent.holds)} times where the game rerolled "
                     f"{len(done.holds)} times", code="log_mismatch",
                     field="log.turns.holds", turn=index,
                 )
             if sent.box != done.box:
-                raise Invalid(
+                raise Conflict(
                     f"the log fills {sent.box!r} where the game filled {done.box!r}",
                     code="log_mismatch", field="log.turns.category", turn=index,
                 )

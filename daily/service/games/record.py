@@ -17,21 +17,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import secrets
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from daily.movelog import MoveLog
-
-_ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+from daily.service.shards import new_game_id as new_game_id  # the ids' home
 
 #: A decision as the API names it: ``("roll", hold mask)`` or ``("score", box)``.
 Decision = tuple[str, str]
-
-
-def new_game_id() -> str:
-    """A fresh random game id (``g_`` and 20 base32 characters, 100 bits)."""
-    return "g_" + "".join(secrets.choice(_ID_ALPHABET) for _ in range(20))
 
 
 def plausible_id(game_id: object) -> bool:

@@ -163,32 +163,36 @@ class GameStore:
     def finish(
         self, before: Stored, after: GameRecord, publish: Callable[[Any], None]
     ) -> None:
-        """Store a finished game, its result code and (``publish``) its result, atomically.
+        """Store a finished game and (``publish``) its result, atomically; claim its code.
 
         ``after`` gets a fresh result code. The transaction runs only if the game is
         still at ``before``'s position (else :class:`MovedOn`); ``publish(pipeline)``
         adds the finished game's result to the same ``MULTI``.
         """
         key = self.key(after.id)
-        with self.conn.pipeline() as pipe:
+        with self.conn.pipeline(transaction=True) as pipe:  # also on a cluster client
             try:
                 pipe.watch(key)
                 raw = pipe.get(key)
                 if raw is None or GameRecord.loads(raw).v != before.record.v:
                     raise MovedOn
-                after.code = self._fresh_code()
+                after.code = self._claim_code(after)
                 pipe.multi()
                 pipe.set(key, after.dumps(), **self._lifetime(after))
-                pipe.set(keymap.code(self.prefix, after.code), after.id, **self._lifetime(after))
                 publish(pipe)
                 pipe.execute()
             except redis.WatchError:
                 raise MovedOn from None
 
-    def _fresh_code(self) -> str:
+    def _claim_code(self, record: GameRecord) -> str:
+        """A fresh result code, claimed for ``record`` (SET NX, with the game's lifetime)
+        before the finish transaction: its key lives in another cluster slot than the
+        game. A claim whose finish then fails names a game without that code: not found."""
         code = new_code()
-        while self.conn.exists(keymap.code(self.prefix, code)):
+        key = keymap.code(self.prefix, code)
+        while not self.conn.set(key, record.id, nx=True, **self._lifetime(record)):
             code = new_code()  # pragma: no cover - 50 random bits
+            key = keymap.code(self.prefix, code)
         return code
 
     def update(self, game_id: str, fields: dict[str, Any]) -> None:

@@ -1,0 +1,178 @@
+"""Results, boards and statistics on a real three-primary Valkey cluster."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from redis.cluster import RedisCluster
+from rq import Queue
+
+from daily import calendar
+from daily.service.app import create_app
+from daily.service.archive import archive_path, read_archive
+from daily.service.clock import FixedClock
+from daily.service.config import load_config
+from daily.service.connections import DAYS_QUEUE
+from daily.service.keymap import game as game_key
+from daily.service.keys import init_keys
+from daily.service.leaderboard import Leaderboard
+from daily.service.results_stream import GROUP, ResultStream, stream_key
+from daily.service.shards import shard_of
+from daily.service.stats import player_stats, record_keys
+from tests.service.conftest import NOON, Player, play_out
+
+pytestmark = [pytest.mark.slow]
+ROOT = Path(__file__).resolve().parents[2]
+PREFIX = "tc:"
+DATE = "2026-11-29"
+OPENS = calendar.opens_at(dt.date(2026, 11, 29)).timestamp()
+RULESETS = ("yahtzee", "maxi-yatzy")
+
+
+def result(n: int) -> dict[str, object]:
+    return {
+        "game_id": f"g_{n:06d}", "player_id": f"p_{n:06d}", "player_name": f"P{n}",
+        "date": DATE, "ruleset": RULESETS[n % 2], "total": 100 + (n * 37) % 200,
+        "finished_at": OPENS + n, "code": f"DD-{n:06d}", "log": None,
+    }
+
+
+def finish(cluster: RedisCluster, stream: ResultStream, n: int) -> None:
+    """What the finish does: the game record and the result in one transaction, in the
+    slot of the game's result stream (the game key carries the stream's hash tag)."""
+    with cluster.pipeline(transaction=True) as pipe:
+        pipe.set(game_key(PREFIX, f"g_{n:06d}"), '{"finished": true}')
+        stream.append(pipe, result(n))
+        pipe.execute()
+
+
+def test_results_and_boards_shard_over_three_primaries(valkey_cluster, tmp_path) -> None:
+    cluster = RedisCluster(host="127.0.0.1", port=valkey_cluster[0])
+    stream = ResultStream(cluster, prefix=PREFIX)
+    # The keys of one stream, one board, one player share a slot; they spread over nodes.
+    nodes_of_streams = {
+        cluster.get_node_from_key(key).port for key in stream.stream_keys()
+    }
+    assert len(nodes_of_streams) == 3
+    assert all(
+        len({cluster.keyslot(k) for k in keys}) == 1
+        for keys in ([stream_key(PREFIX, 3), f"{stream_key(PREFIX, 3)}:open"],
+                     Leaderboard(cluster, DATE, "yahtzee", prefix=PREFIX).record_keys(),
+                     record_keys("p_000001", prefix=PREFIX))
+    )
+    total = 400
+    env = dict(os.environ, REDIS_URL=f"redis://127.0.0.1:{valkey_cluster[1]}",
+               DAILY_REDIS_CLUSTER="on", DAILY_KEY_PREFIX=PREFIX, PYTHONPATH=str(ROOT),
+               DAILY_DATA_DIR=str(tmp_path / "data"))
+    consumers = [
+        subprocess.Popen([sys.executable, "-m", "daily", "worker", "results", "--name", name,
+                          "--quiet"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+        for name in ("a", "b")
+    ]
+    try:
+        for n in range(1, total + 1):
+            finish(cluster, stream, n)
+            if n == total // 2:  # kill -9 one consumer mid-work: nothing lost, nothing twice
+                os.kill(consumers[0].pid, signal.SIGKILL)
+                consumers[0].wait(10)
+        deadline = time.monotonic() + 60
+        while stream.backlog():
+            assert consumers[1].poll() is None, consumers[1].stderr.read().decode()[-2000:]
+            assert time.monotonic() < deadline, f"{stream.backlog()} results left"
+            time.sleep(0.1)
+    finally:
+        for proc in consumers:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(20)
+    boards = {r: Leaderboard(cluster, DATE, r, prefix=PREFIX) for r in RULESETS}
+    assert {r: b.players() for r, b in boards.items()} == {"yahtzee": 200, "maxi-yatzy": 200}
+    view = boards["yahtzee"].view(limit=10, player_id="p_000002")
+    assert view["players"] == 200 and len(view["top"]) == 10
+    assert view["me"]["score"] == 100 + (2 * 37) % 200
+    assert [row["score"] for row in view["top"]] == sorted(
+        (100 + (n * 37) % 200 for n in range(2, total + 1, 2)), reverse=True)[:10]
+    assert sum(b["count"] for b in view["histogram"]["bins"]) == 200
+    for n in (1, 2, 199, 200, 201, 400):
+        stats = player_stats(cluster, f"p_{n:06d}", prefix=PREFIX)
+        assert (stats["games"], stats["best"]) == (1, 100 + (n * 37) % 200)
+    assert stream.unapplied(DATE) == 0 and stream.rejected() == {}
+    assert all(cluster.xpending(k, GROUP)["pending"] == 0 for k in stream.stream_keys())
+    cluster.close()
+
+
+def test_ranked_games_played_finished_and_ranked_through_the_cluster(
+    valkey_cluster, redis_url, tmp_path
+) -> None:
+    """The real app on a RedisCluster client: players, ranked games (start script,
+    moves, finish transaction), real consumer processes, boards read through the API;
+    then the day's rollover by a real RQ worker whose queue is on a standalone Redis."""
+    env = {"REDIS_URL": f"redis://127.0.0.1:{valkey_cluster[2]}", "DAILY_REDIS_CLUSTER": "on",
+           "DAILY_QUEUE_REDIS_URL": redis_url, "DAILY_PAR_JOBS": "off",
+           "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(tmp_path / "data"),
+           "DAILY_RATE_LIMIT": "off", "DAILY_PUBLIC_URL": "https://dice.example"}
+    config = load_config(env)
+    init_keys(config.keys_dir)
+    app = create_app(config, {"TESTING": True, "CLOCK": FixedClock(NOON)})
+    conn = app.extensions["daily"].conn
+    assert isinstance(conn, RedisCluster)
+    client = app.test_client()
+    players = [Player(client, f"P{n}") for n in range(10)]
+    finals = {}
+    for player in players:
+        state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
+                                               "mode": "ranked"}).get_json()
+        assert shard_of(state["id"]) == shard_of(player.id)  # the game is in its player's shard
+        assert conn.exists(game_key(PREFIX, state["id"]))
+        finals[player.id] = play_out(player, state)
+    assert len({conn.get_node_from_key(game_key(PREFIX, f["id"])).port
+                for f in finals.values()}) >= 2  # 10 games all on one node: p < 1e-4
+    stream = ResultStream(conn, prefix=PREFIX)
+    assert stream.unapplied(DATE) == 10
+    consumer = subprocess.run(
+        [sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
+        text=True, timeout=120, check=False,
+    )
+    assert consumer.returncode == 0, consumer.stderr[-2000:]
+    assert stream.backlog() == 0 and stream.unapplied(DATE) == 0
+    board = players[0].call("GET", f"/leaderboards/{DATE}/yahtzee").get_json()
+    assert board["players"] == 10
+    assert sorted(r["score"] for r in board["top"]) == sorted(f["total"] for f in finals.values())
+    assert board["me"]["score"] == finals[players[0].id]["total"]
+    code = finals[players[0].id]["result"]["code"]
+    shared = client.get(f"/api/v1/results/{code}").get_json()
+    assert (shared["rank"], shared["players"]) == (board["me"]["rank"], 10)
+    me = players[0].call("GET", "/players/me").get_json()
+    assert me["stats"]["games"] == 1 and me["stats"]["best"] == finals[players[0].id]["total"]
+    again = players[0].call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
+                                               "mode": "ranked"})
+    assert again.status_code == 409  # one ranked game per player and day, on a cluster too
+
+    queue_conn = redis.Redis.from_url(redis_url)
+    job = Queue(DAYS_QUEUE, connection=queue_conn).enqueue(
+        "workers.rollover.rollover", "2026-11-30T12:10:00+00:00")
+    worker = subprocess.run(
+        [sys.executable, "-m", "daily", "worker", "days", "--burst", "--quiet"],
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
+        text=True, timeout=120, check=False,
+    )
+    assert worker.returncode == 0, worker.stderr[-2000:]
+    job.refresh()
+    assert job.get_status() == "finished", job.latest_result()
+    board = players[0].call("GET", f"/leaderboards/{DATE}/yahtzee").get_json()
+    assert board["frozen"] is True and board["players"] == 10
+    summary, rows = read_archive(archive_path(config.archive_dir, DATE, "yahtzee"))
+    assert summary.players == 10 and len(list(rows)) == 10
+    assert not [k for k in queue_conn.keys("*") if k.startswith(PREFIX.encode())]  # data: cluster
+    queue_conn.close()
+    conn.close()
