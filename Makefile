@@ -1,13 +1,14 @@
 # The two commands a new machine needs:  make run   and   make test
 #   make run    installs what running needs (no development tools) and runs `daily serve`
 #   make test   installs the development tools too, then ruff and the whole test suite
+#   make typecheck   mypy over daily and workers (not yet clean: daily/service/contract)
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 RUN_DEPS := $(VENV)/.installed-run
 DEV_DEPS := $(VENV)/.installed-dev
 
-.PHONY: install install-run run test lint test-prereqs
+.PHONY: install install-run run test lint typecheck test-prereqs
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -35,6 +36,9 @@ test-prereqs:
 
 lint: install
 	$(BIN)/ruff check .
+
+typecheck: install
+	$(BIN)/mypy
 
 # With no Redis on 127.0.0.1:6379 (and DAILY_TEST_REDIS_URL unset) the tests start the
 # embedded Valkey for the run (tests/conftest.py).

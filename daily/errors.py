@@ -14,6 +14,8 @@ it as one line and the API can turn it into a JSON 4xx.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class DailyError(ValueError):
     """Base class of every error that bad input can provoke.
@@ -92,9 +94,9 @@ class IllegalMoveError(DailyError):
         field: str | None = None,
         turn: int | None = None,
         roll: int | None = None,
-        reason: dict[str, str | int] | None = None,
+        reason: Mapping[str, str | int] | None = None,
     ) -> None:
-        self.reason = reason
+        self.reason = dict(reason) if reason is not None else None
         super().__init__(message, field=field, turn=turn, roll=roll)
 
 

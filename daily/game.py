@@ -57,17 +57,20 @@ def check_mask(mask: object, dice: int, *, turn: int | None = None, roll: int | 
     """
     if mask.__class__ is str and mask in VALID_MASKS.get(dice, ()):
         return mask
-    where = {"turn": turn, "roll": roll, "field": "hold"}
     if not isinstance(mask, str):
-        raise LogFormatError(f"a hold mask is a string of 0 and 1, not {mask!r}", **where)
+        raise LogFormatError(
+            f"a hold mask is a string of 0 and 1, not {mask!r}", turn=turn, roll=roll, field="hold"
+        )
     if len(mask) != dice:
         shown = mask if len(mask) <= 16 else mask[:16] + "..."
         raise LogFormatError(
-            f"hold mask {shown!r} has {len(mask)} positions, the game has {dice} dice", **where
+            f"hold mask {shown!r} has {len(mask)} positions, the game has {dice} dice",
+            turn=turn, roll=roll, field="hold",
         )
     if not HOLD_CHARS.issuperset(mask):
         raise LogFormatError(
-            f"hold mask {mask!r} may only hold '1' (keep) and '0' (reroll)", **where
+            f"hold mask {mask!r} may only hold '1' (keep) and '0' (reroll)",
+            turn=turn, roll=roll, field="hold",
         )
     return mask
 

@@ -89,7 +89,7 @@ def due_days(
     """
     grace = dt.timedelta(seconds=GRACE_SECONDS)
     latest = calendar.last_revealed(now)
-    out = []
+    out: list[tuple[dt.date, str]] = []
     for back in range(LOOKBACK_DAYS - 1, -1, -1):
         day = latest - dt.timedelta(days=back)
         if calendar.closes_at(day) + grace <= now:

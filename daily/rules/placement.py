@@ -130,9 +130,10 @@ def extra_bonus(
 def _column_context(rules: Ruleset, scores: Sequence[int | None], column: int) -> tuple[bool, int]:
     """For a five-alike roll: whether the joker applies in ``column``, and its bonus."""
     yi = rules.column_yahtzee[column]
-    filled = yi is not None and scores[yi] is not None
-    bonus = rules.extra_yahtzee_bonus if filled and scores[yi] == 50 else 0
-    return bool(rules.joker and filled), bonus
+    if yi is None or scores[yi] is None:
+        return False, 0
+    bonus = rules.extra_yahtzee_bonus if scores[yi] == 50 else 0
+    return bool(rules.joker), bonus
 
 
 def _raw(rules: Ruleset, key: tuple[int, ...], first_roll: bool) -> tuple[int, ...]:

@@ -44,6 +44,7 @@ from daily.service.challenges import Challenges
 from daily.service.clock import Clock, FixedClock, service_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
+from daily.service.context import EXTENSION
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import ApiError, register_error_handlers
 from daily.service.games import GameService
@@ -65,7 +66,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Services:
-    """What the blueprints use, kept in ``app.extensions["daily"]``."""
+    """What the blueprints use (:func:`daily.service.context.current_services`)."""
 
     config: Config
     conn: redis.Redis
@@ -152,7 +153,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
                               lambda: public_base_url(config)),
         groups=Groups(conn, config, clock, games.ranked_totals, player_name),
     )
-    app.extensions["daily"] = services
+    app.extensions[EXTENSION] = services
 
     for bp in api_blueprints():
         app.register_blueprint(bp, url_prefix=_mount_point(bp))

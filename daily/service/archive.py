@@ -132,7 +132,7 @@ def write_archive(
         raise
     if progress:
         progress(players, players)
-    return ArchiveSummary(path, header["date"], board.ruleset, players, frozen)
+    return ArchiveSummary(path, str(header["date"]), board.ruleset, players, frozen)
 
 
 def read_archive(path: Path) -> tuple[ArchiveSummary, Iterator[Result]]:

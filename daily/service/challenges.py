@@ -45,6 +45,7 @@ from daily.service.codes import PREFIX as RESULT_PREFIX
 from daily.service.codes import parse_code, parse_crockford, random_code
 from daily.service.config import Config
 from daily.service.domain import Invalid, NotFound, Unavailable
+from daily.service.leaderboard import as_text
 from daily.service.players import Player
 from daily.strategy.analysis import analyse
 from daily.strategy.solver import StrategyTable
@@ -164,7 +165,7 @@ class Challenges:
         record = self.games.game_of_code(code)
         existing = self.conn.get(self._of_game_key(record.id))
         if existing is not None:
-            return self._load(existing.decode())
+            return self._load(as_text(existing))
         seed = None if record.date else self.games.seed_hex(record)
         challenge = self._store(Challenge(
             code=new_challenge_code(), ruleset=record.ruleset, options=dict(record.options),
@@ -174,7 +175,7 @@ class Challenges:
         if not self.conn.set(self._of_game_key(record.id), challenge.code, nx=True):
             # Another request made it meanwhile: use theirs, drop ours.
             self.conn.delete(self._key(challenge.code))
-            return self._load((self.conn.get(self._of_game_key(record.id)) or b"").decode())
+            return self._load(as_text(self.conn.get(self._of_game_key(record.id)) or b""))
         self.conn.hsetnx(self._entries_key(challenge.code), record.player, record.id)
         if seed is not None:
             self.games.attach(record.id, challenge=challenge.code)
@@ -198,7 +199,7 @@ class Challenges:
     def entries(self, challenge: Challenge) -> dict[str, str]:
         """Player id -> game id of every entry."""
         raw = self.conn.hgetall(self._entries_key(challenge.code))
-        return {k.decode(): v.decode() for k, v in raw.items()}
+        return {as_text(k): as_text(v) for k, v in raw.items()}
 
     # ----- taking a challenge -------------------------------------------------------------
 

@@ -154,7 +154,9 @@ class DayDescriptors:
         """The signed descriptor as first published (signing and storing it if new)."""
         return self._signed_from(self.conn.get(self._key(ruleset, day)), ruleset, day)
 
-    def _signed_from(self, raw: bytes | None, ruleset: str, day: dt.date) -> dict[str, Any]:
+    def _signed_from(
+        self, raw: bytes | str | None, ruleset: str, day: dt.date
+    ) -> dict[str, Any]:
         if raw is None:
             key = self._key(ruleset, day)
             fresh = sign_descriptor(self.keyring, ruleset, day)
@@ -214,8 +216,9 @@ class DayDescriptors:
             served["status"] = status
             served["opens_at"] = iso(calendar.opens_at(day))
             served["closes_at"] = iso(calendar.closes_at(day))
-            if raws[2 * i + 1] is not None:
-                served["par"] = json.loads(raws[2 * i + 1])
+            par = raws[2 * i + 1]
+            if par is not None:
+                served["par"] = json.loads(par)
             if status == "revealed":
                 served["seed"] = self.keyring.day_seed(name, day).hex()
             out.append(served)
@@ -271,7 +274,7 @@ class DayDescriptors:
         following = None
         if last > page_end:
             last, following = page_end, (page_end + dt.timedelta(days=1)).isoformat()
-        sets = []
+        sets: list[tuple[str, dt.date]] = []
         day = first
         while day <= last:
             sets.extend((name, day) for name in names if name in self.config.rulesets_on(day))

@@ -29,6 +29,7 @@ from daily.service.clock import Clock, iso
 from daily.service.codes import parse_crockford, random_code
 from daily.service.config import Config
 from daily.service.domain import Conflict, Forbidden, Invalid, NotFound
+from daily.service.leaderboard import as_text
 from daily.service.players import Player
 
 PREFIX = "G-"
@@ -144,7 +145,8 @@ class Groups:
 
     def members(self, code: str) -> list[str]:
         """Member ids in the order they joined."""
-        return [m.decode() for m in self.conn.zrange(self._members_key(code), 0, -1)]
+        found: list[bytes] = self.conn.zrange(self._members_key(code), 0, -1)  # type: ignore[assignment]
+        return [as_text(m) for m in found]
 
     def summary(self, record: dict[str, Any], player: Player) -> dict[str, Any]:
         """Code, name and members of a group."""
@@ -159,7 +161,7 @@ class Groups:
 
     def mine(self, player: Player) -> list[dict[str, Any]]:
         """The player's groups, by name."""
-        codes = sorted(c.decode() for c in self.conn.smembers(self._mine_key(player.id)))
+        codes = sorted(as_text(c) for c in self.conn.smembers(self._mine_key(player.id)))
         out = []
         for code in codes:
             raw = self.conn.get(self._key(code))
@@ -194,15 +196,17 @@ class Groups:
         names = {m: self.names(m) or "" for m in members}
         boards = []
         for ruleset in rulesets:
-            rows = [{"name": names[m], "you": m == player.id, "total": total(m, day, ruleset)}
-                    for m in members]
+            rows: list[dict[str, Any]] = [
+                {"name": names[m], "you": m == player.id, "total": total(m, day, ruleset)}
+                for m in members
+            ]
             rows = sorted((r for r in rows if r["total"] is not None),
                           key=lambda r: -r["total"])
             _rank(rows)
             boards.append({"date": day.isoformat(), "ruleset": ruleset, "rows": rows})
         standings = []
         for ruleset in rulesets:
-            rows = []
+            rows = []  # reused: one table per ruleset
             for m in members:
                 scores = [s for d in week if (s := total(m, d, ruleset)) is not None]
                 if scores:
@@ -211,7 +215,7 @@ class Groups:
             rows.sort(key=lambda r: (-r["total"], -r["days"]))
             _rank(rows)
             standings.append({"ruleset": ruleset, "rows": rows})
-        streaks = []
+        streaks: list[dict[str, Any]] = []
         for m in members:
             run = 0
             for i, d in enumerate(streak_days):

@@ -458,7 +458,8 @@ class Leaderboard:
         return int(self.conn.zcard(self.key("rank")))
 
     def _rows(self, start: int, stop: int) -> list[Entry]:
-        ids = [as_text(i) for i in self.conn.zrange(self.key("rank"), start, stop)]
+        found: list[bytes] = self.conn.zrange(self.key("rank"), start, stop)  # type: ignore[assignment]
+        ids = [as_text(i) for i in found]
         if not ids:
             return []
         return self._entries(start, ids, self.conn.hmget(self.key("entries"), ids))

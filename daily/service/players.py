@@ -23,6 +23,7 @@ from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.errors import ApiError
+from daily.service.leaderboard import as_text
 from daily.service.stats import record_keys
 
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
@@ -109,7 +110,7 @@ class Players:
         name, created = self.conn.hmget(self._key(player_id), ["name", "created"])
         if name is None:
             return None
-        return Player(player_id, name.decode(), (created or b"").decode())
+        return Player(player_id, as_text(name), as_text(created or b""))
 
     def authenticate(self, token: str) -> Player | None:
         """The player a token belongs to, or ``None`` (constant-time comparison).
@@ -124,17 +125,17 @@ class Players:
         stored, name, created, seen = self.conn.hmget(
             key, ["token_hash", "name", "created", "seen"]
         )
-        expected = stored.decode() if stored else hash_secret("") + "x"
+        expected = as_text(stored) if stored else hash_secret("") + "x"
         if not hmac.compare_digest(hash_secret(secret), expected) or name is None:
             return None
         today = self.clock().date().isoformat()
-        if seen is None or seen.decode() != today:
+        if seen is None or as_text(seen) != today:
             with self.conn.pipeline(transaction=False) as pipe:
                 pipe.hset(key, "seen", today)
                 for one in (key, *record_keys(player_id, prefix=self.config.key_prefix)):
                     pipe.expire(one, self.ttl_seconds)
                 pipe.execute()
-        return Player(player_id, name.decode(), (created or b"").decode())
+        return Player(player_id, as_text(name), as_text(created or b""))
 
     def rename(self, player: Player, name: str) -> Player:
         """Give ``player`` a new display name."""
@@ -167,7 +168,7 @@ class Players:
             try:
                 pipe.watch(key)
                 stored = pipe.hget(key, "token_hash")
-                if stored is None or not hmac.compare_digest(stored.decode(), old_hash):
+                if stored is None or not hmac.compare_digest(as_text(stored), old_hash):
                     return False
                 pipe.multi()
                 if new_hash is None:
@@ -185,5 +186,5 @@ class Players:
         for pid in player_ids:
             pipe.hget(self._key(pid), "name")
         return {
-            pid: raw.decode() for pid, raw in zip(player_ids, pipe.execute(), strict=True) if raw
+            pid: as_text(raw) for pid, raw in zip(player_ids, pipe.execute(), strict=True) if raw
         }

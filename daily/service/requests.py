@@ -12,9 +12,10 @@ import json
 import re
 from typing import Any, TypeVar
 
-from flask import current_app, g, has_request_context, request
+from flask import g, has_request_context, request
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from daily.service.context import current_services
 from daily.service.contract.fields import PATTERN_MEANINGS
 from daily.service.errors import ApiError
 from daily.service.players import Player
@@ -191,7 +192,7 @@ def verified_player(token: str) -> Player | None:
     checked = g.get("daily_auth")
     if checked is not None and checked[0] == token:
         return checked[1]
-    player = current_app.extensions["daily"].players.authenticate(token)
+    player = current_services().players.authenticate(token)
     g.daily_auth = (token, player)
     return player
 

@@ -325,10 +325,11 @@ class ResultConsumer:
 
     def read(self, block_ms: int) -> int:
         """Read new entries of every shard (waiting up to ``block_ms``) and apply them."""
+        replies: Any
         if self.cluster:
             replies = self._read_by_slot(block_ms)
         else:
-            streams = {key: ">" for key in self.stream.stream_keys()}
+            streams: dict[Any, Any] = {key: ">" for key in self.stream.stream_keys()}
             replies = self.conn.xreadgroup(
                 GROUP, self.name, streams, count=self.batch, block=block_ms or None
             )
@@ -472,8 +473,8 @@ class ResultConsumer:
             result = Result.from_json(raw)
         except ResultError as exc:
             date, game_id = _salvage(raw)
-            args = [entry_id, GROUP, date, game_id, f"invalid: {exc}", raw]
-            return "reject", stream_keys, args, game_id
+            rejected: list[Any] = [entry_id, GROUP, date, game_id, f"invalid: {exc}", raw]
+            return "reject", stream_keys, rejected, game_id
         board = Leaderboard(self.conn, result.date, result.ruleset, prefix=self.prefix)
         keys = [
             *board.record_keys(), *stats_keys(result.player_id, prefix=self.prefix), *stream_keys

@@ -73,4 +73,4 @@ def post_worker_init(worker: Any) -> None:
     """
     from gunicorn import util
 
-    util.write_error = write_json_error  # type: ignore[assignment]
+    util.write_error = write_json_error

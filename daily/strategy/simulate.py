@@ -56,7 +56,7 @@ def keep_orders(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
     """The proper keeps in the bots' tie-break order, and keep index by dice code."""
     n = spec.rules.dice
     proper = [i for i in range(spec.n_keeps) if spec.sizes[i] < n]
-    proper.sort(key=lambda i: (-int(spec.sizes[i]), counts_to_dice(spec.keeps[i])))
+    proper.sort(key=lambda i: (-int(spec.sizes[i]), counts_to_dice(spec.keeps[i].tolist())))
     code_index = np.full(7**6, -1, dtype=np.int64)
     for i, k in enumerate(spec.keeps):
         code_index[sum(int(c) * 7**f for f, c in enumerate(k))] = i

@@ -152,7 +152,9 @@ def load_table(rules: Ruleset, folder: Path) -> StrategyTable:
     little = np.dtype(str(dtype)).newbyteorder("<")
     values = np.memmap(path, dtype=little, mode="r", offset=HEADER_BYTES, shape=(spec.n_states,))
     meta = {k: v for k, v in header.items() if k not in wanted}
-    return StrategyTable(spec, values, float(header.get("build_seconds", 0.0)), meta)
+    seconds = header.get("build_seconds", 0.0)
+    return StrategyTable(spec, values, float(seconds) if isinstance(seconds, int | float) else 0.0,
+                         meta)
 
 
 def _describe(rules: Ruleset) -> str:

@@ -52,7 +52,7 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.I
     return ImageFont.load_default(size=size)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, bold: bool = False) -> str:
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float, bold: bool = False) -> str:
     """``text`` cut with an ellipsis so it fits ``width`` pixels."""
     font = _font(size, bold)
     if draw.textlength(text, font=font) <= width:

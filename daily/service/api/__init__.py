@@ -4,5 +4,5 @@ Every module here that defines a :class:`flask.Blueprint` named ``bp`` is regist
 by :func:`daily.service.app.create_app` under ``/api/v1`` (a blueprint's own
 ``url_prefix`` is appended, e.g. ``url_prefix="/days"`` serves ``/api/v1/days``).
 Blueprints are thin: they read the request and call the services in
-``current_app.extensions["daily"]`` (:class:`daily.service.app.Services`).
+:func:`daily.service.context.current_services` (:class:`daily.service.app.Services`).
 """

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
+from daily.service.context import current_services
 from daily.service.contract.bodies import CHALLENGE_MODELS, Body, challenge_model
 from daily.service.contract.fields import ChallengeCode
 from daily.service.contract.operations import Choice, operation
@@ -23,7 +24,7 @@ NEW_CHALLENGE = Choice(CHALLENGE_MODELS, challenge_model, "NewChallenge")
 def create(player: Player, body: Body) -> tuple[dict[str, Any], int]:
     """A challenge from a result code (``{"code"}``) or on fresh dice (``{"ruleset",
     "options"}``)."""
-    challenges = current_app.extensions["daily"].challenges
+    challenges = current_services().challenges
     return challenges.create(player, body.model_dump(exclude_unset=True)), 201
 
 
@@ -31,4 +32,4 @@ def create(player: Player, body: Body) -> tuple[dict[str, Any], int]:
 @operation(Challenge, auth="optional", path={"code": ChallengeCode}, errors=(404,))
 def show(player: Player | None, code: str) -> dict[str, Any]:
     """Entries with totals; the turn-by-turn comparison once your own entry is finished."""
-    return current_app.extensions["daily"].challenges.public(code, player)
+    return current_services().challenges.public(code, player)

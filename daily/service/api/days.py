@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
+from daily.service.context import current_services
 from daily.service.contract.bodies import DaysQuery
 from daily.service.contract.fields import Date, RulesetName
 from daily.service.contract.operations import operation
@@ -36,7 +37,7 @@ def _keyring() -> Keyring:
         return fixed
     loader = current_app.extensions.get(_LOADER)
     if loader is None:
-        loader = KeyringLoader(current_app.extensions["daily"].config)
+        loader = KeyringLoader(current_services().config)
         current_app.extensions[_LOADER] = loader
     try:
         return loader.get()
@@ -53,7 +54,7 @@ def descriptors() -> DayDescriptors:
     cached = current_app.extensions.get(_EXTENSION)
     if cached is not None and cached.keyring is keyring:
         return cached
-    services = current_app.extensions["daily"]
+    services = current_services()
     first_day = current_app.config.get("DAILY_FIRST_DAY", FIRST_DAY)
     service = DayDescriptors(services.conn, services.config, keyring, first_day)
     current_app.extensions[_EXTENSION] = service
@@ -64,7 +65,7 @@ def descriptors() -> DayDescriptors:
 @operation(Day, path={"date": Date, "ruleset": RulesetName}, errors=(404,))
 def day(date: str, ruleset: str) -> dict[str, Any]:
     """One signed day descriptor; ``seed`` only once the day is revealed."""
-    now = current_app.extensions["daily"].clock()
+    now = current_services().clock()
     return descriptors().get(date, ruleset, now)
 
 
@@ -76,7 +77,7 @@ def days(query: DaysQuery) -> dict[str, Any]:
     A longer range answers its first 31 dates and ``next``, the ``from`` of the next page;
     ``to`` before ``from`` is an empty range.
     """
-    now = current_app.extensions["daily"].clock()
+    now = current_services().clock()
     rulesets = query.ruleset.split(",") if query.ruleset is not None else None
     found, following = descriptors().between(query.start, query.to, rulesets, now)
     return {"days": found, "next": following}

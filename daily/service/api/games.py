@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
+from daily.service.context import current_services
 from daily.service.contract.bodies import (
     START_MODELS,
     Body,
@@ -32,7 +33,7 @@ START = Choice(START_MODELS, start_model, "StartGame")
 
 
 def _counted(state: dict[str, Any], *, finishing: bool) -> dict[str, Any]:
-    metrics = current_app.extensions["daily"].metrics
+    metrics = current_services().metrics
     if finishing and state["over"]:
         metrics.games_finished.labels(state["mode"], state["ruleset"]).inc()
     return state
@@ -51,7 +52,7 @@ def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
     strategy table is missing is 503.
     """
     fields = body.model_dump(exclude_unset=True)
-    services = current_app.extensions["daily"]
+    services = current_services()
     if isinstance(body, ChallengeStart):
         state, created = services.challenges.take(player, fields)
     else:
@@ -69,7 +70,7 @@ def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
 @operation(Game, auth="required", path={"game_id": GameId}, errors=(403, 404))
 def show(player: Player, game_id: str) -> dict[str, Any]:
     """The state of one of your games."""
-    return current_app.extensions["daily"].games.get(player, game_id)
+    return current_services().games.get(player, game_id)
 
 
 @bp.post("/games/<game_id>/roll")
@@ -77,7 +78,7 @@ def show(player: Player, game_id: str) -> dict[str, Any]:
            errors=(403, 404, 409))
 def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
     """Reroll the dice not held, at the position the move was decided at."""
-    games = current_app.extensions["daily"].games
+    games = current_services().games
     return games.roll(player, game_id, body.hold, body.position)
 
 
@@ -86,7 +87,7 @@ def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
            errors=(403, 404, 409))
 def score(player: Player, game_id: str, body: Score) -> dict[str, Any]:
     """Fill a box with the dice showing; the next turn's first roll is shown."""
-    games = current_app.extensions["daily"].games
+    games = current_services().games
     state = games.score(player, game_id, body.box, body.position)
     return _counted(state, finishing=True)
 
@@ -96,7 +97,7 @@ def score(player: Player, game_id: str, body: Score) -> dict[str, Any]:
            body_required=True, errors=(403, 404, 409))
 def submit_log(player: Player, game_id: str, body: SubmitLog) -> dict[str, Any]:
     """Verify a whole move log against what was revealed; returns the finished game."""
-    games = current_app.extensions["daily"].games
+    games = current_services().games
     log = body.log if isinstance(body.log, str) else body.log.model_dump(exclude_unset=True)
     state = games.submit_log(player, game_id, log)
     return _counted(state, finishing=True)

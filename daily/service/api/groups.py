@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
+from daily.service.context import current_services
 from daily.service.contract.bodies import GroupQuery, NewGroup, NoBody
 from daily.service.contract.fields import GroupCode
 from daily.service.contract.operations import operation
@@ -16,7 +17,7 @@ bp = Blueprint("groups", __name__)
 
 
 def _groups() -> Any:
-    return current_app.extensions["daily"].groups
+    return current_services().groups
 
 
 @bp.get("/groups")

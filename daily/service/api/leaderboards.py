@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
 from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service import keymap
+from daily.service.context import current_services
 from daily.service.contract.bodies import LeaderboardQuery
 from daily.service.contract.fields import Date, RulesetName
 from daily.service.contract.operations import operation
@@ -26,7 +27,7 @@ bp = Blueprint("leaderboards", __name__)
            query=LeaderboardQuery, errors=(404,))
 def show(player: Player | None, date: str, ruleset: str, query: LeaderboardQuery) -> dict[str, Any]:
     """The board of a day set: the top, your rank and the rows around you."""
-    services = current_app.extensions["daily"]
+    services = current_services()
     day = parse_date(date)
     name = canonical_name(ruleset)
     if name not in services.config.rulesets_on(day):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
+from daily.service.context import current_services
 from daily.service.contract.bodies import NewPlayer, NoBody, Rename
 from daily.service.contract.fields import trim_name
 from daily.service.contract.operations import operation
@@ -23,7 +24,7 @@ bp = Blueprint("players", __name__)
 def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
     """A new anonymous player and its secret token (shown only here)."""
     name = trim_name(body.name) if body.name is not None else None
-    player, token = current_app.extensions["daily"].players.create(name)
+    player, token = current_services().players.create(name)
     return {"player": player.to_json(), "token": token}, 201
 
 
@@ -31,7 +32,7 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
 @operation(Me, auth="required")
 def me(player: PlayerRecord) -> dict[str, Any]:
     """You, your statistics and your ranked history."""
-    services = current_app.extensions["daily"]
+    services = current_services()
     prefix = services.config.key_prefix
     stats = player_stats(services.conn, player.id, services.clock(), prefix=prefix)
     history = player_history(services.conn, player.id, prefix=prefix)
@@ -43,7 +44,7 @@ def me(player: PlayerRecord) -> dict[str, Any]:
 @operation(Player, auth="required", body=Rename, body_required=True)
 def rename(player: PlayerRecord, body: Rename) -> dict[str, Any]:
     """Change your display name."""
-    renamed = current_app.extensions["daily"].players.rename(player, trim_name(body.name))
+    renamed = current_services().players.rename(player, trim_name(body.name))
     return renamed.to_json()
 
 
@@ -51,7 +52,7 @@ def rename(player: PlayerRecord, body: Rename) -> dict[str, Any]:
 @operation(CreatedPlayer, auth="required", body=NoBody, errors=(409,))
 def rotate_token(player: PlayerRecord, body: NoBody) -> dict[str, Any]:
     """A new token for you; the one this request carries stops working at once."""
-    token = current_app.extensions["daily"].players.rotate(player, bearer_token() or "")
+    token = current_services().players.rotate(player, bearer_token() or "")
     return {"player": player.to_json(), "token": token}
 
 
@@ -59,5 +60,5 @@ def rotate_token(player: PlayerRecord, body: NoBody) -> dict[str, Any]:
 @operation(None, auth="required", statuses=(204,), errors=(409,))
 def revoke_token(player: PlayerRecord) -> tuple[str, int]:
     """Revoke your token: nobody can act as this player any more."""
-    current_app.extensions["daily"].players.revoke(player, bearer_token() or "")
+    current_services().players.revoke(player, bearer_token() or "")
     return "", 204

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
 from daily.rules import Ruleset
+from daily.service.context import current_services
 from daily.service.contract.bodies import Hint
 from daily.service.contract.fields import GameId
 from daily.service.contract.operations import operation
@@ -35,7 +36,7 @@ bp = Blueprint("strategy", __name__)
 def _advisor(rules: Ruleset) -> Advisor | TripleAdvisor:
     """The process's warm advisor of the ruleset (503 naming the build command if none)."""
     try:
-        return advisor_for(rules, current_app.extensions["daily"].config.tables_dir)
+        return advisor_for(rules, current_services().config.tables_dir)
     except StrategyError as exc:
         raise ApiError(503, "unavailable", exc.message, field="table") from None
 
@@ -49,7 +50,7 @@ def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
     ``top`` (0 to 20, default 3) is how many alternatives besides the best.
     """
     top = body.top if body.top is not None else 3
-    result, _ = current_app.extensions["daily"].games.for_advice(player, game_id)
+    result, _ = current_services().games.for_advice(player, game_id)
     if result.complete:
         raise ApiError(409, "conflict", "the game is over; ask for its analysis", field="id")
     game = result.game
@@ -63,7 +64,7 @@ def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
 @operation(Analysis, auth="required", path={"game_id": GameId}, errors=(403, 404, 409))
 def analysis(player: Player, game_id: str) -> dict[str, Any]:
     """Every decision of a finished game against optimal play (practice, revealed days)."""
-    result, slots = current_app.extensions["daily"].games.for_advice(player, game_id)
+    result, slots = current_services().games.for_advice(player, game_id)
     if not result.complete:
         raise ApiError(409, "conflict", "the game is not finished yet", field="id")
     advisor = _advisor(result.rules)

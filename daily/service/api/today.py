@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
 from daily import calendar
 from daily.service.clock import iso
 from daily.service.config import WEEKDAYS
+from daily.service.context import current_services
 from daily.service.contract.operations import operation
 from daily.service.contract.responses import Today
 from daily.service.players import Player
@@ -25,7 +26,7 @@ def today(player: Player | None) -> dict[str, Any]:
     ``rulesets`` are the everyday sets; a set with ``"special": true`` is the weekly
     special of its date, described by the top-level ``special`` (``null`` without one).
     """
-    services = current_app.extensions["daily"]
+    services = current_services()
     now = services.clock()
     open_dates = calendar.open_dates(now)
     dates = [calendar.last_revealed(now), *open_dates, open_dates[-1] + dt.timedelta(days=1)]

@@ -29,6 +29,7 @@ from daily.service import keymap
 from daily.service.codes import new_code
 from daily.service.domain import NotFound
 from daily.service.games.record import GameRecord, plausible_id
+from daily.service.leaderboard import as_text
 
 #: Practice games (and their result codes) are forgotten this long after their last write.
 PRACTICE_TTL = 30 * 24 * 3600
@@ -107,7 +108,7 @@ class GameStore:
         """
         return int(calendar.closes_at(day).timestamp()) + self.ranked_days * 86400
 
-    def _lifetime(self, record: GameRecord) -> dict[str, int]:
+    def _lifetime(self, record: GameRecord) -> dict[str, Any]:
         """The expiry of a finished game's keys, as ``SET`` arguments."""
         if record.mode == "ranked" and record.day is not None:
             return {"exat": self.ranked_expiry(record.day)}
@@ -118,7 +119,7 @@ class GameStore:
         raw = self.conn.get(self.key(game_id)) if plausible_id(game_id) else None
         if raw is None:
             raise NotFound(f"no game {game_id!r}", field="id")
-        text = raw.decode()
+        text = as_text(raw)
         return Stored(GameRecord.loads(text), text)
 
     def load(self, game_id: str) -> GameRecord:
@@ -128,12 +129,12 @@ class GameStore:
     def ranked_id(self, date: str, ruleset: str, player_id: str) -> str | None:
         """The id of a player's ranked game of a day set, if started."""
         raw = self.conn.get(keymap.ranked(self.prefix, date, ruleset, player_id))
-        return raw.decode() if raw is not None else None
+        return as_text(raw) if raw is not None else None
 
     def game_id_of_code(self, code: str) -> str | None:
         """The game id a result code names, if any."""
         raw = self.conn.get(keymap.code(self.prefix, code))
-        return raw.decode() if raw is not None else None
+        return as_text(raw) if raw is not None else None
 
     def start_ranked(self, record: GameRecord) -> str | None:
         """Record a new ranked game unless the player has one; returns that one's id."""
