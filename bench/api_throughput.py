@@ -135,12 +135,14 @@ def game_loop(port: int, stop: float, out: dict[str, list[float]], date: str) ->
         while not state["over"] and time.monotonic() < stop:
             if state["rolls_left"]:
                 status, state, elapsed = client.call(
-                    "POST", f"/api/v1/games/{state['id']}/roll", {"hold": "11000"})
+                    "POST", f"/api/v1/games/{state['id']}/roll",
+                    {"hold": "11000", "position": state["position"]})
                 kind = "roll"
             else:
                 box = next(c["box"] for c in state["choices"] if c["legal"])
                 status, state, elapsed = client.call(
-                    "POST", f"/api/v1/games/{state['id']}/score", {"box": box})
+                    "POST", f"/api/v1/games/{state['id']}/score",
+                    {"box": box, "position": state["position"]})
                 kind = "score"
             assert status == 200, state
             out[kind].append(elapsed)

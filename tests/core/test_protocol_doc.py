@@ -45,6 +45,15 @@ def test_vector_files_are_listed():
         json.loads((Path(__file__).resolve().parents[2] / "seeds" / name).read_text())
 
 
+def test_position_example():
+    from daily.service.games.record import position_of
+
+    example = re.search(r"```json\n(\{\n  \"format\": \"daily-log/1\".*?)```", DOC, re.S)
+    assert example
+    assert "(the example log of `daily-log/1` above is at position 5)" in DOC
+    assert position_of(MoveLog.from_json(example.group(1))) == 5
+
+
 def test_generala_and_triple_are_described_exactly():
     section = DOC.split("- `generala`:", 1)[1].split("Options:", 1)[0]
     listed = re.findall(r"[a-z_]+", section.replace("…", " "))

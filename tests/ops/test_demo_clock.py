@@ -49,7 +49,8 @@ def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
         while not state["over"]:  # score the best box at once, every turn
             legal = [c for c in state["choices"] if c["legal"]]
             box = max(legal, key=lambda c: c["points"])["box"]
-            state = call(serve, "POST", f"/games/{state['id']}/score", {"box": box}, token)
+            state = call(serve, "POST", f"/games/{state['id']}/score",
+                         {"box": box, "position": state["position"]}, token)
         code = state["result"]["code"]
 
         # The demo clock runs on: the day closes, is rolled over and revealed.

@@ -1,5 +1,12 @@
 """Fixtures for the service tests: a real app on a real Redis database, a movable
-clock, a temporary data directory with fresh keys, and helpers to play through HTTP."""
+clock, a temporary data directory with fresh keys, and helpers to play through HTTP.
+
+A test module marked ``pytest.mark.live`` gets the same fixtures (``client``,
+``clock``, ``service_config``, ``player``, ``make_player``) on a live server instead:
+real gunicorn with two worker processes on the test's Redis, where consecutive
+requests land on alternate workers (:mod:`tests.service.live`). The game flow is
+tested that way, as it runs in production.
+"""
 
 from __future__ import annotations
 
@@ -16,17 +23,25 @@ from daily.service.app import create_app
 from daily.service.clock import FixedClock
 from daily.service.config import Config, load_config
 from daily.service.keys import init_keys
+from tests.conftest import base_url
+from tests.service.live import FileClockControl, HttpClient, LiveServer, start_gunicorn
 
 #: Mid-day UTC on 2026-11-29: the 28th, 29th and 30th are open.
 NOON = dt.datetime(2026, 11, 29, 11, 0, tzinfo=dt.UTC)
 PREFIX = "ddtest:"
 
 
+def _live(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("live") is not None
+
+
 @pytest.fixture
-def service_config(redis_url: str, tmp_path: Path) -> Config:
+def service_config(request: pytest.FixtureRequest, tmp_path: Path) -> Config:
     """A configuration on the test's Redis database and a fresh data directory."""
+    if _live(request):
+        return request.getfixturevalue("live_config")
     config = load_config({
-        "REDIS_URL": redis_url,
+        "REDIS_URL": request.getfixturevalue("redis_url"),
         "DAILY_KEY_PREFIX": PREFIX,
         "DAILY_DATA_DIR": str(tmp_path / "data"),
         "DAILY_PUBLIC_URL": "https://dice.example",
@@ -36,23 +51,93 @@ def service_config(redis_url: str, tmp_path: Path) -> Config:
 
 
 @pytest.fixture
-def clock() -> FixedClock:
-    """The app's clock; move it with ``clock.advance(hours=...)``."""
+def clock(request: pytest.FixtureRequest) -> Any:
+    """The app's clock; move it with ``clock.advance(hours=...)`` or ``clock.set(...)``."""
+    if _live(request):
+        return request.getfixturevalue("live_clock")
     return FixedClock(NOON)
 
 
 @pytest.fixture
 def app(service_config: Config, clock: FixedClock) -> Iterator[Flask]:
-    """The real application."""
+    """The real application, in this process."""
     app = create_app(service_config, {"TESTING": True, "CLOCK": clock})
     yield app
     app.extensions["daily"].conn.close()
 
 
 @pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    """A test client of the app."""
+def client(request: pytest.FixtureRequest) -> Any:
+    """A client of the app: Flask's test client, or HTTP to the live server."""
+    if _live(request):
+        return request.getfixturevalue("live_client")
+    app: Flask = request.getfixturevalue("app")
     return app.test_client()
+
+
+# ----- the live server ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def live_env(redis_db: int, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment of a live server (and of anything that shares its data)."""
+    tmp = tmp_path_factory.mktemp("live")
+    env = {
+        "REDIS_URL": f"{base_url()}/{redis_db}",
+        "DAILY_KEY_PREFIX": PREFIX,
+        "DAILY_DATA_DIR": str(tmp / "data"),
+        "DAILY_PUBLIC_URL": "https://dice.example",
+        "DAILY_RATE_LIMIT": "off",
+        "DAILY_TEST_CLOCK_FILE": str(tmp / "clock"),
+        "DAILY_TEST_SLOT_LOG": str(tmp / "slots.log"),
+        "DAILY_TEST_WORLD": '{"agreed": "all"}',
+    }
+    init_keys(load_config(env).keys_dir)
+    FileClockControl(Path(env["DAILY_TEST_CLOCK_FILE"]), NOON)
+    return env
+
+
+@pytest.fixture(scope="module")
+def live_server(
+    live_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """Real gunicorn, two workers taking consecutive requests in turn, for a module."""
+    with start_gunicorn(live_env, tmp_path_factory.mktemp("gunicorn")) as server:
+        yield server
+
+
+@pytest.fixture
+def live_config(live_env: dict[str, str]) -> Config:
+    """The live server's configuration (same Redis, keys and prefix)."""
+    return load_config(live_env)
+
+
+@pytest.fixture
+def live_clock(live_env: dict[str, str]) -> FileClockControl:
+    """The live server's clock, at :data:`NOON` when the test starts."""
+    return FileClockControl(Path(live_env["DAILY_TEST_CLOCK_FILE"]), NOON)
+
+
+@pytest.fixture
+def slot_log(live_env: dict[str, str]) -> Any:
+    """The slots the live server's processes computed (each process once), as a set."""
+    path = Path(live_env["DAILY_TEST_SLOT_LOG"])
+    path.write_text("")
+
+    def computed() -> set[tuple[int, int]]:
+        return {(int(t), int(r)) for t, r in
+                (line.split() for line in path.read_text().splitlines())}
+
+    return computed
+
+
+@pytest.fixture
+def live_client(
+    live_server: LiveServer, redis_url: str, live_clock: FileClockControl
+) -> HttpClient:
+    """HTTP to the live server, on a clean Redis database (``redis_url`` flushed it), at
+    noon."""
+    return live_server.client()
 
 
 class Player:

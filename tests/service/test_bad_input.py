@@ -97,31 +97,34 @@ def test_bad_bodies_on_roll_and_score(player: Player, game: dict[str, Any]) -> N
     error(player.call("POST", roll, {"hold": "01a10"}), 422, "invalid_field", "hold")
     error(player.call("POST", roll, {"hold": 10100}), 422, "invalid_field", "hold")
     error(player.call("POST", roll, {}), 422, "invalid_field", "hold")
-    error(player.call("POST", roll, {"hold": "00000", "dice": [6] * 5}), 422, "invalid_field",
-          "dice")
+    error(player.call("POST", roll, {"hold": "00000", "dice": [6] * 5, "position": 0}), 422,
+          "invalid_field", "dice")
     error(player.call("POST", roll, {"hold": "11111"}), 422, "invalid_field", "hold")
     error(player.call("POST", roll, {"hold": "00000", "position": None}), 422, "invalid_field",
           "position")
     # well formed (the document's schema) but not for this game: 409 illegal_move
-    body = error(player.call("POST", roll, {"hold": "000000"}), 409, "illegal_move", "hold")
+    body = error(player.call("POST", roll, {"hold": "000000", "position": 0}), 409,
+                 "illegal_move", "hold")
     assert (body["turn"], body["roll"]) == (1, 2)
-    error(player.call("POST", score, {"box": "yatzy"}), 409, "illegal_move", "box")
+    error(player.call("POST", score, {"box": "yatzy", "position": 0}), 409, "illegal_move", "box")
     error(player.call("POST", score, {"box": None}), 422, "invalid_field", "box")
     error(player.call("POST", score, {}), 422, "invalid_field", "box")
     error(player.call("POST", score, "chance"), 400, "bad_request", "body")
-    assert player.call("POST", roll, {"hold": "00000"}).status_code == 200
-    assert player.call("POST", roll, {"hold": "00000"}).status_code == 200
-    body = error(player.call("POST", roll, {"hold": "00000"}), 409, "illegal_move")
+    assert player.call("POST", roll, {"hold": "00000", "position": 0}).status_code == 200
+    assert player.call("POST", roll, {"hold": "00000", "position": 1}).status_code == 200
+    body = error(player.call("POST", roll, {"hold": "00000", "position": 2}), 409, "illegal_move")
     assert (body["turn"], body["roll"]) == (1, 4) and "no rolls left" in body["message"]
-    assert player.call("POST", score, {"box": "chance"}).status_code == 200
-    body = error(player.call("POST", score, {"box": "chance"}), 409, "illegal_move", "box")
+    assert player.call("POST", score, {"box": "chance", "position": 2}).status_code == 200
+    body = error(player.call("POST", score, {"box": "chance", "position": 3}), 409,
+                 "illegal_move", "box")
     assert body["turn"] == 2 and "already filled" in body["message"]
 
 
 def test_bad_ids_codes_and_queries(player: Player, client: Any) -> None:
     error(player.call("GET", "/games/g_doesnotexist"), 404, "not_found", "id")
     error(player.call("GET", "/games/nonsense!"), 422, "invalid_field", "game_id")
-    error(player.call("POST", "/games/g_nothing/roll", {"hold": "00000"}), 404, "not_found")
+    error(player.call("POST", "/games/g_nothing/roll", {"hold": "00000", "position": 0}), 404,
+          "not_found")
     error(player.call("POST", "/games/g_nothing/log", {"log": {}}), 422, "invalid_field",
           "log.format")
     error(player.call("POST", "/games/g_nothing/log", {}), 422, "invalid_field", "log")
@@ -167,8 +170,8 @@ def test_every_authenticated_endpoint_needs_a_valid_token(client: Any) -> None:
     calls = [
         ("GET", "/api/v1/players/me", None), ("PATCH", "/api/v1/players/me", {"name": "X"}),
         ("POST", "/api/v1/games", {"ruleset": "yahtzee"}), ("GET", "/api/v1/games/g_1", None),
-        ("POST", "/api/v1/games/g_1/roll", {"hold": "00000"}),
-        ("POST", "/api/v1/games/g_1/score", {"box": "chance"}),
+        ("POST", "/api/v1/games/g_1/roll", {"hold": "00000", "position": 0}),
+        ("POST", "/api/v1/games/g_1/score", {"box": "chance", "position": 0}),
         ("POST", "/api/v1/games/g_1/log", {"log": "dl1~yahtzee~-~d2026-11-29~"}),
     ]
     for method, path, body in calls:

@@ -64,10 +64,11 @@ def test_a_day_closes_for_unfinished_games_and_opens_for_practice(
     assert played == {"game_id": game["id"], "over": False, "total": None, "code": None}
     # The 28th ends at UTC-12 at 12:00 UTC on the 29th.
     clock.set(dt.datetime(2026, 11, 29, 11, 59, 59, tzinfo=dt.UTC))
-    assert player.call("POST", f"/games/{game['id']}/roll", {"hold": "00001"}).status_code == 200
+    rolled = player.call("POST", f"/games/{game['id']}/roll", {"hold": "00001", "position": 0})
+    assert rolled.status_code == 200
     assert start(player, "2026-11-28", mode="practice").status_code == 409  # not revealed
     clock.advance(seconds=1)
-    late = player.call("POST", f"/games/{game['id']}/score", {"box": "chance"})
+    late = player.call("POST", f"/games/{game['id']}/score", {"box": "chance", "position": 1})
     assert late.status_code == 409
     error = late.get_json()["error"]
     assert (error["code"], error["field"]) == ("day_not_open", "date")

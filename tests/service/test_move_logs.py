@@ -1,4 +1,5 @@
-"""Submitting a whole move log: verified against what the server revealed."""
+"""Submitting a whole move log: verified against what the server revealed (live
+gunicorn, two workers)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,14 @@ import copy
 from typing import Any
 
 import pytest
-from flask import Flask
 
 from daily.movelog import MoveLog
 from daily.replay import replay
+from daily.service.config import Config
 from daily.service.keys import Keyring
 from tests.service.conftest import Player, play_out
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.live]
 
 
 def ranked(player: Player, ruleset: str = "yahtzee") -> dict[str, Any]:
@@ -46,7 +47,7 @@ def error_of(response: Any) -> dict[str, Any]:
     return body["error"]
 
 
-def test_a_consistent_log_finishes_the_game(app: Flask, player: Player) -> None:
+def test_a_consistent_log_finishes_the_game(service_config: Config, player: Player) -> None:
     state = play_out(player, ranked(player), turns=12)
     state = player.call("POST", f"/games/{state['id']}/roll",
                         {"hold": "11100", "position": state["position"]}).get_json()
@@ -56,7 +57,7 @@ def test_a_consistent_log_finishes_the_game(app: Flask, player: Player) -> None:
     final = response.get_json()
     assert final["over"] and final["result"]["code"].startswith("DD-")
     assert final["position"] == state["position"] + 1
-    seed = Keyring.load(app.extensions["daily"].config).day_seed("yahtzee", "2026-11-29")
+    seed = Keyring.load(service_config).day_seed("yahtzee", "2026-11-29")
     assert final["total"] == replay(MoveLog.from_json(log), seed).total
     # Submitting the same log again is harmless; the same result comes back.
     again = submit(player, state["id"], log)

@@ -1,4 +1,5 @@
-"""Whole ranked games through the HTTP API, and the fair-play rules around them."""
+"""Whole ranked games through the HTTP API (live gunicorn, two workers), and the
+fair-play rules around them."""
 
 from __future__ import annotations
 
@@ -6,15 +7,16 @@ import re
 from typing import Any
 
 import pytest
-from flask import Flask
 
 from daily.movelog import MoveLog
 from daily.replay import replay
+from daily.service.config import Config
 from daily.service.keys import Keyring
 from daily.service.leaderboard import Result
+from daily.service.results_stream import ResultStream
 from tests.service.conftest import Player, play_out
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.live]
 
 
 def start(player: Player, ruleset: str, date: str = "2026-11-29", mode: str = "ranked") -> Any:
@@ -23,7 +25,8 @@ def start(player: Player, ruleset: str, date: str = "2026-11-29", mode: str = "r
 
 @pytest.mark.parametrize(("ruleset", "dice", "boxes"), [("yahtzee", 5, 13), ("maxi-yatzy", 6, 20)])
 def test_whole_ranked_game_is_verified_by_replay(
-    app: Flask, player: Player, ruleset: str, dice: int, boxes: int
+    service_config: Config, redis_client: Any, player: Player, ruleset: str, dice: int,
+    boxes: int,
 ) -> None:
     response = start(player, ruleset)
     assert response.status_code == 201
@@ -39,7 +42,7 @@ def test_whole_ranked_game_is_verified_by_replay(
     assert len(final["history"]) == boxes
 
     # The server's total is the core's replay of the log on the day's dice.
-    seed = Keyring.load(app.extensions["daily"].config).day_seed(ruleset, "2026-11-29")
+    seed = Keyring.load(service_config).day_seed(ruleset, "2026-11-29")
     log = MoveLog.from_json(final["log"])
     assert log.complete and log.day.isoformat() == "2026-11-29"
     assert replay(log, seed).total == final["total"] == final["result"]["total"]
@@ -52,8 +55,8 @@ def test_whole_ranked_game_is_verified_by_replay(
     assert result["rank"] is None  # the worker has not put it on the board yet
 
     # The finish appended exactly one result to the results stream.
-    stream = app.extensions["daily"].results
-    entries = [e for key in stream.stream_keys() for e in stream.conn.xrange(key)]
+    stream = ResultStream(redis_client, prefix=service_config.key_prefix)
+    entries = [e for key in stream.stream_keys() for e in redis_client.xrange(key)]
     assert len(entries) == 1 and stream.unapplied("2026-11-29") == 1
     appended = Result.from_json(entries[0][1][b"r"])
     assert (appended.game_id, appended.total) == (final["id"], final["total"])
@@ -62,7 +65,9 @@ def test_whole_ranked_game_is_verified_by_replay(
 
 def test_second_start_resumes_then_refuses(player: Player) -> None:
     first = start(player, "yahtzee").get_json()
-    moved = player.call("POST", f"/games/{first['id']}/roll", {"hold": "11000"}).get_json()
+    moved = player.call(
+        "POST", f"/games/{first['id']}/roll", {"hold": "11000", "position": 0}
+    ).get_json()
 
     # "Abandon" and start again: the same game, at the same position, same dice.
     again = start(player, "yahtzee")
@@ -100,8 +105,8 @@ def test_other_players_cannot_see_or_play_a_game(player: Player, make_player: An
     eve = make_player("Eve")
     for method, path, body in [
         ("GET", f"/games/{game['id']}", None),
-        ("POST", f"/games/{game['id']}/roll", {"hold": "00000"}),
-        ("POST", f"/games/{game['id']}/score", {"box": "chance"}),
+        ("POST", f"/games/{game['id']}/roll", {"hold": "00000", "position": 0}),
+        ("POST", f"/games/{game['id']}/score", {"box": "chance", "position": 0}),
     ]:
         response = eve.call(method, path, body)
         assert response.status_code == 403, (path, response.get_json())
@@ -111,46 +116,35 @@ def test_other_players_cannot_see_or_play_a_game(player: Player, make_player: An
 
 
 def test_ranked_dice_come_only_after_every_preceding_decision(
-    app: Flask, player: Player
+    player: Player, slot_log: Any
 ) -> None:
-    """The server computes a slot's dice only when the game reaches that slot."""
-    seeds = app.extensions["daily"].seeds
-    computed: set[tuple[int, int]] = set()
-    real_slots = seeds.slots
-
-    def recording_slots(ruleset: str, date: Any, count: int) -> Any:
-        source = real_slots(ruleset, date, count)
-
-        def slot(turn: int, roll: int) -> tuple[int, ...]:
-            computed.add((turn, roll))
-            return source(turn, roll)
-
-        return slot
-
-    seeds.slots = recording_slots  # type: ignore[method-assign]
+    """The server computes a slot's dice only when the game reaches that slot: no
+    worker process even asks for the dice of a slot beyond the game's position."""
     state = start(player, "yahtzee").get_json()
-    assert computed == {(0, 0)}
+    assert slot_log() == {(0, 0)}
     reached = {(0, 0)}
     for _ in range(4):
         if state["rolls_left"]:
             state = player.call(
-                "POST", f"/games/{state['id']}/roll", {"hold": "10000"}
+                "POST", f"/games/{state['id']}/roll",
+                {"hold": "10000", "position": state["position"]},
             ).get_json()
             reached.add((state["turn"] - 1, state["roll"] - 1))
-            assert computed == reached
+            assert slot_log() == reached
         box = next(c["box"] for c in state["choices"] if c["legal"])
-        state = player.call("POST", f"/games/{state['id']}/score", {"box": box}).get_json()
+        state = player.call("POST", f"/games/{state['id']}/score",
+                            {"box": box, "position": state["position"]}).get_json()
         reached.add((state["turn"] - 1, 0))
-        assert computed == reached
+        assert slot_log() == reached
         # Nothing in the state goes beyond the slots reached.
         assert len(state["history"]) == state["turn"] - 1
         assert state["turn_rolls"] == [state["dice"]]
 
 
 def test_the_day_seed_never_appears_in_any_response(
-    app: Flask, player: Player, make_player: Any, clock: Any
+    service_config: Config, player: Player
 ) -> None:
-    seeds = Keyring.load(app.extensions["daily"].config)
+    seeds = Keyring.load(service_config)
     secrets_hex = [
         seeds.day_seed(r, d).hex() for r in ("yahtzee", "maxi-yatzy")
         for d in ("2026-11-28", "2026-11-29", "2026-11-30")

@@ -121,7 +121,7 @@ def test_a_forged_token_never_spends_the_victims_budget(gunicorn: Gunicorn) -> N
                                     body={"ruleset": "yahtzee", "mode": "practice"})
     assert status == 201, game
     status, after, _ = gunicorn.call("POST", f"/games/{game['id']}/roll", ip="192.0.2.1",
-                                     token=victim_token, body={"hold": "00000"})
+                                     token=victim_token, body={"hold": "00000", "position": 0})
     assert status == 200, after
 
 

@@ -159,7 +159,8 @@ def test_practice_games_and_their_codes_expire_a_month_after_the_last_move(
     state = player.call("POST", "/games", {"ruleset": "yahtzee", "mode": "practice"})
     game_key = keymap.game(PREFIX, state.get_json()["id"])
     redis_client.expire(game_key, 60)
-    state = player.call("POST", f"/games/{state.get_json()['id']}/roll", {"hold": "00000"})
+    state = player.call("POST", f"/games/{state.get_json()['id']}/roll",
+                        {"hold": "00000", "position": 0})
     assert 29 * 86400 < redis_client.ttl(game_key) <= PRACTICE_TTL  # each move restarts it
     final = play_out(player, state.get_json())
     code_key = keymap.code(PREFIX, final["result"]["code"])
@@ -177,7 +178,8 @@ def test_ranked_records_live_the_configured_days_after_their_day_closes(
     assert expiry == int(dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC).timestamp()) + 400 * 86400
     keys = [keymap.game(PREFIX, state["id"]),
             keymap.ranked(PREFIX, "2026-11-29", "yahtzee", player.id)]
-    state = player.call("POST", f"/games/{state['id']}/roll", {"hold": "00000"}).get_json()
+    state = player.call("POST", f"/games/{state['id']}/roll",
+                        {"hold": "00000", "position": 0}).get_json()
     assert [redis_client.expiretime(k) for k in keys] == [expiry, expiry]  # moves keep it
     final = play_out(player, state)
     keys.append(keymap.code(PREFIX, final["result"]["code"]))

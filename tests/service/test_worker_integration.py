@@ -14,7 +14,7 @@ from flask import Flask
 from daily.service.config import Config
 from tests.service.conftest import PREFIX, Player, play_out
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]
+pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.live]
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -37,9 +37,11 @@ def follow_hints(player: Player, state: dict[str, Any]) -> dict[str, Any]:
         assert hint["turn"] == state["turn"] and len(hint["alternatives"]) <= 2
         best = hint["best"]
         if best["kind"] == "keep":
-            state = player.call("POST", f"/games/{state['id']}/roll", {"hold": best["hold"]})
+            state = player.call("POST", f"/games/{state['id']}/roll",
+                                {"hold": best["hold"], "position": state["position"]})
         else:
-            state = player.call("POST", f"/games/{state['id']}/score", {"box": best["box"]})
+            state = player.call("POST", f"/games/{state['id']}/score",
+                                {"box": best["box"], "position": state["position"]})
         assert state.status_code == 200, state.get_json()
         state = state.get_json()
     return state

@@ -132,7 +132,8 @@ def play_ranked_by_api(server: LiveServer, token: str, date: str) -> dict[str, A
     game = call("POST", "/games", {"ruleset": "yahtzee", "date": date, "mode": "ranked"})
     while not game["over"]:
         box = max((c for c in game["choices"] if c["legal"]), key=lambda c: c["points"])
-        game = call("POST", f"/games/{game['id']}/score", {"box": box["box"]})
+        game = call("POST", f"/games/{game['id']}/score",
+                    {"box": box["box"], "position": game["position"]})
     return game
 
 

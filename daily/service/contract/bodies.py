@@ -201,8 +201,8 @@ BOX_IDS: tuple[str, ...] = tuple(
 #: The position a move was decided at (``daily-move/1``, ``docs/protocol.md``).
 Position = Annotated[
     json_int(0, 10_000),
-    Field(description="the game's position the move was decided at (daily-move/1); "
-          "without it the move applies at whatever position is current"),
+    Field(description="the game's position the move was decided at (daily-move/1), "
+          "as the state showed it"),
 ]
 #: A hold mask: ``1`` keeps the die at that position, at least one ``0``.
 HOLD_PATTERN = "^[01]*0[01]*$"
@@ -217,14 +217,14 @@ class Roll(Body):
               max_length=_dice_counts()[-1], examples=["10100"],
               description="one digit per die of the game; 1 keeps it; at least one 0"),
     ]
-    position: Position = omittable()
+    position: Position
 
 
 class Score(Body):
     """``POST /games/{id}/score``: fill a box with the dice showing."""
 
     box: Annotated[Literal.__getitem__(BOX_IDS), Field(description="a box of the game's card")]
-    position: Position = omittable()
+    position: Position
 
 
 class LogTurn(Body):

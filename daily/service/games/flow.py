@@ -52,6 +52,7 @@ from daily.service.games.logs import (
     check_revealed,
     check_same_game,
     parse_submitted,
+    revealed_slots,
 )
 from daily.service.games.record import (
     Decision,
@@ -71,6 +72,10 @@ from daily.service.shards import shard_of
 MODES = ("ranked", "practice")
 #: How often a move starts over after losing a race (the second read settles it).
 RACE_ROUNDS = 3
+
+
+class _Unfinished(Exception):
+    """A submitted log went on to a turn not shown yet (so it does not finish the game)."""
 
 
 @dataclass(frozen=True)
@@ -356,15 +361,11 @@ class GameService:
 
     # ----- playing ----------------------------------------------------------------------
 
-    def roll(
-        self, player: Player, game_id: str, hold: Any, position: int | None = None
-    ) -> dict[str, Any]:
+    def roll(self, player: Player, game_id: str, hold: Any, position: int) -> dict[str, Any]:
         """Reroll the dice not held (``hold`` ``"10100"``) at ``position``."""
         return self._move(player, game_id, ("roll", hold), position)
 
-    def score(
-        self, player: Player, game_id: str, box: Any, position: int | None = None
-    ) -> dict[str, Any]:
+    def score(self, player: Player, game_id: str, box: Any, position: int) -> dict[str, Any]:
         """Fill ``box`` with the dice showing at ``position``."""
         if not isinstance(box, str):
             raise Invalid("box is a box id (a string)", field="box")
@@ -380,13 +381,13 @@ class GameService:
             )
 
     def _move(
-        self, player: Player, game_id: str, decision: Decision, position: int | None
+        self, player: Player, game_id: str, decision: Decision, position: int
     ) -> dict[str, Any]:
         """Apply one decision at ``position`` (see the module docstring)."""
         for _ in range(RACE_ROUNDS):
             stored = self.store.read(game_id)
             record = self._owned(stored.record, player)
-            if position is not None and position != record.v:
+            if position != record.v:
                 return self._elsewhere(record, decision, position)
             if record.finished:
                 raise Conflict("the game is over", field="id")
@@ -394,8 +395,7 @@ class GameService:
             try:
                 return self._apply(stored, decision)
             except MovedOn:
-                if position is None:
-                    break
+                continue  # someone moved first: now this move is a repeat, or stale
         raise Conflict("the game changed meanwhile; reload it", field="id")
 
     def _elsewhere(
@@ -464,7 +464,8 @@ class GameService:
         """Verify a client's move log against what the server revealed; finish the game.
 
         Checks in this order (``docs/api.md``): parse, same game, revealed, consistent
-        with the recorded decisions, then the rules; see :mod:`daily.service.games.logs`.
+        with the recorded decisions, then the rules (a replay that only reaches the
+        slots shown) and finished; see :mod:`daily.service.games.logs`.
         """
         submitted = parse_submitted(raw_log)
         stored = self.store.read(game_id)
@@ -477,8 +478,21 @@ class GameService:
             return self.state(record)
         self._check_playable(record)
         rules = get_ruleset(record.ruleset, record.options)
-        result = replay(submitted, seed=recorded.seed, slots=self._slots(record, rules))
-        if not result.complete:
+        # Only the slots already shown: scoring the turn in progress of a log that does
+        # not finish the game would deal the next turn's first roll.
+        source = self._slots(record, rules) or SlotCache(recorded.seed or b"", rules.dice)
+        shown = revealed_slots(recorded, over=False)
+
+        def shown_only(turn: int, roll: int) -> tuple[int, ...]:
+            if (turn, roll) not in shown:
+                raise _Unfinished
+            return source(turn, roll)
+
+        try:
+            result = replay(submitted, slots=shown_only)
+        except _Unfinished:
+            result = None
+        if result is None or not result.complete:
             done = sum(1 for t in submitted.turns if t.box is not None)
             raise Conflict(f"the log fills {done} of {rules.turns} boxes; submit a finished game",
                            code="log_unfinished", field="log.turns")

@@ -1,11 +1,13 @@
 """Checking a submitted move log against the game the server recorded.
 
 The order of the checks is the contract of ``POST /games/{id}/log`` (``docs/api.md``):
-parse, same game, **revealed**, consistent, then the rules (replay). Every check before
-the replay looks only at the submitted log and at what the server has already shown
-the player, so no answer, and no amount of work, depends on dice the player has not
-seen: a log that goes past what was revealed is refused with ``not_revealed`` (naming
-the first turn and roll past it) before any rule is evaluated or any hidden slot is
+parse, same game, **revealed**, consistent, then the rules (a replay that may only
+reach the slots already shown) and finished. Every check before the replay looks only
+at the submitted log and at what the server has already shown the player, and the
+replay stops (as "not finished") before it would deal a hidden slot, so no answer, and
+no amount of work, depends on dice the player has not seen.
+A log that goes past what was revealed is refused with ``not_revealed`` (naming the
+first turn and roll past it) before any rule is evaluated or any hidden slot is
 computed.
 
 >>> from daily.movelog import MoveLog, Turn
@@ -80,6 +82,21 @@ def revealed_rolls(stored: MoveLog, *, over: bool) -> list[int]:
     if not over and (not stored.turns or stored.turns[-1].box is not None):
         shown.append(1)
     return shown
+
+
+def revealed_slots(stored: MoveLog, *, over: bool) -> set[tuple[int, int]]:
+    """The slots ``(turn, roll)``, 0-based, whose dice the game has shown.
+
+    >>> from daily.movelog import MoveLog, Turn
+    >>> sorted(revealed_slots(MoveLog("yacht", (Turn(("01110",), None),), seed=bytes(32)),
+    ...                       over=False))
+    [(0, 0), (0, 1)]
+    """
+    return {
+        (turn, roll)
+        for turn, rolls in enumerate(revealed_rolls(stored, over=over))
+        for roll in range(rolls)
+    }
 
 
 def check_revealed(submitted: MoveLog, stored: MoveLog, *, over: bool) -> None:

@@ -1,0 +1,163 @@
+"""A live test server: real gunicorn, several worker processes, the test's Redis.
+
+:func:`start_gunicorn` runs ``gunicorn -c tests/service/gunicorn_test.conf.py`` (the
+deployment's ``deploy/gunicorn.conf.py`` plus test hooks) serving
+``tests.service.live_app:create()`` on a free port. By default it has two gthread
+workers that each take one connection at a time and rest a moment after each
+response (``DAILY_TEST_HANDOFF`` seconds), so consecutive requests of one client land
+on alternate workers; ``production=True`` keeps the deployment's threads and
+connection limits instead (for concurrency tests). Every response carries
+``X-Worker-Pid``.
+
+:class:`HttpClient` speaks to it with the same small interface as Flask's test client
+(``open``, ``get``, ``post``; responses with ``status_code``, ``get_json()``, ``data``),
+so the API tests read the same whichever way they run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from daily.service.embedded import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = Path(__file__).with_name("gunicorn_test.conf.py")
+
+
+class FileClockControl:
+    """Moves the time of every worker process (the file ``live_app.FileClock`` reads)."""
+
+    def __init__(self, path: Path, now: dt.datetime) -> None:
+        self.path = path
+        self.set(now)
+
+    def set(self, now: dt.datetime) -> None:
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(now.isoformat())
+        tmp.replace(self.path)
+        self.now = now
+
+    def advance(self, **delta: float) -> None:
+        self.set(self.now + dt.timedelta(**delta))
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
+class HttpResponse:
+    """A response with the Flask test client's interface."""
+
+    def __init__(self, raw: requests.Response) -> None:
+        self.raw = raw
+        self.status_code = raw.status_code
+        self.data = raw.content
+        self.headers = raw.headers
+
+    def get_json(self) -> Any:
+        return self.raw.json()
+
+    @property
+    def worker(self) -> int:
+        """The pid of the worker process that answered."""
+        return int(self.raw.headers["X-Worker-Pid"])
+
+
+@dataclass
+class HttpClient:
+    """Requests to the live server, one connection each, noting the worker of each."""
+
+    url: str
+    workers: list[int] = field(default_factory=list)
+
+    def open(
+        self, path: str, method: str = "GET", json: Any = None,
+        headers: dict[str, str] | None = None, data: Any = None,
+    ) -> HttpResponse:
+        headers = {"Connection": "close", **(headers or {})}
+        kwargs: dict[str, Any] = {"headers": headers, "timeout": 60}
+        if json is not None:
+            kwargs["json"] = json
+        if data is not None:
+            kwargs["data"] = data
+        response = HttpResponse(requests.request(method, self.url + path, **kwargs))
+        self.workers.append(response.worker)
+        return response
+
+    def get(self, path: str, **kw: Any) -> HttpResponse:
+        return self.open(path, "GET", **kw)
+
+    def post(self, path: str, **kw: Any) -> HttpResponse:
+        return self.open(path, "POST", **kw)
+
+
+@dataclass
+class LiveServer:
+    """A running gunicorn: its URL and master process."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def client(self) -> HttpClient:
+        return HttpClient(self.url)
+
+
+@contextmanager
+def start_gunicorn(
+    env: dict[str, str], tmp: Path, *, workers: int = 2, production: bool = False,
+) -> Iterator[LiveServer]:
+    """Run gunicorn with ``workers`` worker processes until the block ends."""
+    port = free_port()
+    log = tmp / f"gunicorn-{port}.log"
+    full = {
+        **os.environ, **env, "PYTHONPATH": str(ROOT),
+        "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(workers),
+        "DAILY_TEST_HANDOFF": "0" if production else env.get("DAILY_TEST_HANDOFF", "0.05"),
+    }
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", str(CONFIG),
+             "tests.service.live_app:create()"],
+            cwd=ROOT, env=full, stdout=out, stderr=subprocess.STDOUT,
+        )
+    server = LiveServer(f"http://127.0.0.1:{port}", process, log)
+    try:
+        _wait_ready(server, workers)
+        yield server
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def _wait_ready(server: LiveServer, workers: int) -> None:
+    """Wait until the health check answers (and every worker has booted)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise AssertionError(f"gunicorn exited: {server.log.read_text()[-3000:]}")
+        try:
+            requests.get(server.url + "/api/v1/health", timeout=2)
+        except requests.ConnectionError:
+            time.sleep(0.1)
+            continue
+        booted = server.log.read_text().count("Booting worker")
+        if booted >= workers:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"gunicorn did not start: {server.log.read_text()[-3000:]}")
