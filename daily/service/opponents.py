@@ -33,7 +33,7 @@ from daily.dice import SlotSource
 from daily.game import Game
 from daily.replay import turns_json
 from daily.rules import Ruleset
-from daily.service.domain import Invalid, Unavailable
+from daily.service.domain import Conflict, Invalid, Unavailable
 from daily.strategy.bots import LEVELS, Bot
 from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import StrategyError
@@ -154,9 +154,17 @@ class Opponents:
         self._lock = threading.Lock()
 
     def check(self, rules: Ruleset, levels: Sequence[str]) -> None:
-        """Refuse opponents up front when their table is missing (503)."""
-        if levels:
+        """Refuse opponents up front when their table is missing: 409
+        ``opponents_unavailable`` naming the build command. The request is valid, but no
+        retry of it helps until an operator builds the table (tables of other option sets
+        are never built on their own)."""
+        if not levels:
+            return
+        try:
             strategy_table(rules, self.tables_dir)
+        except Unavailable as missing:
+            raise Conflict(missing.message, code="opponents_unavailable",
+                           field="opponents") from None
 
     def state(
         self, game_id: str, rules: Ruleset, levels: Sequence[str], slots: SlotSource,

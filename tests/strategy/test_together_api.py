@@ -95,7 +95,8 @@ def test_ranked_opponents_never_show_a_later_slot(player: Player, tables: Strate
 
 
 @pytest.mark.parametrize(("opponents", "message"), [
-    (["impossible"], "not a level"), (["hard", "hard"], "at most once"), ("hard", "a list"),
+    (["impossible"], "'easy', 'medium' or 'hard'"), (["hard", "hard"], "at most once"),
+    ("hard", "a valid list"),
 ])
 def test_bad_opponents_are_refused_naming_the_field(
     player: Player, tables: StrategyTable, opponents: Any, message: str
@@ -107,11 +108,13 @@ def test_bad_opponents_are_refused_naming_the_field(
     assert error["field"] == "opponents" and message in error["message"]
 
 
-def test_opponents_without_a_table_are_a_clear_503(player: Player, tables: Any) -> None:
+def test_opponents_without_a_table_are_a_clear_409(player: Player, tables: Any) -> None:
     response = player.call("POST", "/games", {"ruleset": "yatzy", "mode": "practice",
                                               "opponents": ["easy"]})
-    assert response.status_code == 503
-    assert "strategy build" in response.get_json()["error"]["message"]
+    assert response.status_code == 409
+    error = response.get_json()["error"]
+    assert error["code"] == "opponents_unavailable" and error["field"] == "opponents"
+    assert "strategy build" in error["message"]
 
 
 # ----- friend challenges ------------------------------------------------------------------
@@ -193,7 +196,7 @@ def test_a_daily_result_code_is_a_challenge_that_is_your_ranked_game(
     assert b["challenge"]["rival"]["turns"] == []
     practice = bob.call("POST", "/games", {"ruleset": "yahtzee", "date": DAY,
                                            "mode": "practice"})
-    assert practice.status_code == 422  # still no practice route on an open day
+    assert practice.status_code == 409  # still no practice route on an open day
     view = bob.client.get(f"/api/v1/challenges/{code}").get_json()
     assert view["date"] == DAY and len(view["entries"]) == 2
 

@@ -174,7 +174,7 @@ def test_a_group_board_in_both_languages(
     expect(ada.get_by_test_id("groups")).to_contain_text("Friday club")
     bob.goto(f"/#/group/{code}")
     bob.get_by_test_id("group-leave").click()
-    bob.wait_for_function("location.hash === '#/'")
+    bob.wait_for_function("() => location.hash === '#/'")
     expect(bob.get_by_test_id("groups")).to_contain_text("Non sei ancora in un gruppo.")
     assert not ada.errors and not bob.errors  # type: ignore[attr-defined]
     ada_context.close()
