@@ -332,7 +332,7 @@ def _options_from_text(text: str) -> dict[str, OptionValue]:
         if not sep or not name:
             raise LogFormatError(f"option {item!r} is not name=value", field="options")
         value: OptionValue
-        if raw.isdigit() and raw not in ("0", "1"):
+        if raw.isascii() and raw.isdigit() and raw not in ("0", "1"):
             value = int(raw)
         elif raw in ("0", "1"):
             value = raw == "1"

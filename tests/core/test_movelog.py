@@ -90,6 +90,9 @@ def test_text_round_trip_with_options_and_seed():
         ("dl1~yahtzee~-~d2026-11-29~AAAB", "turn 1: 3 rerolls"),
         ("dl1~yahtzee~-~d2026-11-29~A..B", "turn 2: empty turn"),
         ("dl1~yahtzee~-~sabcd~", "a seed is 64 hex digits"),
+        # Unicode digits that are not ASCII ('²', '¹') are a value, never an int() crash.
+        ("dl1~maxi-yatzy~full_straight=\u00b2\u00b9~d2026-11-29~",
+         "option 'full_straight' of maxi-yatzy is '\u00b2\u00b9'"),
     ],
 )
 def test_bad_text_logs(text, needle):
