@@ -59,7 +59,7 @@ def json_body() -> Any:
     than :data:`MAX_JSON_DEPTH` or not JSON a 400 naming ``body``.
     """
     raw = request.get_data(cache=True)  # 413 past the body limit
-    if not raw.strip():
+    if not raw:  # only a truly empty body is absent; white space alone is not JSON
         return None
     if nesting_exceeds(raw):
         raise ApiError(
@@ -74,8 +74,8 @@ def json_body() -> Any:
 
 def json_object() -> dict[str, Any]:
     """The request body as a JSON object (an empty body counts as ``{}``; ``null`` is
-    not an object)."""
-    if not request.get_data(cache=True).strip():
+    not an object, nor is white space alone)."""
+    if not request.get_data(cache=True):
         return {}
     body = json_body()
     if not isinstance(body, dict):

@@ -35,6 +35,9 @@ def test_bad_bodies_on_post_players(client: Any) -> None:
     error(client.post(url, data="{nope", content_type="application/json"), 400, "bad_request",
           "body")
     error(client.post(url, json=[1, 2]), 400, "bad_request", "body")
+    # White space alone is not an absent body but a body that is not JSON.
+    error(client.post(url, data="\n", content_type="application/json"), 400, "bad_request",
+          "body")
     error(client.post(url, json={"name": ""}), 422, "invalid_field", "name")
     error(client.post(url, json={"name": "x" * 25}), 422, "invalid_field", "name")
     error(client.post(url, json={"name": "A\x00da"}), 422, "invalid_field", "name")
