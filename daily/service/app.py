@@ -142,7 +142,10 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     limits = parse_limits(config.rate_limit, config.rate_limit_reads, config.rate_limit_ip)
     limiter = RateLimiter(conn, config.key_prefix, limits)
     metrics = Metrics()
-    games = GameService(conn, config, clock, seeds, results, player_name, request_lang)
+    games = GameService(
+        conn, config, clock, seeds, results, player_name, request_lang,
+        finished=lambda record: metrics.games_finished.labels(record.mode, record.ruleset).inc(),
+    )
 
     def tables(rules: Ruleset) -> StrategyTable:
         return strategy_table(rules, config.tables_dir)
