@@ -36,7 +36,7 @@ from werkzeug.exceptions import TooManyRequests
 
 from daily.service import keymap
 from daily.service.config import Config
-from daily.service.errors import ApiError
+from daily.service.domain import Invalid
 from daily.service.ratelimit import Limit, parse_limit
 
 #: A challenge must be answered within this many seconds.
@@ -123,7 +123,7 @@ class CreationGuard:
         return {"challenge": token, "bits": self.bits, "expires_in": CHALLENGE_SECONDS}
 
     def admit(self, ip: str, body: Mapping[str, Any], *, limits: bool = True) -> None:
-        """Let a creation through, or raise the API error that says why not.
+        """Let a creation through, or raise the refusal that says why not.
 
         ``limits=False`` skips the counts (the app's rate limits are switched off).
         """
@@ -146,23 +146,19 @@ class CreationGuard:
 
     def _check_pow(self, raw: Any) -> None:
         if not isinstance(raw, Mapping):
-            raise ApiError(422, "invalid_field",
-                           f"a new player needs a proof-of-work of {self.bits} bits: GET"
-                           " /api/v1/players/challenge, then send pow.challenge and pow.nonce",
-                           field="pow")
+            raise Invalid(f"a new player needs a proof-of-work of {self.bits} bits: GET"
+                          " /api/v1/players/challenge, then send pow.challenge and pow.nonce",
+                          field="pow")
         challenge, nonce = raw.get("challenge"), raw.get("nonce")
         if not (isinstance(challenge, str) and isinstance(nonce, str)
                 and 0 < len(challenge) <= 64 and 0 < len(nonce) <= 64):
-            raise ApiError(422, "invalid_field", "pow.challenge and pow.nonce are short strings",
-                           field="pow")
+            raise Invalid("pow.challenge and pow.nonce are short strings", field="pow")
         if not pow_ok(challenge, nonce, self.bits):
-            raise ApiError(422, "invalid_field",
-                           f"the proof-of-work needs {self.bits} leading zero bits",
-                           field="pow.nonce")
+            raise Invalid(f"the proof-of-work needs {self.bits} leading zero bits",
+                          field="pow.nonce")
         if not self.conn.delete(keymap.pow_challenge(self.prefix, challenge)):
-            raise ApiError(422, "invalid_field",
-                           "unknown, used or expired challenge; ask for a new one",
-                           field="pow.challenge")
+            raise Invalid("unknown, used or expired challenge; ask for a new one",
+                          field="pow.challenge")
 
     def remember(self, player_id: str, ip: str, day: str) -> None:
         """Note the new player's network (salted hash) and count it for the day."""

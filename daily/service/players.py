@@ -24,7 +24,7 @@ import redis
 from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
-from daily.service.errors import ApiError
+from daily.service.domain import Conflict
 from daily.service.leaderboard import as_text
 from daily.service.stats import record_keys
 
@@ -219,7 +219,7 @@ class Players:
         old_hash = hash_secret(token.partition(".")[2])
         self.trusted.forget(player.id)
         if not self._swap_hash(player.id, old_hash, hash_secret(secret)):
-            raise ApiError(409, "conflict", "the token changed meanwhile", field="Authorization")
+            raise Conflict("the token changed meanwhile", field="Authorization")
         return f"{player.id}.{secret}"
 
     def revoke(self, player: Player, token: str) -> None:
@@ -228,7 +228,7 @@ class Players:
         old_hash = hash_secret(token.partition(".")[2])
         self.trusted.forget(player.id)
         if not self._swap_hash(player.id, old_hash, None):
-            raise ApiError(409, "conflict", "the token changed meanwhile", field="Authorization")
+            raise Conflict("the token changed meanwhile", field="Authorization")
 
     def _swap_hash(self, player_id: str, old_hash: str, new_hash: str | None) -> bool:
         key = self._key(player_id)

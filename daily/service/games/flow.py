@@ -102,8 +102,11 @@ class GameService:
         names: Callable[[str], str | None],
         lang: Callable[[], str] = lambda: "en",
         opponents: Opponents | None = None,
+        finished: Callable[[GameRecord], None] = lambda record: None,
     ) -> None:
         self.conn = conn
+        #: Called once per game, when its finish is stored (never for a retry).
+        self.finished = finished
         self.config = config
         self.clock = clock
         self.seeds = seeds
@@ -505,6 +508,7 @@ class GameService:
                     self.results.append(pipe, payload())
 
             self.store.finish(stored, after, publish)
+            self.finished(after)
             return
         ranked = after.mode == "ranked"
 
@@ -514,6 +518,7 @@ class GameService:
         now = self.store.finish_if_same(stored, after, entry, limit)
         if now is not None:
             raise MovedOn(now)
+        self.finished(after)
 
     # ----- a whole log ------------------------------------------------------------------
 

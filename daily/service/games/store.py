@@ -174,7 +174,7 @@ class GameStore:
 
     def _call(
         self, game_id: str, spend: Pending | None, mode: str, args: list[Any],
-        keys: list[str] = (),  # type: ignore[assignment]
+        keys: tuple[str, ...] = (),
     ) -> list[Any]:
         """One call of the move script; spends ``spend`` (if not spent yet) first."""
         counters = spend if spend is not None and not spend.spent else None
@@ -233,7 +233,7 @@ class GameStore:
             after.code = new_code()
             appended = result()
             stream, opened, entry, date = appended or ("", "", "", "")
-            keys = [keymap.code(self.prefix, after.code), *([stream, opened] if appended else [])]
+            keys = (keymap.code(self.prefix, after.code), *((stream, opened) if appended else ()))
             reply = self._call(
                 after.id, spend, "finish",
                 [digest(before.raw), after.dumps(), 0, expiry, after.id, entry, date], keys,
