@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,29 @@ def live_server(
     """Real gunicorn, two workers taking consecutive requests in turn, for a module."""
     with start_gunicorn(live_env, tmp_path_factory.mktemp("gunicorn")) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def live_variants(
+    live_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """Live servers of other configurations, for a module: ``live_variants(VAR=value,
+    ...)`` starts (once per distinct set of variables) a gunicorn like
+    :func:`live_server`'s with those environment variables changed, and returns it.
+    They share the module's Redis database, data directory and clock unless the
+    variables say otherwise; all stop at the end of the module."""
+    with ExitStack() as stack:
+        started: dict[tuple[tuple[str, str], ...], LiveServer] = {}
+
+        def variant(**overrides: str) -> LiveServer:
+            key = tuple(sorted(overrides.items()))
+            if key not in started:
+                started[key] = stack.enter_context(start_gunicorn(
+                    {**live_env, **overrides}, tmp_path_factory.mktemp("variant"),
+                ))
+            return started[key]
+
+        yield variant
 
 
 @pytest.fixture
