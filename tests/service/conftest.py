@@ -180,9 +180,9 @@ class Player:
         self.headers = {"Authorization": f"Bearer {self.token}"}
 
     def call(self, method: str, path: str, json: Any = None, **kw: Any) -> Any:
-        return self.client.open(
-            "/api/v1" + path, method=method, json=json, headers=self.headers, **kw
-        )
+        headers = {**self.headers, **kw.pop("headers", {})}
+        return self.client.open("/api/v1" + path, method=method, json=json, headers=headers,
+                                **kw)
 
 
 @pytest.fixture
