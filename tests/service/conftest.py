@@ -125,9 +125,11 @@ def live_variants(
         def variant(**overrides: str) -> LiveServer:
             key = tuple(sorted(overrides.items()))
             if key not in started:
-                started[key] = stack.enter_context(start_gunicorn(
-                    {**live_env, **overrides}, tmp_path_factory.mktemp("variant"),
-                ))
+                tmp = tmp_path_factory.mktemp("variant")
+                (tmp / "metrics").mkdir()  # its own figures
+                env = {**live_env, "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics"),
+                       **overrides}
+                started[key] = stack.enter_context(start_gunicorn(env, tmp))
             return started[key]
 
         yield variant

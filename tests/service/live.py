@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -133,6 +134,19 @@ class LiveServer:
 
     def client(self) -> HttpClient:
         return HttpClient(self.url)
+
+    def raw(self, data: bytes) -> tuple[int, dict[str, str], bytes]:
+        """Send bytes as they are (not always HTTP); the status, headers and body."""
+        host, _, port = self.url.removeprefix("http://").partition(":")
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(data)
+            received = b""
+            while chunk := sock.recv(65536):
+                received += chunk
+        head, _, body = received.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = dict(line.split(": ", 1) for line in lines[1:])
+        return int(lines[0].split()[1]), headers, body
 
 
 @contextmanager
