@@ -452,14 +452,15 @@ class GameService:
         if game.over:
             self._finish(stored, after, game, log, player, limit)
             return self._view(after, _Position(game, log), just_finished=True)
+        written = Stored(after, after.dumps())
         if self.cluster:
             self.store.set_if_at(stored, after)  # MovedOn when raced
         else:
-            now = self.store.write_if_same(stored, after, limit)
+            now = self.store.write_if_same(stored, written, limit)
             if now is not None:
                 raise MovedOn(now)
         position_now = _Position(game, log)
-        self.cache.put(Stored(after, after.dumps()), position_now)
+        self.cache.put(written, position_now)
         return self._view(after, position_now)
 
     def _elsewhere(
