@@ -69,3 +69,18 @@ class Unavailable(ServiceError):
     """A resource the service needs is missing (keys, tables); retry later."""
 
     default_code = "unavailable"
+
+
+class Limited(ServiceError):
+    """Too many of something from one client; ``retry_after`` seconds until it may try
+    again (the edge sends it as ``Retry-After``).
+
+    >>> Limited("too many new players", retry_after=60, detail={"limit": "x"}).retry_after
+    60
+    """
+
+    default_code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int, **kwargs: Any) -> None:
+        self.retry_after = max(1, int(retry_after))
+        super().__init__(message, **kwargs)

@@ -26,7 +26,7 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from daily.errors import DailyError, IllegalMoveError, StateError
-from daily.service.domain import Conflict, Forbidden, Invalid, NotFound, Unavailable
+from daily.service.domain import Conflict, Forbidden, Invalid, Limited, NotFound, Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,7 @@ DOMAIN_STATUS: dict[type[DailyError], int] = {
     NotFound: 404,
     Forbidden: 403,
     Conflict: 409,
+    Limited: 429,
     Unavailable: 503,
 }
 
@@ -130,7 +131,10 @@ def handle_daily_error(exc: DailyError) -> Response:
     state = getattr(exc, "state", None)
     if state is not None:
         body["state"] = state
-    return _respond(status, body)
+    response = _respond(status, body)
+    if isinstance(exc, Limited):
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def handle_http_error(exc: HTTPException) -> Response:

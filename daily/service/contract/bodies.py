@@ -26,6 +26,8 @@ from daily.service.contract.fields import (
     Date,
     GroupName,
     Name,
+    PowChallengeToken,
+    PowNonce,
     ResultCode,
     RulesetList,
     RulesetName,
@@ -55,10 +57,20 @@ def omittable(**kwargs: Any) -> Any:
     return Field(default=None, **kwargs)
 
 
+class ProofOfWork(Body):
+    """The answer to a challenge of ``GET /players/challenge`` (docs/fairplay.md)."""
+
+    challenge: PowChallengeToken
+    nonce: PowNonce
+
+
 class NewPlayer(Body):
-    """``POST /players``: without a name, one like ``Player 4821`` is chosen."""
+    """``POST /players``: without a name, one like ``Player 4821`` is chosen. ``pow``
+    is needed when the server asks for a proof-of-work (``bits`` above 0 in ``GET
+    /players/challenge``) and ignored otherwise."""
 
     name: Name = omittable()
+    pow: ProofOfWork = omittable()
 
 
 class NoBody(Body):

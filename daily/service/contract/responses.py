@@ -4,7 +4,7 @@ These models document what the services return (``tests/service/test_openapi.py`
 checks every response against them); the services build the JSON themselves.
 
 >>> sorted(ErrorBody.model_json_schema()["properties"])
-['code', 'field', 'message', 'position', 'roll', 'status', 'turn', 'why']
+['code', 'field', 'limit', 'message', 'position', 'roll', 'status', 'turn', 'why']
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ class ErrorBody(Doc):
         '{"code": "joker_upper_open", "box": "sixes"}',
     )
     position: int = Field(default=None, description="a stale_position's current position")
+    limit: Literal["players_per_address", "players_per_network"] = Field(
+        default=None, description="the limit a too_many_players refusal hit")
 
 
 class Error(Doc):
@@ -67,6 +69,17 @@ class CreatedPlayer(Doc):
 
     player: Player
     token: str = Field(description="shown once; keep it")
+
+
+class PowChallenge(Doc):
+    """A one-time proof-of-work challenge for creating a player (``bits`` 0: none is
+    needed): find a ``nonce`` such that SHA-256(``challenge:nonce``) starts with ``bits``
+    zero bits, then send both in ``POST /players`` within ``expires_in`` seconds, from
+    the same network."""
+
+    challenge: str = Field(pattern="^[0-9a-f]{32}$")
+    bits: int = Field(ge=0, le=26)
+    expires_in: int = Field(ge=1, description="seconds the challenge may be answered in")
 
 
 class Stats(Doc):
