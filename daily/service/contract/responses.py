@@ -195,6 +195,27 @@ class Turn(Doc):
     bonus: int
 
 
+class Review(Doc):
+    """A ranked game held for the fair-play review, as its player sees it
+    (docs/fairplay.md); ``null`` when the game is not in review or was cleared."""
+
+    state: Literal["under_review", "disqualified"]
+    reason: str = Field(description="why, in plain words")
+    reason_code: Literal["foresight", "ceiling", "unchecked"] = Field(
+        description="foresight: the likelihood test; ceiling: the game scored the day's "
+        "ceiling (no strategy table to test with); unchecked: the check could not run")
+    decisions: int | None = Field(description="decisions of the game that were tested")
+    optimal_in_hindsight: int | None = Field(
+        description="of those, how many were the best with the dice to come known")
+    total: int
+
+
+def _ceiling() -> Any:
+    """The day's perfect-information ceiling once computed after the reveal, else null."""
+    return Field(description="the best score possible with every dice of the day known "
+                 "(computed after the reveal; null until then)")
+
+
 class Finished(Doc):
     """The result of a finished game."""
 
@@ -206,6 +227,7 @@ class Finished(Doc):
     percentile: float | None
     players: int | None
     finished_at: str
+    review: Review | None = Field(description="a ranked game in the fair-play review")
 
 
 class Game(Doc):
@@ -263,6 +285,10 @@ class Result(Doc):
     players: int | None
     share_text: str
     url: str
+    marks: list[Literal["good", "fair", "zero"]] = Field(
+        description="how well each box of the card scored, in card order")
+    review: Review | None = Field(description="a ranked game in the fair-play review")
+    ceiling: int | None = _ceiling()
     history: list[Turn] = Field(default=None, description="only once the dice are revealed")
     log: dict[str, Any] = Field(default=None, description="only once the dice are revealed")
 
@@ -313,6 +339,10 @@ class Leaderboard(Doc):
     around: list[BoardRow]
     histogram: Histogram
     par: dict[str, Any] | None
+    ceiling: int | None = _ceiling()
+    review: Review | None = Field(
+        description="your game of this set while it is in the fair-play review (it is then "
+        "not on the board: me is null)")
 
 
 class Day(Doc):
