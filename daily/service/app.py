@@ -1,12 +1,13 @@
 """The Flask application factory.
 
-``create_app(config, test_config)`` wires everything once: Redis, the RQ results
-queue, players and games on Redis, the rate limits (per verified player or IP, and per
-IP, counted in one Redis call by :mod:`daily.service.ratelimit`), the security headers
-of :mod:`daily.service.headers`, the body size limit,
-JSON errors, Prometheus metrics at ``/metrics``, every blueprint ``bp`` found in the
-package :mod:`daily.service.api` (mounted under ``/api/v1``) and the web client
-``daily.web:bp``.
+``create_app(config, test_config)`` wires everything once: Redis, the results stream
+(a finished ranked game goes to Redis Streams, :mod:`daily.service.results_stream`,
+and ``daily worker results`` puts it on its board), players and games on Redis, the
+rate limits (per verified player or IP, and per IP, counted in one Redis call by
+:mod:`daily.service.ratelimit`), the security headers of :mod:`daily.service.headers`,
+the body size limit, JSON errors, Prometheus metrics at ``/metrics``, every blueprint
+``bp`` found in the package :mod:`daily.service.api` (mounted under ``/api/v1``) and
+the web client ``daily.web:bp``.
 
 Behind a reverse proxy set ``DAILY_TRUSTED_PROXIES`` to the number of proxies in front
 (1 for the nginx of ``deploy/``): the client address for the per-IP limit is then read
@@ -143,7 +144,10 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     limits = parse_limits(config.rate_limit, config.rate_limit_reads, config.rate_limit_ip)
     limiter = RateLimiter(conn, config.key_prefix, limits)
     metrics = Metrics()
-    games = GameService(conn, config, clock, seeds, results, player_name, request_lang)
+    games = GameService(
+        conn, config, clock, seeds, results, player_name, request_lang,
+        finished=lambda record: metrics.games_finished.labels(record.mode, record.ruleset).inc(),
+    )
 
     def tables(rules: Ruleset) -> StrategyTable:
         return strategy_table(rules, config.tables_dir)

@@ -3,7 +3,9 @@
 Every failure a client can provoke becomes ``{"error": {"status", "code", "message",
 "field"?, "turn"?, "roll"?, ...}}``: the services' domain refusals
 (:mod:`daily.service.domain`, mapped to a status by :data:`DOMAIN_STATUS`),
-:class:`ApiError` for refusals of the request layer itself,
+:class:`ApiError` for refusals of the request layer itself (parsing a body, a query or
+a token: :mod:`daily.service.requests`, :mod:`daily.service.contract.bodies`; services
+and blueprints raise domain errors),
 :class:`daily.errors.DailyError` from the core (400/422 with field, turn and roll; an
 illegal move adds ``why``, its machine reason), any HTTP error (404, 405, 413, 429,
 ...), Redis out of reach (503 ``unavailable`` with ``Retry-After``) and, as a last

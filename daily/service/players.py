@@ -22,7 +22,7 @@ import redis
 from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
-from daily.service.errors import ApiError
+from daily.service.domain import Conflict
 from daily.service.leaderboard import as_text
 from daily.service.stats import record_keys
 
@@ -152,7 +152,7 @@ class Players:
         secret = secrets.token_urlsafe(32)
         old_hash = hash_secret(token.partition(".")[2])
         if not self._swap_hash(player.id, old_hash, hash_secret(secret)):
-            raise ApiError(409, "conflict", "the token changed meanwhile", field="Authorization")
+            raise Conflict("the token changed meanwhile", field="Authorization")
         return f"{player.id}.{secret}"
 
     def revoke(self, player: Player, token: str) -> None:
@@ -160,7 +160,7 @@ class Players:
         but nobody can act as them any more (there is no other token)."""
         old_hash = hash_secret(token.partition(".")[2])
         if not self._swap_hash(player.id, old_hash, None):
-            raise ApiError(409, "conflict", "the token changed meanwhile", field="Authorization")
+            raise Conflict("the token changed meanwhile", field="Authorization")
 
     def _swap_hash(self, player_id: str, old_hash: str, new_hash: str | None) -> bool:
         key = self._key(player_id)

@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from redis.cluster import RedisCluster
+from redis.cluster import ClusterNode, RedisCluster
 
 from daily.service import keymap
 from daily.service.leaderboard import (
@@ -449,15 +449,18 @@ class ResultConsumer:
     def _pipelined(self, script: Any, calls: list[tuple[list[Any], list[Any]]]) -> list[Any]:
         """Run ``script`` once per call, pipelined per cluster node (redis-py's cluster
         pipeline refuses scripts, so each node gets a plain pipeline of its own)."""
+        conn = self.conn
+        if not isinstance(conn, RedisCluster):
+            raise TypeError("per-node pipelines are for a Redis Cluster connection")
         by_node: dict[str, list[int]] = {}
-        nodes: dict[str, Any] = {}
+        nodes: dict[str, ClusterNode] = {}
         for index, (keys, _args) in enumerate(calls):
-            node = self.conn.get_node_from_key(keys[0])
+            node = conn.get_node_from_key(keys[0])
             nodes[node.name] = node
             by_node.setdefault(node.name, []).append(index)
         replies: list[Any] = [None] * len(calls)
         for name, indexes in by_node.items():
-            client = self.conn.get_redis_connection(nodes[name])
+            client = conn.get_redis_connection(nodes[name])
             with client.pipeline(transaction=False) as pipe:
                 for index in indexes:
                     keys, args = calls[index]

@@ -99,7 +99,10 @@ def live_env(redis_db: int, tmp_path_factory: pytest.TempPathFactory) -> dict[st
         "DAILY_TEST_CLOCK_FILE": str(tmp / "clock"),
         "DAILY_TEST_SLOT_LOG": str(tmp / "slots.log"),
         "DAILY_TEST_WORLD": '{"agreed": "all"}',
+        # /metrics adds up every worker's figures, as in production.
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics"),
     }
+    Path(env["PROMETHEUS_MULTIPROC_DIR"]).mkdir()
     init_keys(load_config(env).keys_dir)
     FileClockControl(Path(env["DAILY_TEST_CLOCK_FILE"]), NOON)
     return env
@@ -176,6 +179,20 @@ def player(client: FlaskClient) -> Player:
 def make_player(client: FlaskClient) -> Any:
     """A factory of players."""
     return lambda name="Bob": Player(client, name)
+
+
+def metric(client: Any, line: str) -> float:
+    """The value of one sample of ``/metrics`` (``name{labels}``), 0 when absent.
+
+    The live server's figures add up every worker's (and every test's of the module),
+    so tests compare a value before and after.
+    """
+    text = client.get("/metrics").data.decode()
+    for row in text.splitlines():
+        name, _, value = row.rpartition(" ")
+        if name == line:
+            return float(value)
+    return 0.0
 
 
 def choose_hold(state: dict[str, Any]) -> str | None:

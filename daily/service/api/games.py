@@ -32,13 +32,6 @@ bp = Blueprint("games", __name__)
 START = Choice(START_MODELS, start_model, "StartGame")
 
 
-def _counted(state: dict[str, Any], *, finishing: bool) -> dict[str, Any]:
-    metrics = current_services().metrics
-    if finishing and state["over"]:
-        metrics.games_finished.labels(state["mode"], state["ruleset"]).inc()
-    return state
-
-
 @bp.post("/games")
 @operation(Game, auth="required", body=START, body_required=True, statuses=(200, 201),
            errors=(404, 409, 503))
@@ -88,8 +81,7 @@ def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
 def score(player: Player, game_id: str, body: Score) -> dict[str, Any]:
     """Fill a box with the dice showing; the next turn's first roll is shown."""
     games = current_services().games
-    state = games.score(player, game_id, body.box, body.position)
-    return _counted(state, finishing=True)
+    return games.score(player, game_id, body.box, body.position)
 
 
 @bp.post("/games/<game_id>/log")
@@ -99,5 +91,4 @@ def submit_log(player: Player, game_id: str, body: SubmitLog) -> dict[str, Any]:
     """Verify a whole move log against what was revealed; returns the finished game."""
     games = current_services().games
     log = body.log if isinstance(body.log, str) else body.log.model_dump(exclude_unset=True)
-    state = games.submit_log(player, game_id, log)
-    return _counted(state, finishing=True)
+    return games.submit_log(player, game_id, log)

@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from daily.service.contract.fields import omittable
+
 DayStatus = Literal["open", "revealed", "upcoming"]
 Mode = Literal["ranked", "practice"]
 Dice = list[int]
@@ -30,16 +32,16 @@ class ErrorBody(Doc):
     status: int
     code: str = Field(examples=["invalid_field", "illegal_move"])
     message: str
-    field: str = Field(default=None, description="the field at fault, when there is one")
-    turn: int = Field(default=None, ge=1)
-    roll: int = Field(default=None, ge=1)
-    why: dict[str, str | int] = Field(
-        default=None, description="an illegal move's machine reason, e.g. "
+    field: str = omittable(description="the field at fault, when there is one")
+    turn: int = omittable(ge=1)
+    roll: int = omittable(ge=1)
+    why: dict[str, str | int] = omittable(
+        description="an illegal move's machine reason, e.g. "
         '{"code": "joker_upper_open", "box": "sixes"}',
     )
-    position: int = Field(default=None, description="a stale_position's current position")
-    limit: Literal["players_per_address", "players_per_network"] = Field(
-        default=None, description="the limit a too_many_players refusal hit")
+    position: int = omittable(description="a stale_position's current position")
+    limit: Literal["players_per_address", "players_per_network"] = omittable(
+        description="the limit a too_many_players refusal hit")
 
 
 class Error(Doc):
@@ -47,7 +49,7 @@ class Error(Doc):
     game ``state`` beside it."""
 
     error: ErrorBody
-    state: Game = Field(default=None, description="the current game (stale_position)")
+    state: Game = omittable(description="the current game (stale_position)")
 
 
 class Health(Doc):
@@ -90,7 +92,7 @@ class Stats(Doc):
     best: int | None
     current_streak: int
     longest_streak: int
-    by_ruleset: dict[str, Any] = Field(default=None)
+    by_ruleset: dict[str, Any] = omittable()
 
 
 class HistoryEntry(Doc):
@@ -289,8 +291,8 @@ class Result(Doc):
         description="how well each box of the card scored, in card order")
     review: Review | None = Field(description="a ranked game in the fair-play review")
     ceiling: int | None = _ceiling()
-    history: list[Turn] = Field(default=None, description="only once the dice are revealed")
-    log: dict[str, Any] = Field(default=None, description="only once the dice are revealed")
+    history: list[Turn] = omittable(description="only once the dice are revealed")
+    log: dict[str, Any] = omittable(description="only once the dice are revealed")
 
 
 class BoardRow(Doc):
@@ -359,7 +361,7 @@ class Day(Doc):
     status: DayStatus
     opens_at: str
     closes_at: str
-    seed: str = Field(default=None, description="only once revealed")
+    seed: str = omittable(description="only once revealed")
     par: dict[str, Any] | None = Field(default=None)
 
 
@@ -394,11 +396,11 @@ class Action(Doc):
     kind: Literal["keep", "box"]
     value: float
     text: str
-    hold: str = Field(default=None)
-    kept: Dice = Field(default=None)
-    box: str = Field(default=None)
-    points: int = Field(default=None)
-    bonus: int = Field(default=None)
+    hold: str = omittable()
+    kept: Dice = omittable()
+    box: str = omittable()
+    points: int = omittable()
+    bonus: int = omittable()
 
 
 class HintAnswer(Doc):

@@ -99,8 +99,11 @@ class GameService:
         names: Callable[[str], str | None],
         lang: Callable[[], str] = lambda: "en",
         opponents: Opponents | None = None,
+        finished: Callable[[GameRecord], None] = lambda record: None,
     ) -> None:
         self.conn = conn
+        #: Called once per game, when its finish is stored (never for a retry).
+        self.finished = finished
         self.config = config
         self.clock = clock
         self.seeds = seeds
@@ -457,6 +460,7 @@ class GameService:
             self.results.append(pipe, payload)
 
         self.store.finish(stored, after, publish)
+        self.finished(after)
 
     # ----- a whole log ------------------------------------------------------------------
 
