@@ -72,8 +72,8 @@ class Unavailable(ServiceError):
 
 
 class Limited(ServiceError):
-    """Too many of something from one client; ``retry_after`` seconds until it may try
-    again (the edge sends it as ``Retry-After``).
+    """Too many of something from one client; ``retry_after``: seconds until it may try
+    again, when known (the edge sends it as ``Retry-After``).
 
     >>> Limited("too many new players", retry_after=60, detail={"limit": "x"}).retry_after
     60
@@ -81,6 +81,6 @@ class Limited(ServiceError):
 
     default_code = "rate_limited"
 
-    def __init__(self, message: str, *, retry_after: int, **kwargs: Any) -> None:
-        self.retry_after = max(1, int(retry_after))
+    def __init__(self, message: str, *, retry_after: int | None = None, **kwargs: Any) -> None:
+        self.retry_after = None if retry_after is None else max(1, int(retry_after))
         super().__init__(message, **kwargs)
