@@ -6,7 +6,7 @@ thousands of players becomes expensive while one newcomer notices nothing:
 * at most ``DAILY_PLAYER_LIMIT`` new players per IP address and
   ``DAILY_PLAYER_NET_LIMIT`` per network (IPv4 /24, IPv6 /48), counted in one Redis
   script call (both counters share the network's hash tag); past either, the
-  :class:`~daily.service.domain.Limited` refusal names the limit and says how long to
+  :class:`~daily.service.domain.RateLimited` refusal names the limit and says how long to
   wait (429 with ``Retry-After`` at the edge);
 * with ``DAILY_PLAYER_POW_BITS`` = ``b`` > 0, a proof-of-work: ``GET
   /players/challenge`` hands out a random one-time challenge, bound to the network it
@@ -42,7 +42,7 @@ import redis
 
 from daily.service import keymap
 from daily.service.config import Config
-from daily.service.domain import Invalid, Limited
+from daily.service.domain import Invalid, RateLimited
 from daily.service.ratelimit import Limit, parse_limit
 
 #: A challenge must be answered within this many seconds.
@@ -191,7 +191,7 @@ class CreationGuard:
             scope, limit = (("address", ip_limit) if int(which) == 1
                             else ("network", net_limit))
             name = "DAILY_PLAYER_LIMIT" if scope == "address" else "DAILY_PLAYER_NET_LIMIT"
-            raise Limited(
+            raise RateLimited(
                 f"too many new players from this {scope}: {limit.text} ({name});"
                 " keep your token to play again",
                 code="too_many_players", retry_after=int(wait),

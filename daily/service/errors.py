@@ -28,7 +28,14 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from daily.errors import DailyError, IllegalMoveError, StateError
-from daily.service.domain import Conflict, Forbidden, Invalid, Limited, NotFound, Unavailable
+from daily.service.domain import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    RateLimited,
+    Unavailable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +61,8 @@ DOMAIN_STATUS: dict[type[DailyError], int] = {
     NotFound: 404,
     Forbidden: 403,
     Conflict: 409,
-    Limited: 429,
     Unavailable: 503,
+    RateLimited: 429,
 }
 
 
@@ -134,7 +141,7 @@ def handle_daily_error(exc: DailyError) -> Response:
     if state is not None:
         body["state"] = state
     response = _respond(status, body)
-    if isinstance(exc, Limited) and exc.retry_after is not None:
+    if isinstance(exc, RateLimited) and exc.retry_after is not None:
         response.headers["Retry-After"] = str(exc.retry_after)
     return response
 

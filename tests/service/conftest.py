@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,31 @@ def live_server(
         yield server
 
 
+@pytest.fixture(scope="module")
+def live_variants(
+    live_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """Live servers of other configurations, for a module: ``live_variants(VAR=value,
+    ...)`` starts (once per distinct set of variables) a gunicorn like
+    :func:`live_server`'s with those environment variables changed, and returns it.
+    They share the module's Redis database, data directory and clock unless the
+    variables say otherwise; all stop at the end of the module."""
+    with ExitStack() as stack:
+        started: dict[tuple[tuple[str, str], ...], LiveServer] = {}
+
+        def variant(**overrides: str) -> LiveServer:
+            key = tuple(sorted(overrides.items()))
+            if key not in started:
+                tmp = tmp_path_factory.mktemp("variant")
+                (tmp / "metrics").mkdir()  # its own figures
+                env = {**live_env, "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics"),
+                       **overrides}
+                started[key] = stack.enter_context(start_gunicorn(env, tmp))
+            return started[key]
+
+        yield variant
+
+
 @pytest.fixture
 def live_config(live_env: dict[str, str]) -> Config:
     """The live server's configuration (same Redis, keys and prefix)."""
@@ -164,9 +190,9 @@ class Player:
         self.headers = {"Authorization": f"Bearer {self.token}"}
 
     def call(self, method: str, path: str, json: Any = None, **kw: Any) -> Any:
-        return self.client.open(
-            "/api/v1" + path, method=method, json=json, headers=self.headers, **kw
-        )
+        headers = {**self.headers, **kw.pop("headers", {})}
+        return self.client.open("/api/v1" + path, method=method, json=json, headers=headers,
+                                **kw)
 
 
 @pytest.fixture
