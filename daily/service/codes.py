@@ -11,7 +11,7 @@ look-alikes ``I``/``L`` for ``1`` and ``O`` for ``0`` and a missing prefix.
 >>> parse_code("DD-U2")
 Traceback (most recent call last):
 ...
-daily.service.errors.ApiError: code: 'DD-U2' is not a result code: 'U' is not Crockford base32
+daily.service.domain.Invalid: code: 'DD-U2' is not a result code: 'U' is not Crockford base32
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from daily.card import Card
-from daily.service.errors import ApiError
+from daily.service.domain import Invalid
 
 PREFIX = "DD-"
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -64,7 +64,7 @@ def parse_crockford(
     'CH-K7M2Q9XD'
     """
     if not isinstance(text, str) or len(text) > 40:
-        raise ApiError(422, "invalid_field", f"a {what} is a short string", field=field)
+        raise Invalid(f"a {what} is a short string", field=field)
     body = text.strip().upper()
     if body.startswith(prefix) and body[len(prefix) :].replace("-", "").replace(" ", ""):
         body = body[len(prefix) :]  # ("DD-" alone is the code "DD", as the schema reads it)
@@ -73,17 +73,10 @@ def parse_crockford(
     for ch in body:
         ch = _ALIASES.get(ch, ch)
         if ch not in CROCKFORD:
-            raise ApiError(
-                422,
-                "invalid_field",
-                f"{text!r} is not a {what}: {ch!r} is not Crockford base32",
-                field=field,
-            )
+            raise Invalid(f"{text!r} is not a {what}: {ch!r} is not Crockford base32", field=field)
         out.append(ch)
     if not 1 <= len(out) <= max_length:
-        raise ApiError(
-            422,
-            "invalid_field",
+        raise Invalid(
             f"{text!r} is not a {what}: {prefix} and 1 to {max_length} characters",
             field=field,
         )

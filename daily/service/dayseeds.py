@@ -23,7 +23,7 @@ from collections.abc import Callable
 from daily import dice
 from daily.dice import SlotCache
 from daily.service.config import Config, ConfigError
-from daily.service.errors import ApiError
+from daily.service.domain import Unavailable
 from daily.service.keys import Keyring
 
 SeedFunction = Callable[[str, dt.date], bytes]
@@ -35,7 +35,7 @@ def _seed_function(config: Config) -> SeedFunction:
     try:
         keyring = Keyring.load(config)
     except ConfigError as exc:
-        raise ApiError(503, "unavailable", f"the keyring is not ready: {exc}") from None
+        raise Unavailable(f"the keyring is not ready: {exc}") from None
     return keyring.day_seed
 
 

@@ -38,7 +38,7 @@ from daily.rules import canonical_name, get_ruleset
 from daily.service import keymap
 from daily.service.clock import iso
 from daily.service.config import Config
-from daily.service.errors import ApiError
+from daily.service.domain import Invalid, NotFound, Unavailable
 from daily.service.keys import Keyring
 from daily.verify import DESCRIPTOR_VERSION, canonical_bytes
 
@@ -118,9 +118,7 @@ class DayDescriptors:
         sets = self.config.all_daily_rulesets if day is None else self.config.rulesets_on(day)
         if canonical not in sets:
             when = "" if day is None else f" on {day.isoformat()}"
-            raise ApiError(
-                404,
-                "not_found",
+            raise NotFound(
                 f"{canonical} has no daily set{when}; daily sets: " + ", ".join(sets),
                 field="ruleset",
             )
@@ -130,16 +128,12 @@ class DayDescriptors:
         """A date whose descriptor is public at ``now``; 404 naming ``field`` otherwise."""
         day = _date(value, field)
         if day < self.first_day:
-            raise ApiError(
-                404,
-                "not_found",
+            raise NotFound(
                 f"there is no daily set before {self.first_day.isoformat()}",
                 field=field,
             )
         if published_from(day) > now:
-            raise ApiError(
-                404,
-                "not_found",
+            raise NotFound(
                 f"the descriptor of {day.isoformat()} is published from {iso(published_from(day))}",
                 field=field,
             )
@@ -178,9 +172,7 @@ class DayDescriptors:
                 ruleset,
                 stored.get("commitment"),
             )
-            raise ApiError(
-                503,
-                "unavailable",
+            raise Unavailable(
                 "this server's master secret does not match the published commitment",
                 field="date",
             )
@@ -286,9 +278,7 @@ def _date(value: Any, field: str) -> dt.date:
     try:
         return parse_date(value)
     except DateRangeError as exc:
-        raise ApiError(422, "invalid_field", exc.message, field=field) from None
+        raise Invalid(exc.message, field=field) from None
     except ValueError:
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-        raise ApiError(
-            422, "invalid_field", f"{shown} is not a date of the form YYYY-MM-DD", field=field
-        ) from None
+        raise Invalid(f"{shown} is not a date of the form YYYY-MM-DD", field=field) from None

@@ -3,7 +3,9 @@
 Every failure a client can provoke becomes ``{"error": {"status", "code", "message",
 "field"?, "turn"?, "roll"?, ...}}``: the services' domain refusals
 (:mod:`daily.service.domain`, mapped to a status by :data:`DOMAIN_STATUS`),
-:class:`ApiError` for refusals of the request layer itself,
+:class:`ApiError` for refusals of the request layer itself (parsing a body, a query or
+a token: :mod:`daily.service.requests`, :mod:`daily.service.contract.bodies`; services
+and blueprints raise domain errors),
 :class:`daily.errors.DailyError` from the core (400/422 with field, turn and roll; an
 illegal move adds ``why``, its machine reason), any HTTP error (404, 405, 413, 429,
 ...), Redis out of reach (503 ``unavailable`` with ``Retry-After``) and, as a last
@@ -26,7 +28,14 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from daily.errors import DailyError, IllegalMoveError, StateError
-from daily.service.domain import Conflict, Forbidden, Invalid, NotFound, Unavailable
+from daily.service.domain import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    RateLimited,
+    Unavailable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +62,7 @@ DOMAIN_STATUS: dict[type[DailyError], int] = {
     Forbidden: 403,
     Conflict: 409,
     Unavailable: 503,
+    RateLimited: 429,
 }
 
 
@@ -130,7 +140,10 @@ def handle_daily_error(exc: DailyError) -> Response:
     state = getattr(exc, "state", None)
     if state is not None:
         body["state"] = state
-    return _respond(status, body)
+    response = _respond(status, body)
+    if isinstance(exc, RateLimited) and exc.retry_after is not None:
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def handle_http_error(exc: HTTPException) -> Response:

@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from redis.cluster import RedisCluster
+from redis.cluster import ClusterNode, RedisCluster
 
 from daily.service import keymap
 from daily.service.leaderboard import (
@@ -187,6 +187,14 @@ class ResultStream:
         pipe.xadd(stream_key(self.prefix, shard), {"r": parsed.dumps()})
         pipe.hincrby(open_key(self.prefix, shard), parsed.date.isoformat(), 1)
         return parsed
+
+    def entry(self, result: Mapping[str, Any] | Result) -> tuple[str, str, str, str]:
+        """What :meth:`append` queues, for a script that appends it itself: the stream
+        key, the ``open`` key, the entry's ``r`` field and the date to count."""
+        parsed = result if isinstance(result, Result) else Result.from_json(result)
+        shard = shard_of(parsed.game_id)
+        return (stream_key(self.prefix, shard), open_key(self.prefix, shard), parsed.dumps(),
+                parsed.date.isoformat())
 
     def add(self, result: Mapping[str, Any] | Result) -> Result:
         """:meth:`append` in a transaction of its own (tools, tests, benchmarks)."""
@@ -449,15 +457,18 @@ class ResultConsumer:
     def _pipelined(self, script: Any, calls: list[tuple[list[Any], list[Any]]]) -> list[Any]:
         """Run ``script`` once per call, pipelined per cluster node (redis-py's cluster
         pipeline refuses scripts, so each node gets a plain pipeline of its own)."""
+        conn = self.conn
+        if not isinstance(conn, RedisCluster):
+            raise TypeError("per-node pipelines are for a Redis Cluster connection")
         by_node: dict[str, list[int]] = {}
-        nodes: dict[str, Any] = {}
+        nodes: dict[str, ClusterNode] = {}
         for index, (keys, _args) in enumerate(calls):
-            node = self.conn.get_node_from_key(keys[0])
+            node = conn.get_node_from_key(keys[0])
             nodes[node.name] = node
             by_node.setdefault(node.name, []).append(index)
         replies: list[Any] = [None] * len(calls)
         for name, indexes in by_node.items():
-            client = self.conn.get_redis_connection(nodes[name])
+            client = conn.get_redis_connection(nodes[name])
             with client.pipeline(transaction=False) as pipe:
                 for index in indexes:
                     keys, args = calls[index]

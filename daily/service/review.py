@@ -9,7 +9,8 @@ around-me, histogram, percentile) or the player statistics. An operator then
 Every step is idempotent and ordered so that a crash anywhere is repaired by running
 it again: :meth:`ReviewQueue.hold` writes with HSETNX; :meth:`ReviewQueue.clear`
 marks the entry cleared first, then records the game (the board and the statistics
-are idempotent by game id); the results job skips the check for a game already in
+are idempotent by game id); the results consumer (``daily worker results``, through
+:func:`daily.service.fairplay.review_gate`) skips the check for a game already in
 review and follows its state (held: stays held; cleared: recorded; disqualified:
 dropped).
 
@@ -169,7 +170,11 @@ class ReviewQueue:
 
     def held(self, limit: int = 100) -> list[ReviewEntry]:
         """The games waiting for a decision, oldest first."""
-        ids = [as_text(i) for i in self.conn.zrange(self.open_key, 0, max(limit, 1) - 1)]
+        # redis-py types ZRANGE's reply for withscores=True too: members only here.
+        found: list[bytes | str] = self.conn.zrange(  # type: ignore[assignment]
+            self.open_key, 0, max(limit, 1) - 1
+        )
+        ids = [as_text(i) for i in found]
         return [e for e in (self.entry(i) for i in ids) if e is not None]
 
     def of_player(self, date: str, ruleset: str, player_id: str) -> ReviewEntry | None:

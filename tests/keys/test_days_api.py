@@ -1,63 +1,74 @@
-"""The /days and /keys API on a real app and a real Redis: publication, seed reveal,
-descriptor caching across key rotation, bad input."""
+"""The /days and /keys API on the live server (real gunicorn, two workers taking
+consecutive requests in turn) and a real Redis: publication, seed reveal, descriptor
+caching across key rotation, bad input."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 
-from daily.service.app import create_app
-from daily.service.clock import FixedClock
+from daily.service import keymap
 from daily.service.config import Config, load_config
 from daily.service.keys import Keyring, init_keys, rotate_signing_key
 from daily.verify import VerificationFailed, verify_day
+from tests.service import conftest as service_fixtures
+from tests.service.live import FileClockControl, HttpClient, LiveServer, start_gunicorn
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.live]
 
-#: 2026-11-29 11:00 UTC: the 28th, 29th and 30th are open, the 27th revealed.
-NOON = dt.datetime(2026, 11, 29, 11, 0, tzinfo=dt.UTC)
-PREFIX = "ddkeys:"
-
-
-@pytest.fixture
-def config(redis_url: str, tmp_path: Path) -> Config:
-    config = load_config(
-        {"REDIS_URL": redis_url, "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(tmp_path)}
-    )
-    init_keys(config.keys_dir)
-    return config
-
-
-@pytest.fixture
-def clock() -> FixedClock:
-    return FixedClock(NOON)
+# The service tests' live server: 2026-11-29 11:00 UTC, when the 28th, 29th and 30th are
+# open and the 27th revealed.
+client = service_fixtures.client
+clock = service_fixtures.clock
+service_config = service_fixtures.service_config
+live_env = service_fixtures.live_env
+live_config = service_fixtures.live_config
+live_clock = service_fixtures.live_clock
+live_client = service_fixtures.live_client
+live_variants = service_fixtures.live_variants
 
 
-def _app(config: Config, clock: FixedClock) -> Flask:
-    return create_app(config, {"TESTING": True, "CLOCK": clock})
-
-
-@pytest.fixture
-def app(config: Config, clock: FixedClock) -> Iterator[Flask]:
-    app = _app(config, clock)
-    yield app
-    app.extensions["daily"].conn.close()
+@pytest.fixture(scope="module")
+def live_server(
+    live_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """The module's live server, logging everything down to DEBUG (tests read the log
+    for seeds that must not be in it)."""
+    env = {**live_env, "DAILY_TEST_LOG_LEVEL": "DEBUG"}
+    with start_gunicorn(env, tmp_path_factory.mktemp("gunicorn")) as server:
+        yield server
 
 
 @pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
+def config(service_config: Config) -> Config:
+    """The live server's configuration."""
+    return service_config
 
 
-def _get(client: FlaskClient, url: str, status: int = 200) -> Any:
+@pytest.fixture(scope="module")
+def own_keys_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory with keys of its own, for the tests that rotate or replace them."""
+    data = tmp_path_factory.mktemp("own-keys")
+    init_keys(data / "keys")
+    return data
+
+
+@pytest.fixture
+def own_keys(
+    live_variants: Any, own_keys_dir: Path, live_env: dict[str, str], redis_url: str
+) -> tuple[HttpClient, Config]:
+    """A live server on :func:`own_keys_dir` and its configuration (on the test's clean
+    Redis database, at the module's clock)."""
+    server = live_variants(DAILY_DATA_DIR=str(own_keys_dir))
+    return server.client(), load_config({**live_env, "DAILY_DATA_DIR": str(own_keys_dir)})
+
+
+def _get(client: HttpClient, url: str, status: int = 200) -> Any:
     response = client.get(url)
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.is_json
@@ -68,7 +79,7 @@ def _seed_hex(config: Config, ruleset: str, date: str) -> str:
     return Keyring.load(config).day_seed(ruleset, date).hex()
 
 
-def test_descriptor_fields_and_status(client: FlaskClient, config: Config) -> None:
+def test_descriptor_fields_and_status(client: HttpClient, config: Config) -> None:
     body = _get(client, "/api/v1/days/2026-11-29/yahtzee")
     assert list(body)[:8] == [
         "version",
@@ -94,9 +105,8 @@ def test_descriptor_fields_and_status(client: FlaskClient, config: Config) -> No
 
 
 def test_seed_absent_before_reveal_present_after(
-    client: FlaskClient, config: Config, clock: FixedClock, caplog: pytest.LogCaptureFixture
+    client: HttpClient, config: Config, clock: FileClockControl, live_server: LiveServer
 ) -> None:
-    caplog.set_level(logging.DEBUG)
     secret = _seed_hex(config, "maxi-yatzy", "2026-11-30")
     texts = []
     for url in (
@@ -112,7 +122,7 @@ def test_seed_absent_before_reveal_present_after(
         texts.append(response.get_data(as_text=True))
     body = json.loads(texts[0])
     assert body["status"] == "open" and "seed" not in body
-    for text in (*texts, caplog.text):
+    for text in (*texts, live_server.log.read_text()):
         assert secret not in text
     # One second before the close: still no seed; at the close: the seed.
     clock.set(dt.datetime(2026, 12, 1, 11, 59, 59, tzinfo=dt.UTC))
@@ -123,7 +133,7 @@ def test_seed_absent_before_reveal_present_after(
     assert verify_day(revealed, _get(client, "/api/v1/keys")).complete
 
 
-def test_range_lists_past_current_and_next_days(client: FlaskClient) -> None:
+def test_range_lists_past_current_and_next_days(client: HttpClient) -> None:
     listed = _get(client, "/api/v1/days")["days"]
     by_date: dict[str, list[str]] = {}
     for d in listed:
@@ -146,7 +156,7 @@ def test_range_lists_past_current_and_next_days(client: FlaskClient) -> None:
     assert {d["ruleset"] for d in one["days"]} == {"yahtzee"}
 
 
-def test_publication_horizon(client: FlaskClient, clock: FixedClock) -> None:
+def test_publication_horizon(client: HttpClient, clock: FileClockControl) -> None:
     # 2026-12-02 opens 2026-12-01 10:00 UTC; published 2 days earlier.
     _get(client, "/api/v1/days/2026-12-02/yahtzee")
     err = _get(client, "/api/v1/days/2026-12-03/yahtzee", 404)["error"]
@@ -171,65 +181,65 @@ def test_publication_horizon(client: FlaskClient, clock: FixedClock) -> None:
         ("/api/v1/days?ruleset=yahtzee,bogus", 422, "ruleset"),
     ],
 )
-def test_bad_input_names_the_field(client: FlaskClient, url: str, status: int, field: str) -> None:
+def test_bad_input_names_the_field(client: HttpClient, url: str, status: int, field: str) -> None:
     err = _get(client, url, status)["error"]
     assert err["status"] == status and err["field"] == field
     assert len(err["message"]) < 200
 
 
-def test_descriptors_survive_rotation_unchanged(
-    app: Flask, client: FlaskClient, config: Config, clock: FixedClock
-) -> None:
+def test_descriptors_survive_rotation_unchanged(own_keys: tuple[HttpClient, Config]) -> None:
+    client, config = own_keys
     before = _get(client, "/api/v1/days/2026-11-29/yahtzee")
     old_id = before["key_id"]
     rotate_signing_key(config.keys_dir)
-    restarted = _app(config, clock)  # a restarted web process loads the new key
-    client2 = restarted.test_client()
-    keys = _get(client2, "/api/v1/keys")
-    assert {k["id"]: k["active"] for k in keys["keys"]}[old_id] is False
-    same = _get(client2, "/api/v1/days/2026-11-29/yahtzee")
-    assert same == before  # already published: not re-signed
-    fresh = _get(client2, "/api/v1/days/2026-12-02/yahtzee")
+    # Every worker process loads the new key at its next request.
+    for _ in range(2):
+        keys = _get(client, "/api/v1/keys")
+        assert {k["id"]: k["active"] for k in keys["keys"]}[old_id] is False
+        same = _get(client, "/api/v1/days/2026-11-29/yahtzee")
+        assert same == before  # already published: not re-signed
+    fresh = _get(client, "/api/v1/days/2026-12-02/yahtzee")
     assert fresh["key_id"] != old_id and fresh["key_id"] in {k["id"] for k in keys["keys"]}
     assert verify_day(same, keys).lines[1].endswith(f"key {old_id})")
     assert verify_day(fresh, keys).lines[1].endswith(f"key {fresh['key_id']})")
-    restarted.extensions["daily"].conn.close()
 
 
-def test_a_running_app_picks_up_a_rotation(client: FlaskClient, config: Config) -> None:
+def test_a_running_app_picks_up_a_rotation(own_keys: tuple[HttpClient, Config]) -> None:
+    client, config = own_keys
     before = _get(client, "/api/v1/days/2026-11-29/yahtzee")
     _, new_id = rotate_signing_key(config.keys_dir)
-    keys = _get(client, "/api/v1/keys")
-    assert [k["id"] for k in keys["keys"] if k["active"]] == [new_id]
-    assert _get(client, "/api/v1/days/2026-11-29/yahtzee") == before
+    for _ in range(2):  # each worker
+        keys = _get(client, "/api/v1/keys")
+        assert [k["id"] for k in keys["keys"] if k["active"]] == [new_id]
+        assert _get(client, "/api/v1/days/2026-11-29/yahtzee") == before
     assert _get(client, "/api/v1/days/2026-11-30/yahtzee")["key_id"] == new_id
+    assert len(set(client.workers)) == 2
 
 
 def test_a_replaced_master_secret_is_refused_not_re_signed(
-    client: FlaskClient, config: Config, clock: FixedClock
+    own_keys: tuple[HttpClient, Config],
 ) -> None:
+    client, config = own_keys
     published = _get(client, "/api/v1/days/2026-11-29/yahtzee")
     (config.keys_dir / "master.secret").unlink()
     init_keys(config.keys_dir)  # a new master secret
-    restarted = _app(config, clock)
-    err = _get(restarted.test_client(), "/api/v1/days/2026-11-29/yahtzee", 503)["error"]
-    assert err["code"] == "unavailable"
-    assert published["commitment"] not in err["message"]
-    restarted.extensions["daily"].conn.close()
+    for _ in range(2):  # each worker
+        err = _get(client, "/api/v1/days/2026-11-29/yahtzee", 503)["error"]
+        assert err["code"] == "unavailable"
+        assert published["commitment"] not in err["message"]
 
 
-def test_missing_keys_give_503_not_500(redis_url: str, tmp_path: Path, clock: FixedClock) -> None:
-    config = load_config(
-        {"REDIS_URL": redis_url, "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(tmp_path)}
-    )
-    app = _app(config, clock)
-    for url in ("/api/v1/keys", "/api/v1/days/2026-11-29/yahtzee"):
-        err = _get(app.test_client(), url, 503)["error"]
+def test_missing_keys_give_503_not_500(
+    live_variants: Any, redis_url: str, tmp_path: Path
+) -> None:
+    client = live_variants(DAILY_DATA_DIR=str(tmp_path)).client()
+    for url in ("/api/v1/keys", "/api/v1/days/2026-11-29/yahtzee") * 2:
+        err = _get(client, url, 503)["error"]
         assert "daily keys init" in err["message"]
-    app.extensions["daily"].conn.close()
+    assert len(set(client.workers)) == 2
 
 
-def test_tampered_served_descriptor_fails_verification(client: FlaskClient) -> None:
+def test_tampered_served_descriptor_fails_verification(client: HttpClient) -> None:
     body = _get(client, "/api/v1/days/2026-11-27/yahtzee")
     keys = _get(client, "/api/v1/keys")
     assert verify_day(body, keys).complete
@@ -237,10 +247,13 @@ def test_tampered_served_descriptor_fails_verification(client: FlaskClient) -> N
         verify_day({**body, "commitment": "0" * 64}, keys)
 
 
-def test_par_is_served_once_computed(client: FlaskClient, redis_client: Any) -> None:
+def test_par_is_served_once_computed(
+    client: HttpClient, config: Config, redis_client: Any
+) -> None:
     assert "par" not in _get(client, "/api/v1/days/2026-11-29/yahtzee")
     par = {"easy": 231, "medium": 245, "hard": 262}
-    redis_client.set(PREFIX + "par:2026-11-29:yahtzee", json.dumps(par))
+    redis_client.set(keymap.par(config.key_prefix, dt.date(2026, 11, 29), "yahtzee"),
+                     json.dumps(par))
     body = _get(client, "/api/v1/days/2026-11-29/yahtzee")
     assert body["par"] == par and "seed" not in body
     listed = _get(client, "/api/v1/days?from=2026-11-29&to=2026-11-29")["days"]
@@ -248,9 +261,8 @@ def test_par_is_served_once_computed(client: FlaskClient, redis_client: Any) -> 
 
 
 def test_no_response_carries_the_seed_of_an_open_day(
-    client: FlaskClient, config: Config, caplog: pytest.LogCaptureFixture
+    client: HttpClient, config: Config, live_server: LiveServer
 ) -> None:
-    caplog.set_level(logging.DEBUG)
     ring = Keyring.load(config)
     secrets = [
         ring.day_seed(r, d).hex()
@@ -279,14 +291,14 @@ def test_no_response_carries_the_seed_of_an_open_day(
         "/api/v1/days/2026-12-03/maxi-yatzy",
     ):
         texts.append(client.get(url, headers=auth).get_data(as_text=True))
-    texts.append(caplog.text)
+    texts.append(live_server.log.read_text())
     for text in texts:
         for secret in secrets:
             assert secret not in text
 
 
 def test_a_long_range_comes_in_pages_and_a_reversed_one_is_empty(
-    client: FlaskClient, clock: FixedClock
+    client: HttpClient, clock: FileClockControl
 ) -> None:
     clock.set(dt.datetime(2027, 1, 15, 12, 0, tzinfo=dt.UTC))
     first = _get(client, "/api/v1/days?from=2026-11-01&to=2027-01-10&ruleset=yahtzee")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,11 @@ from tests.service.live import FileClockControl, HttpClient, LiveServer, start_g
 #: Mid-day UTC on 2026-11-29: the 28th, 29th and 30th are open.
 NOON = dt.datetime(2026, 11, 29, 11, 0, tzinfo=dt.UTC)
 PREFIX = "ddtest:"
+#: New players cost nothing in the tests (tests/service/test_player_creation.py turns the
+#: limits and the proof-of-work on).
+NO_CREATION_COSTS = {
+    "DAILY_PLAYER_LIMIT": "off", "DAILY_PLAYER_NET_LIMIT": "off", "DAILY_PLAYER_POW_BITS": "0",
+}
 
 
 def _live(request: pytest.FixtureRequest) -> bool:
@@ -45,6 +51,8 @@ def service_config(request: pytest.FixtureRequest, tmp_path: Path) -> Config:
         "DAILY_KEY_PREFIX": PREFIX,
         "DAILY_DATA_DIR": str(tmp_path / "data"),
         "DAILY_PUBLIC_URL": "https://dice.example",
+        # tests create many players from one address; test_player_creation tests these
+        **NO_CREATION_COSTS,
     })
     init_keys(config.keys_dir)
     return config
@@ -88,10 +96,14 @@ def live_env(redis_db: int, tmp_path_factory: pytest.TempPathFactory) -> dict[st
         "DAILY_DATA_DIR": str(tmp / "data"),
         "DAILY_PUBLIC_URL": "https://dice.example",
         "DAILY_RATE_LIMIT": "off",
+        **NO_CREATION_COSTS,
         "DAILY_TEST_CLOCK_FILE": str(tmp / "clock"),
         "DAILY_TEST_SLOT_LOG": str(tmp / "slots.log"),
         "DAILY_TEST_WORLD": '{"agreed": "all"}',
+        # /metrics adds up every worker's figures, as in production.
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics"),
     }
+    Path(env["PROMETHEUS_MULTIPROC_DIR"]).mkdir()
     init_keys(load_config(env).keys_dir)
     FileClockControl(Path(env["DAILY_TEST_CLOCK_FILE"]), NOON)
     return env
@@ -104,6 +116,31 @@ def live_server(
     """Real gunicorn, two workers taking consecutive requests in turn, for a module."""
     with start_gunicorn(live_env, tmp_path_factory.mktemp("gunicorn")) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def live_variants(
+    live_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """Live servers of other configurations, for a module: ``live_variants(VAR=value,
+    ...)`` starts (once per distinct set of variables) a gunicorn like
+    :func:`live_server`'s with those environment variables changed, and returns it.
+    They share the module's Redis database, data directory and clock unless the
+    variables say otherwise; all stop at the end of the module."""
+    with ExitStack() as stack:
+        started: dict[tuple[tuple[str, str], ...], LiveServer] = {}
+
+        def variant(**overrides: str) -> LiveServer:
+            key = tuple(sorted(overrides.items()))
+            if key not in started:
+                tmp = tmp_path_factory.mktemp("variant")
+                (tmp / "metrics").mkdir()  # its own figures
+                env = {**live_env, "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics"),
+                       **overrides}
+                started[key] = stack.enter_context(start_gunicorn(env, tmp))
+            return started[key]
+
+        yield variant
 
 
 @pytest.fixture
@@ -153,9 +190,9 @@ class Player:
         self.headers = {"Authorization": f"Bearer {self.token}"}
 
     def call(self, method: str, path: str, json: Any = None, **kw: Any) -> Any:
-        return self.client.open(
-            "/api/v1" + path, method=method, json=json, headers=self.headers, **kw
-        )
+        headers = {**self.headers, **kw.pop("headers", {})}
+        return self.client.open("/api/v1" + path, method=method, json=json, headers=headers,
+                                **kw)
 
 
 @pytest.fixture
@@ -168,6 +205,20 @@ def player(client: FlaskClient) -> Player:
 def make_player(client: FlaskClient) -> Any:
     """A factory of players."""
     return lambda name="Bob": Player(client, name)
+
+
+def metric(client: Any, line: str) -> float:
+    """The value of one sample of ``/metrics`` (``name{labels}``), 0 when absent.
+
+    The live server's figures add up every worker's (and every test's of the module),
+    so tests compare a value before and after.
+    """
+    text = client.get("/metrics").data.decode()
+    for row in text.splitlines():
+        name, _, value = row.rpartition(" ")
+        if name == line:
+            return float(value)
+    return 0.0
 
 
 def choose_hold(state: dict[str, Any]) -> str | None:

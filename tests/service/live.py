@@ -10,7 +10,8 @@ connection limits instead (for concurrency tests). Every response carries
 ``X-Worker-Pid``.
 
 :class:`HttpClient` speaks to it with the same small interface as Flask's test client
-(``open``, ``get``, ``post``; responses with ``status_code``, ``get_json()``, ``data``),
+(``open``, ``get``, ``post``, ``patch``, ``delete``; responses with ``status_code``,
+``get_json()``, ``get_data()``, ``data``, ``headers``, ``mimetype``, ``is_json``),
 so the API tests read the same whichever way they run.
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -68,6 +70,17 @@ class HttpResponse:
     def get_json(self) -> Any:
         return self.raw.json()
 
+    def get_data(self, as_text: bool = False) -> Any:
+        return self.raw.text if as_text else self.data
+
+    @property
+    def mimetype(self) -> str:
+        return self.headers.get("Content-Type", "").partition(";")[0].strip()
+
+    @property
+    def is_json(self) -> bool:
+        return self.mimetype == "application/json"
+
     @property
     def worker(self) -> int:
         """The pid of the worker process that answered."""
@@ -84,8 +97,11 @@ class HttpClient:
     def open(
         self, path: str, method: str = "GET", json: Any = None,
         headers: dict[str, str] | None = None, data: Any = None,
+        content_type: str | None = None,
     ) -> HttpResponse:
         headers = {"Connection": "close", **(headers or {})}
+        if content_type is not None:
+            headers["Content-Type"] = content_type
         kwargs: dict[str, Any] = {"headers": headers, "timeout": 60}
         if json is not None:
             kwargs["json"] = json
@@ -101,6 +117,12 @@ class HttpClient:
     def post(self, path: str, **kw: Any) -> HttpResponse:
         return self.open(path, "POST", **kw)
 
+    def patch(self, path: str, **kw: Any) -> HttpResponse:
+        return self.open(path, "PATCH", **kw)
+
+    def delete(self, path: str, **kw: Any) -> HttpResponse:
+        return self.open(path, "DELETE", **kw)
+
 
 @dataclass
 class LiveServer:
@@ -112,6 +134,19 @@ class LiveServer:
 
     def client(self) -> HttpClient:
         return HttpClient(self.url)
+
+    def raw(self, data: bytes) -> tuple[int, dict[str, str], bytes]:
+        """Send bytes as they are (not always HTTP); the status, headers and body."""
+        host, _, port = self.url.removeprefix("http://").partition(":")
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(data)
+            received = b""
+            while chunk := sock.recv(65536):
+                received += chunk
+        head, _, body = received.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = dict(line.split(": ", 1) for line in lines[1:])
+        return int(lines[0].split()[1]), headers, body
 
 
 @contextmanager

@@ -10,13 +10,16 @@ Loaded by gunicorn (``tests.service.live_app:create()``) in the fixtures of
   slot *not* listed are changed (each face ``f`` becomes ``7 - f``; ``"all"`` changes
   none): two servers that differ only there are two worlds that agree on the listed
   slots (the noninterference test). Every day slot a game asks for is appended to
-  ``DAILY_TEST_SLOT_LOG`` (``turn roll`` lines).
+  ``DAILY_TEST_SLOT_LOG`` (``turn roll`` lines);
+- with ``DAILY_TEST_LOG_LEVEL`` (e.g. ``DEBUG``) the app's log records of that level and
+  above go to the server's output (tests read it for secrets that must not be there).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -65,6 +68,9 @@ class OtherWorld(DaySeeds):
 
 def create() -> Flask:
     """The real app, with the hooks above."""
+    level = os.environ.get("DAILY_TEST_LOG_LEVEL")
+    if level:
+        logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     clock = FileClock(Path(os.environ["DAILY_TEST_CLOCK_FILE"]))
     app = create_app(load_config(), {"CLOCK": clock})
     world = os.environ.get("DAILY_TEST_WORLD")

@@ -1,15 +1,21 @@
-"""Bad input on every endpoint: a JSON 4xx whose error names the field; never a 500."""
+"""Bad input on every endpoint: a JSON 4xx whose error names the field; never a 500.
+
+Through the live server: real gunicorn, two workers taking consecutive requests in turn.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from flask import Flask
+import redis
 
+from daily.service import keymap
+from daily.service.config import Config
 from tests.service.conftest import Player
+from tests.service.live import LiveServer
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.live]
 
 
 def error(response: Any, status: int, code: str, field: str | None = None) -> dict[str, Any]:
@@ -145,27 +151,29 @@ def test_bad_ids_codes_and_queries(player: Player, client: Any) -> None:
     error(client.delete("/api/v1/players"), 405, "method_not_allowed")
 
 
-def test_body_limit_gives_413(app: Flask, player: Player) -> None:
-    limit = app.config["MAX_CONTENT_LENGTH"]
+def test_body_limit_gives_413(service_config: Config, player: Player) -> None:
+    limit = service_config.max_body
     big = {"name": "x" * (limit + 10)}
     error(player.call("POST", "/players", big), 413, "too_large")
     error(player.call("POST", "/games/g_x/log", {"log": "y" * (limit + 1)}), 413, "too_large")
 
 
-def test_unexpected_errors_are_json_500_without_detail(app: Flask, client: Any) -> None:
-    games = app.extensions["daily"].games
-
-    def broken(*args: Any) -> Any:
-        raise RuntimeError("secret detail 1234")
-
-    games.get = broken  # type: ignore[method-assign]
-    app.testing = False
+def test_unexpected_errors_are_json_500_without_detail(
+    client: Any, live_server: LiveServer, redis_client: redis.Redis, service_config: Config
+) -> None:
+    # A game record no version of the service wrote: reading it fails in a way nobody
+    # planned for, with the record's text in the exception's message.
+    game_id = "g_corrupt0000000000000"
+    redis_client.set(keymap.game(service_config.key_prefix, game_id),
+                     '{"v": 1, "secret detail 1234": true}')
     player = Player(client)
-    app.config["PROPAGATE_EXCEPTIONS"] = False
-    response = player.call("GET", "/games/g_abc")
-    body = error(response, 500, "internal")
-    assert b"secret detail" not in response.data and b"Traceback" not in response.data
-    assert body["message"] == "internal error; it has been logged"
+    for _ in range(2):  # on each worker
+        response = player.call("GET", f"/games/{game_id}")
+        body = error(response, 500, "internal")
+        assert b"secret detail" not in response.data and b"Traceback" not in response.data
+        assert body["message"] == "internal error; it has been logged"
+    assert len(set(client.workers[-2:])) == 2
+    assert "secret detail 1234" in live_server.log.read_text()  # the log has the detail
 
 
 def test_every_authenticated_endpoint_needs_a_valid_token(client: Any) -> None:

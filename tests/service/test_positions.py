@@ -18,10 +18,11 @@ from daily.replay import replay
 from daily.service.config import Config
 from daily.service.keys import Keyring
 from daily.service.results_stream import ResultStream
-from tests.service.conftest import Player, best_box, play_out
+from tests.service.conftest import Player, best_box, metric, play_out
 from tests.service.live import HttpClient, LiveServer, start_gunicorn
 
 pytestmark = [pytest.mark.redis, pytest.mark.live]
+FINISHED = 'daily_games_finished_total{mode="ranked",ruleset="yahtzee"}'
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +100,7 @@ def test_a_stale_position_is_refused_with_the_current_state(player: Player) -> N
 
 
 def test_repeating_the_last_move_is_a_safe_retry(
-    player: Player, redis_client: Any, service_config: Config
+    player: Player, client: HttpClient, redis_client: Any, service_config: Config
 ) -> None:
     state = ranked(player)
     first = move(player, state, "roll", "10000")
@@ -116,15 +117,23 @@ def test_repeating_the_last_move_is_a_safe_retry(
     assert after["position"] == 2
     assert after["log"]["turns"] == [{"holds": ["10000"], "category": box}, {"holds": []}]
 
-    # Retrying the move that finished the game gives the same result, enqueued once.
+    # Retrying the move that finished the game gives the same result, enqueued once and
+    # counted once (on whichever worker the retry lands).
+    counted = metric(client, FINISHED)
     final = play_out(player, after)
+    assert metric(client, FINISHED) == counted + 1
     last_box = final["log"]["turns"][-1]["category"]
-    retry = move(player, final, "score", last_box, position=final["position"] - 1)
-    assert retry.status_code == 200
-    assert retry.get_json()["result"]["code"] == final["result"]["code"]
+    for _ in range(2):
+        retry = move(player, final, "score", last_box, position=final["position"] - 1)
+        assert retry.status_code == 200
+        assert retry.get_json()["result"]["code"] == final["result"]["code"]
+    again = player.call("POST", f"/games/{final['id']}/log", {"log": final["log"]})
+    assert again.status_code == 200, again.get_json()
+    assert again.get_json()["result"]["code"] == final["result"]["code"]
     stream = ResultStream(redis_client, prefix=service_config.key_prefix)
     entries = [e for key in stream.stream_keys() for e in redis_client.xrange(key)]
     assert len(entries) == 1 and stream.unapplied("2026-11-29") == 1
+    assert metric(client, FINISHED) == counted + 1
 
 
 def test_the_position_is_checked_before_the_rules(player: Player) -> None:

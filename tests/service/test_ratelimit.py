@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import redis
 
-from daily.service.config import ConfigError
+from daily.service.config import ConfigError, load_config
 from daily.service.ratelimit import Limit, RateLimiter, parse_limit, parse_limits
 
 pytestmark = pytest.mark.redis
@@ -80,3 +80,8 @@ def test_bad_settings_name_their_variable():
         parse_limits("1/minute", "lots", "off")
     with pytest.raises(ConfigError, match="DAILY_RATE_LIMIT_IP"):
         parse_limits("1/minute", "off", "0/minute")
+
+
+def test_a_bad_trusted_proxies_value_is_refused() -> None:
+    with pytest.raises(ValueError, match="DAILY_TRUSTED_PROXIES: must be a whole number"):
+        load_config({"DAILY_TRUSTED_PROXIES": "lots"})

@@ -1,4 +1,5 @@
-"""Hints and analysis through the JSON API (real app, real Redis)."""
+"""Hints and analysis through the JSON API: the live server (real gunicorn, two workers
+taking consecutive requests in turn) on the test's Redis database."""
 
 from __future__ import annotations
 
@@ -6,22 +7,26 @@ from typing import Any
 
 import pytest
 
-from daily.service.clock import FixedClock
 from daily.service.config import Config
 from daily.strategy.solver import StrategyTable
 from daily.strategy.tablefile import save_table
 from tests.service import conftest as service_fixtures
+from tests.service.live import FileClockControl
 
-# the service tests' fixtures: a real app on the test's Redis database, a fixed clock
+# the service tests' fixtures: a live server on the test's Redis database, its clock
 service_config = service_fixtures.service_config
 clock = service_fixtures.clock
-app = service_fixtures.app
 client = service_fixtures.client
 player = service_fixtures.player
+live_env = service_fixtures.live_env
+live_server = service_fixtures.live_server
+live_config = service_fixtures.live_config
+live_clock = service_fixtures.live_clock
+live_client = service_fixtures.live_client
 Player = service_fixtures.Player
 play_out = service_fixtures.play_out
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.live]
 
 
 @pytest.fixture
@@ -63,7 +68,7 @@ def test_practice_game_hints_then_analysis(tables: None, player: Player) -> None
 
 
 def test_ranked_game_only_after_the_reveal(
-    tables: None, player: Player, clock: FixedClock
+    tables: None, player: Player, clock: FileClockControl
 ) -> None:
     start = player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29"})
     state = start.get_json()

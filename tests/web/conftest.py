@@ -4,7 +4,8 @@
 in a background thread, on the test's Redis database, with a known master secret so
 the tests can recompute the day seed and replay the game with the core. ``chromium``
 is Debian's browser driven by Playwright (it never downloads one of its own).
-``run_results_worker`` runs a real ``rq worker --burst`` process on the results queue.
+``run_results_worker`` runs a real results consumer process (``daily worker results
+--burst``) on the results stream.
 """
 
 from __future__ import annotations

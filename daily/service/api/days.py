@@ -20,7 +20,7 @@ from daily.service.contract.fields import Date, RulesetName
 from daily.service.contract.operations import operation
 from daily.service.contract.responses import Day, Days, Keys
 from daily.service.descriptors import FIRST_DAY, DayDescriptors
-from daily.service.errors import ApiError
+from daily.service.domain import Unavailable
 from daily.service.keys import Keyring, KeyringError, KeyringLoader
 
 log = logging.getLogger(__name__)
@@ -43,9 +43,7 @@ def _keyring() -> Keyring:
         return loader.get()
     except KeyringError as exc:  # the message names a file or variable, never a secret
         log.error("cannot load the keys: %s", exc)
-        raise ApiError(
-            503, "unavailable", "the service has no usable keys yet (run `daily keys init`)"
-        ) from None
+        raise Unavailable("the service has no usable keys yet (run `daily keys init`)") from None
 
 
 def descriptors() -> DayDescriptors:

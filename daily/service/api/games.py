@@ -25,18 +25,12 @@ from daily.service.contract.fields import GameId
 from daily.service.contract.operations import Choice, operation
 from daily.service.contract.responses import Game
 from daily.service.players import Player
+from daily.service.requests import pending_limit
 
 bp = Blueprint("games", __name__)
 
 #: The shapes of ``POST /games``: ranked, practice on a day, practice per ruleset.
 START = Choice(START_MODELS, start_model, "StartGame")
-
-
-def _counted(state: dict[str, Any], *, finishing: bool) -> dict[str, Any]:
-    metrics = current_services().metrics
-    if finishing and state["over"]:
-        metrics.games_finished.labels(state["mode"], state["ruleset"]).inc()
-    return state
 
 
 @bp.post("/games")
@@ -79,7 +73,7 @@ def show(player: Player, game_id: str) -> dict[str, Any]:
 def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
     """Reroll the dice not held, at the position the move was decided at."""
     games = current_services().games
-    return games.roll(player, game_id, body.hold, body.position)
+    return games.roll(player, game_id, body.hold, body.position, pending_limit())
 
 
 @bp.post("/games/<game_id>/score")
@@ -88,8 +82,7 @@ def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
 def score(player: Player, game_id: str, body: Score) -> dict[str, Any]:
     """Fill a box with the dice showing; the next turn's first roll is shown."""
     games = current_services().games
-    state = games.score(player, game_id, body.box, body.position)
-    return _counted(state, finishing=True)
+    return games.score(player, game_id, body.box, body.position, pending_limit())
 
 
 @bp.post("/games/<game_id>/log")
@@ -99,5 +92,4 @@ def submit_log(player: Player, game_id: str, body: SubmitLog) -> dict[str, Any]:
     """Verify a whole move log against what was revealed; returns the finished game."""
     games = current_services().games
     log = body.log if isinstance(body.log, str) else body.log.model_dump(exclude_unset=True)
-    state = games.submit_log(player, game_id, log)
-    return _counted(state, finishing=True)
+    return games.submit_log(player, game_id, log)

@@ -15,7 +15,7 @@ from daily.service.contract.bodies import LeaderboardQuery
 from daily.service.contract.fields import Date, RulesetName
 from daily.service.contract.operations import operation
 from daily.service.contract.responses import Leaderboard as LeaderboardDoc
-from daily.service.errors import ApiError
+from daily.service.domain import NotFound
 from daily.service.fairplay import day_ceiling_value
 from daily.service.leaderboard import Leaderboard
 from daily.service.players import Player
@@ -33,7 +33,7 @@ def show(player: Player | None, date: str, ruleset: str, query: LeaderboardQuery
     day = parse_date(date)
     name = canonical_name(ruleset)
     if name not in services.config.rulesets_on(day):
-        raise ApiError(404, "not_found", f"{name} has no daily leaderboard", field="ruleset")
+        raise NotFound(f"{name} has no daily leaderboard", field="ruleset")
     limit = query.limit if query.limit is not None else 100
     board = Leaderboard(services.conn, day, name, prefix=services.config.key_prefix)
     view = board.view(limit, player.id if player else None)

@@ -21,7 +21,7 @@ from daily.service.contract.bodies import Hint
 from daily.service.contract.fields import GameId
 from daily.service.contract.operations import operation
 from daily.service.contract.responses import Analysis, HintAnswer
-from daily.service.errors import ApiError
+from daily.service.domain import Conflict, Unavailable
 from daily.service.players import Player
 from daily.strategy.advisor import Advisor, Position
 from daily.strategy.analysis import analyse
@@ -38,7 +38,7 @@ def _advisor(rules: Ruleset) -> Advisor | TripleAdvisor:
     try:
         return advisor_for(rules, current_services().config.tables_dir)
     except StrategyError as exc:
-        raise ApiError(503, "unavailable", exc.message, field="table") from None
+        raise Unavailable(exc.message, field="table") from None
 
 
 @bp.post("/games/<game_id>/hint")
@@ -52,7 +52,7 @@ def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
     top = body.top if body.top is not None else 3
     result, _ = current_services().games.for_advice(player, game_id)
     if result.complete:
-        raise ApiError(409, "conflict", "the game is over; ask for its analysis", field="id")
+        raise Conflict("the game is over; ask for its analysis", field="id")
     game = result.game
     advisor = _advisor(result.rules)
     out = advisor.hint(Position.from_game(game), top)
@@ -66,7 +66,7 @@ def analysis(player: Player, game_id: str) -> dict[str, Any]:
     """Every decision of a finished game against optimal play (practice, revealed days)."""
     result, slots = current_services().games.for_advice(player, game_id)
     if not result.complete:
-        raise ApiError(409, "conflict", "the game is not finished yet", field="id")
+        raise Conflict("the game is not finished yet", field="id")
     advisor = _advisor(result.rules)
     engine = advisor if isinstance(advisor, TripleAdvisor) else advisor.table
     report = analyse(engine, result.log, slots=slots)

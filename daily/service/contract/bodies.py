@@ -21,17 +21,23 @@ from pydantic_core import PydanticCustomError
 from daily.rules import OptionSpec, Variant, get_ruleset
 from daily.rules.variants import VARIANTS
 from daily.service.contract.fields import (
+    JSON_WHOLE,
+    QUERY_WHOLE,
     RULESET_SPELLINGS,
+    BotLevel,
+    BoxId,
     ChallengeCode,
     Date,
     GroupName,
     Name,
+    PowChallengeToken,
+    PowNonce,
     ResultCode,
     RulesetList,
     RulesetName,
-    json_int,
-    query_int,
+    omittable,
     ruleset_spellings,
+    runtime_literal,
 )
 from daily.service.errors import ApiError
 from daily.strategy.bots import LEVELS
@@ -50,15 +56,20 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_no_null_defaults)
 
 
-def omittable(**kwargs: Any) -> Any:
-    """A field that may be left out but, when present, is never ``null``."""
-    return Field(default=None, **kwargs)
+class ProofOfWork(Body):
+    """The answer to a challenge of ``GET /players/challenge`` (docs/fairplay.md)."""
+
+    challenge: PowChallengeToken
+    nonce: PowNonce
 
 
 class NewPlayer(Body):
-    """``POST /players``: without a name, one like ``Player 4821`` is chosen."""
+    """``POST /players``: without a name, one like ``Player 4821`` is chosen. ``pow``
+    is needed when the server asks for a proof-of-work (``bits`` above 0 in ``GET
+    /players/challenge``) and ignored otherwise."""
 
     name: Name = omittable()
+    pow: ProofOfWork = omittable()
 
 
 class NoBody(Body):
@@ -83,7 +94,7 @@ def _distinct(levels: list[str]) -> list[str]:
 
 #: Computer opponents that play the same dice: distinct levels.
 Opponents = Annotated[
-    list[Literal.__getitem__(LEVELS)],
+    list[BotLevel],
     Field(max_length=len(LEVELS), json_schema_extra={"uniqueItems": True},
           description="computer opponents on the same dice, each level at most once"),
     AfterValidator(_distinct),
@@ -122,19 +133,21 @@ def _title(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("-"))
 
 
-def _option_field(spec: OptionSpec) -> Any:
+def _option_field(spec: OptionSpec) -> tuple[Any, Any]:
     # A strict bool refuses 0 and 1, which a Literal[False, True] would take.
-    kind = bool if all(isinstance(c, bool) for c in spec.choices) else Literal.__getitem__(
+    kind = bool if all(isinstance(c, bool) for c in spec.choices) else runtime_literal(
         spec.choices
     )
     return (kind, omittable(description=spec.doc))
 
 
 def _options_model(variant: Variant) -> type[Body]:
-    return create_model(  # type: ignore[no-any-return, call-overload]
+    # Any: mypy checks a **dict's values against create_model's own keywords too.
+    fields: dict[str, Any] = {spec.name: _option_field(spec) for spec in variant.options}
+    return create_model(
         f"{_title(variant.name)}Options", __base__=Body,
         __doc__=f"Rule options of {variant.name} (each may be left out for its default).",
-        **{spec.name: _option_field(spec) for spec in variant.options},
+        **fields,
     )
 
 
@@ -143,14 +156,16 @@ OPTIONS_MODELS: dict[str, type[Body]] = {v.name: _options_model(v) for v in VARI
 
 
 def _practice_model(variant: Variant) -> type[Body]:
-    options = OPTIONS_MODELS[variant.name]
-    return create_model(  # type: ignore[no-any-return, call-overload]
+    fields: dict[str, Any] = {
+        "ruleset": (runtime_literal(ruleset_spellings(variant.name)), ...),
+        "mode": (Literal["practice"], ...),
+        "options": (OPTIONS_MODELS[variant.name], omittable()),
+        "opponents": (Opponents, omittable()),
+    }
+    return create_model(
         f"Practice{_title(variant.name)}Start", __base__=Body,
         __doc__=f"Practice {variant.name} on fresh random dice, with any rule options.",
-        ruleset=(Literal.__getitem__(ruleset_spellings(variant.name)), ...),
-        mode=(Literal["practice"], ...),
-        options=(options, omittable()),
-        opponents=(Opponents, omittable()),
+        **fields,
     )
 
 
@@ -200,7 +215,7 @@ BOX_IDS: tuple[str, ...] = tuple(
 )
 #: The position a move was decided at (``daily-move/1``, ``docs/protocol.md``).
 Position = Annotated[
-    json_int(0, 10_000),
+    int, Field(ge=0, le=10_000), JSON_WHOLE,
     Field(description="the game's position the move was decided at (daily-move/1), "
           "as the state showed it"),
 ]
@@ -223,7 +238,7 @@ class Roll(Body):
 class Score(Body):
     """``POST /games/{id}/score``: fill a box with the dice showing."""
 
-    box: Annotated[Literal.__getitem__(BOX_IDS), Field(description="a box of the game's card")]
+    box: Annotated[BoxId, Field(description="a box of the game's card")]
     position: Position
 
 
@@ -233,7 +248,7 @@ class LogTurn(Body):
     holds: list[Annotated[str, Field(pattern="^[01]+$", max_length=8)]] = omittable(
         max_length=16
     )
-    category: Annotated[Literal.__getitem__(BOX_IDS), Field()] = omittable()
+    category: Annotated[BoxId, Field()] = omittable()
 
 
 class DailyLog(Body):
@@ -260,13 +275,15 @@ class SubmitLog(Body):
 class Hint(Body):
     """``POST /games/{id}/hint``: how many alternatives besides the best action."""
 
-    top: json_int(0, 20) = omittable(description="0 to 20, default 3")
+    top: Annotated[int, Field(ge=0, le=20), JSON_WHOLE] = omittable(
+        description="0 to 20, default 3"
+    )
 
 
 class LeaderboardQuery(Body):
     """``GET /leaderboards/{date}/{ruleset}``."""
 
-    limit: query_int(1, 1000) = omittable(
+    limit: Annotated[int, Field(ge=1, le=1000), QUERY_WHOLE] = omittable(
         description="1 to 1000, default 100"
     )
 
@@ -288,11 +305,14 @@ class ChallengeOfResult(Body):
 
 
 def _fresh_challenge_model(variant: Variant) -> type[Body]:
-    return create_model(  # type: ignore[no-any-return, call-overload]
+    fields: dict[str, Any] = {
+        "ruleset": (runtime_literal(ruleset_spellings(variant.name)), ...),
+        "options": (OPTIONS_MODELS[variant.name], omittable()),
+    }
+    return create_model(
         f"Fresh{_title(variant.name)}Challenge", __base__=Body,
         __doc__=f"``POST /challenges``: a challenge of {variant.name} on fresh random dice.",
-        ruleset=(Literal.__getitem__(ruleset_spellings(variant.name)), ...),
-        options=(OPTIONS_MODELS[variant.name], omittable()),
+        **fields,
     )
 
 

@@ -13,6 +13,7 @@ Python's ``re``, pydantic's Rust engine and ECMA-262 (JSON Schema) agree on them
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
@@ -80,17 +81,63 @@ Date = Annotated[
 ]
 
 
-def _literal(values: tuple[Any, ...]) -> Any:
-    return Literal.__getitem__(values)
+def runtime_literal(values: Iterable[object]) -> Any:
+    """``Literal[...]`` of ``values``, built at run time: only for the models
+    :func:`pydantic.create_model` makes per ruleset, which no type checker reads (every
+    other field names one of the ``Literal`` aliases of this module).
+
+    >>> runtime_literal(["easy", "hard"])
+    typing.Literal['easy', 'hard']
+    """
+    return Literal.__getitem__(tuple(values))
+
+
+def omittable(**kwargs: Any) -> Any:
+    """A field that may be left out but, when present, is never ``null``: its ``None``
+    default means "absent" and is not documented. Typed ``Any`` so that the field keeps
+    its own type (``name: Name = omittable()``) rather than ``Name | None``.
+
+    >>> omittable(description="0 to 20").default is None
+    True
+    """
+    return Field(default=None, **kwargs)
 
 
 #: Every spelling of a ruleset the API takes: canonical names and aliases, lower case.
 RULESET_SPELLINGS: tuple[str, ...] = tuple(
     name for variant in VARIANTS for name in (variant.name, *variant.aliases)
 )
+#: :data:`RULESET_SPELLINGS` as a type, written out so that mypy reads it;
+#: ``tests/service/test_contract_fields.py`` checks that the two agree, in order.
+RulesetSpelling = Literal[
+    "yahtzee", "kniffel", "yatzy", "scandinavian-yatzy", "maxi-yatzy", "maxi", "yacht",
+    "generala", "triple-yahtzee", "triple",
+]
 RulesetName = Annotated[
-    _literal(RULESET_SPELLINGS),
+    RulesetSpelling,
     Field(description="a ruleset: its name or an alias (docs/protocol.md)"),
+]
+#: A computer opponent's level: :data:`daily.strategy.bots.LEVELS` as a type (checked
+#: against it by ``tests/service/test_contract_fields.py``).
+BotLevel = Literal["easy", "medium", "hard"]
+#: Every box id of every ruleset, in card order (the ``BOX_IDS`` of
+#: :mod:`daily.service.contract.bodies` as a type, checked against it by
+#: ``tests/service/test_contract_fields.py``).
+BoxId = Literal[
+    "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+    "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee", "chance",
+    "one_pair", "two_pairs", "yatzy", "three_pairs", "five_of_a_kind", "villa", "tower",
+    "full_straight", "maxi_yatzy", "choice", "yacht", "escalera", "full", "poker",
+    "generala", "doble_generala",
+    "1.ones", "1.twos", "1.threes", "1.fours", "1.fives", "1.sixes", "1.three_of_a_kind",
+    "1.four_of_a_kind", "1.full_house", "1.small_straight", "1.large_straight", "1.yahtzee",
+    "1.chance",
+    "2.ones", "2.twos", "2.threes", "2.fours", "2.fives", "2.sixes", "2.three_of_a_kind",
+    "2.four_of_a_kind", "2.full_house", "2.small_straight", "2.large_straight", "2.yahtzee",
+    "2.chance",
+    "3.ones", "3.twos", "3.threes", "3.fours", "3.fives", "3.sixes", "3.three_of_a_kind",
+    "3.four_of_a_kind", "3.full_house", "3.small_straight", "3.large_straight", "3.yahtzee",
+    "3.chance",
 ]
 
 
@@ -143,14 +190,12 @@ def _integral(value: Any) -> Any:
     return value
 
 
-def json_int(low: int, high: int) -> Any:
-    """A whole number from ``low`` to ``high`` in a JSON body (``true`` is not one;
-    ``3.0`` is, as in JSON Schema)."""
-    return Annotated[int, Field(ge=low, le=high), BeforeValidator(_integral)]
-
-def query_int(low: int, high: int) -> Any:
-    """A whole number from ``low`` to ``high`` in a query string: ASCII digits only."""
-    return Annotated[int, Field(ge=low, le=high), BeforeValidator(_whole_number)]
+#: The last metadata of a whole number in a JSON body (``true`` is not one; ``3.0`` is,
+#: as in JSON Schema), after its bounds: ``Annotated[int, Field(ge=0, le=20), JSON_WHOLE]``.
+JSON_WHOLE = BeforeValidator(_integral)
+#: The last metadata of a whole number in a query string (ASCII digits only), after its
+#: bounds: ``Annotated[int, Field(ge=1, le=1000), QUERY_WHOLE]``.
+QUERY_WHOLE = BeforeValidator(_whole_number)
 
 #: What a pattern means, for error messages (a pattern itself tells people little).
 PATTERN_MEANINGS = {
@@ -186,12 +231,30 @@ PATTERN_MEANINGS[GROUP_CODE_PATTERN] = "is a group code (G- and 6 characters)"
 PATTERN_MEANINGS[GROUP_NAME_PATTERN] = "is a name of 1 to 40 characters (spaces around it trimmed)"
 PATTERN_MEANINGS[CHALLENGE_PATTERN] = "is a challenge code (CH- and 8 characters) or a result code"
 
+#: A proof-of-work challenge as ``GET /players/challenge`` hands it out: 32 hex digits.
+POW_CHALLENGE_PATTERN = "^[0-9a-f]{32}$"
+PowChallengeToken = Annotated[
+    str, Field(pattern=POW_CHALLENGE_PATTERN, examples=["3f9c0a7de2b14c6f8a5e0d1b2c3a4f56"],
+               description="the challenge of GET /players/challenge, as it was handed out"),
+]
+#: A proof-of-work nonce: 1 to 32 ASCII letters or digits (the web client counts up).
+POW_NONCE_PATTERN = "^[0-9A-Za-z]{1,32}$"
+PowNonce = Annotated[
+    str, Field(pattern=POW_NONCE_PATTERN, examples=["48213"],
+               description="SHA-256 of 'challenge:nonce' starts with the asked zero bits"),
+]
+PATTERN_MEANINGS[POW_CHALLENGE_PATTERN] = "is a challenge of GET /players/challenge (32 hex digits)"
+PATTERN_MEANINGS[POW_NONCE_PATTERN] = "is 1 to 32 ASCII letters or digits"
+
 __all__ = [
     "RULESET_NAMES",
+    "BotLevel",
+    "BoxId",
     "Date",
     "GameId",
     "Name",
     "ResultCode",
     "RulesetList",
     "RulesetName",
+    "RulesetSpelling",
 ]

@@ -4,7 +4,7 @@ These models document what the services return (``tests/service/test_openapi.py`
 checks every response against them); the services build the JSON themselves.
 
 >>> sorted(ErrorBody.model_json_schema()["properties"])
-['code', 'field', 'message', 'position', 'roll', 'status', 'turn', 'why']
+['code', 'field', 'limit', 'message', 'position', 'roll', 'status', 'turn', 'why']
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from daily.service.contract.fields import omittable
 
 DayStatus = Literal["open", "revealed", "upcoming"]
 Mode = Literal["ranked", "practice"]
@@ -30,14 +32,16 @@ class ErrorBody(Doc):
     status: int
     code: str = Field(examples=["invalid_field", "illegal_move"])
     message: str
-    field: str = Field(default=None, description="the field at fault, when there is one")
-    turn: int = Field(default=None, ge=1)
-    roll: int = Field(default=None, ge=1)
-    why: dict[str, str | int] = Field(
-        default=None, description="an illegal move's machine reason, e.g. "
+    field: str = omittable(description="the field at fault, when there is one")
+    turn: int = omittable(ge=1)
+    roll: int = omittable(ge=1)
+    why: dict[str, str | int] = omittable(
+        description="an illegal move's machine reason, e.g. "
         '{"code": "joker_upper_open", "box": "sixes"}',
     )
-    position: int = Field(default=None, description="a stale_position's current position")
+    position: int = omittable(description="a stale_position's current position")
+    limit: Literal["players_per_address", "players_per_network"] = omittable(
+        description="the limit a too_many_players refusal hit")
 
 
 class Error(Doc):
@@ -45,7 +49,7 @@ class Error(Doc):
     game ``state`` beside it."""
 
     error: ErrorBody
-    state: Game = Field(default=None, description="the current game (stale_position)")
+    state: Game = omittable(description="the current game (stale_position)")
 
 
 class Health(Doc):
@@ -69,6 +73,17 @@ class CreatedPlayer(Doc):
     token: str = Field(description="shown once; keep it")
 
 
+class PowChallenge(Doc):
+    """A one-time proof-of-work challenge for creating a player (``bits`` 0: none is
+    needed): find a ``nonce`` such that SHA-256(``challenge:nonce``) starts with ``bits``
+    zero bits, then send both in ``POST /players`` within ``expires_in`` seconds, from
+    the same network."""
+
+    challenge: str = Field(pattern="^[0-9a-f]{32}$")
+    bits: int = Field(ge=0, le=26)
+    expires_in: int = Field(ge=1, description="seconds the challenge may be answered in")
+
+
 class Stats(Doc):
     """A player's ranked statistics."""
 
@@ -77,7 +92,7 @@ class Stats(Doc):
     best: int | None
     current_streak: int
     longest_streak: int
-    by_ruleset: dict[str, Any] = Field(default=None)
+    by_ruleset: dict[str, Any] = omittable()
 
 
 class HistoryEntry(Doc):
@@ -182,6 +197,27 @@ class Turn(Doc):
     bonus: int
 
 
+class Review(Doc):
+    """A ranked game held for the fair-play review, as its player sees it
+    (docs/fairplay.md); ``null`` when the game is not in review or was cleared."""
+
+    state: Literal["under_review", "disqualified"]
+    reason: str = Field(description="why, in plain words")
+    reason_code: Literal["foresight", "ceiling", "unchecked"] = Field(
+        description="foresight: the likelihood test; ceiling: the game scored the day's "
+        "ceiling (no strategy table to test with); unchecked: the check could not run")
+    decisions: int | None = Field(description="decisions of the game that were tested")
+    optimal_in_hindsight: int | None = Field(
+        description="of those, how many were the best with the dice to come known")
+    total: int
+
+
+def _ceiling() -> Any:
+    """The day's perfect-information ceiling once computed after the reveal, else null."""
+    return Field(description="the best score possible with every dice of the day known "
+                 "(computed after the reveal; null until then)")
+
+
 class Finished(Doc):
     """The result of a finished game."""
 
@@ -193,6 +229,7 @@ class Finished(Doc):
     percentile: float | None
     players: int | None
     finished_at: str
+    review: Review | None = Field(description="a ranked game in the fair-play review")
 
 
 class Game(Doc):
@@ -250,8 +287,12 @@ class Result(Doc):
     players: int | None
     share_text: str
     url: str
-    history: list[Turn] = Field(default=None, description="only once the dice are revealed")
-    log: dict[str, Any] = Field(default=None, description="only once the dice are revealed")
+    marks: list[Literal["good", "fair", "zero"]] = Field(
+        description="how well each box of the card scored, in card order")
+    review: Review | None = Field(description="a ranked game in the fair-play review")
+    ceiling: int | None = _ceiling()
+    history: list[Turn] = omittable(description="only once the dice are revealed")
+    log: dict[str, Any] = omittable(description="only once the dice are revealed")
 
 
 class BoardRow(Doc):
@@ -300,6 +341,10 @@ class Leaderboard(Doc):
     around: list[BoardRow]
     histogram: Histogram
     par: dict[str, Any] | None
+    ceiling: int | None = _ceiling()
+    review: Review | None = Field(
+        description="your game of this set while it is in the fair-play review (it is then "
+        "not on the board: me is null)")
 
 
 class Day(Doc):
@@ -316,7 +361,7 @@ class Day(Doc):
     status: DayStatus
     opens_at: str
     closes_at: str
-    seed: str = Field(default=None, description="only once revealed")
+    seed: str = omittable(description="only once revealed")
     par: dict[str, Any] | None = Field(default=None)
 
 
@@ -351,11 +396,11 @@ class Action(Doc):
     kind: Literal["keep", "box"]
     value: float
     text: str
-    hold: str = Field(default=None)
-    kept: Dice = Field(default=None)
-    box: str = Field(default=None)
-    points: int = Field(default=None)
-    bonus: int = Field(default=None)
+    hold: str = omittable()
+    kept: Dice = omittable()
+    box: str = omittable()
+    points: int = omittable()
+    bonus: int = omittable()
 
 
 class HintAnswer(Doc):
