@@ -38,7 +38,11 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
 
-(1) ``off`` when ``DAILY_RATE_LIMIT`` is ``off``, unless set.
+(1) ``off`` when ``DAILY_RATE_LIMIT`` is ``off``, unless set:
+
+>>> [load_config(env).player_limit for env in
+...  ({}, {"DAILY_RATE_LIMIT": "off"}, {"DAILY_RATE_LIMIT": "off", "DAILY_PLAYER_LIMIT": "9/hour"})]
+['30/hour', 'off', '9/hour']
 
 >>> cfg = load_config({"DAILY_DATA_DIR": "/tmp/dd", "DAILY_RULESETS": "yahtzee"})
 >>> cfg.data_dir.as_posix(), cfg.redis_url, cfg.daily_rulesets

@@ -9,14 +9,16 @@ thousands of players becomes expensive while one newcomer notices nothing:
   :class:`~daily.service.domain.RateLimited` refusal names the limit and says how long to
   wait (429 with ``Retry-After`` at the edge);
 * with ``DAILY_PLAYER_POW_BITS`` = ``b`` > 0, a proof-of-work: ``GET
-  /players/challenge`` hands out a random one-time challenge, bound to the network it
-  was handed to and valid :data:`CHALLENGE_SECONDS`; ``POST /players`` must send
+  /players/challenge`` hands out a one-time challenge, bound to the network it was
+  handed to and valid :data:`CHALLENGE_SECONDS`; ``POST /players`` must send
   ``{"pow": {"challenge", "nonce"}}`` such that SHA-256(``challenge:nonce``) starts
-  with ``b`` zero bits (``2**b`` hashes on average). Redis keeps only the SHA-256 of a
-  challenge, taken (read and deleted) atomically when it is answered, and the network
-  it was handed to is compared in constant time. A challenge can therefore be answered
-  once, only within its lifetime and only from its network: challenges cannot be
-  stockpiled and solved in bulk ahead of time, nor handed out to a farm elsewhere.
+  with ``b`` zero bits (``2**b`` hashes on average). A challenge is 32 hex digits: its
+  expiry (8), 8 random digits and a MAC (16) of both and of the client's network,
+  keyed with the day's random salt, which never leaves Redis. Handing one out stores
+  nothing (no memory for a flood of requests to fill); answering it checks the MAC in
+  constant time and the expiry, then marks it used (``SET NX`` until it expires): a
+  challenge works once, only within its lifetime and only from its network, so
+  challenges cannot be stockpiled ahead of time nor handed out to a farm elsewhere.
 
 Each new player's network is remembered for two days as a hash salted with a random
 salt of the day (never the address), with a count of the players created from it that
@@ -72,12 +74,6 @@ end
 return {0, 0}
 """
 
-# KEYS: a challenge. Its value, and the key is gone: each challenge is answered once.
-_TAKE = """
-local value = redis.call('GET', KEYS[1])
-if value then redis.call('DEL', KEYS[1]) end
-return value
-"""
 
 
 def network_of(ip: str) -> str:
@@ -126,12 +122,18 @@ def solve_pow(challenge: str, bits: int) -> str:
 
 
 def challenge_hash(challenge: str) -> str:
-    """What Redis keeps of a challenge (its SHA-256): the challenge itself is the secret.
+    """What Redis keeps of a used challenge (its SHA-256).
 
     >>> len(challenge_hash("00" * 16))
     64
     """
     return hashlib.sha256(challenge.encode()).hexdigest()
+
+
+def _mac(salt: str, head: str, network: str) -> str:
+    """The 16 hex digits that bind a challenge's head (expiry and random) to a network."""
+    return hmac.new(salt.encode(), f"pow|{head}|{network}".encode(),
+                    hashlib.sha256).hexdigest()[:16]
 
 
 class CreationGuard:
@@ -154,18 +156,20 @@ class CreationGuard:
         self.limits = self.per_ip is not None or self.per_net is not None
         self.bits = config.player_pow_bits
         self._count = conn.register_script(_COUNT)
-        self._take = conn.register_script(_TAKE)
 
-    def challenge(self, ip: str, day: str) -> dict[str, Any]:
-        """A one-time challenge for a client at ``ip`` (``bits`` 0: none is needed, and
-        nothing is stored)."""
-        token = secrets.token_hex(16)
-        if self.bits:
-            self.conn.set(keymap.pow_challenge(self.prefix, challenge_hash(token)),
-                          self._net_digest(network_of(ip), day), ex=CHALLENGE_SECONDS)
-        return {"challenge": token, "bits": self.bits, "expires_in": CHALLENGE_SECONDS}
+    def challenge(self, ip: str, now: dt.datetime) -> dict[str, Any]:
+        """A one-time challenge for a client at ``ip`` (``bits`` 0: none is needed).
 
-    def admit(self, ip: str, day: str, proof: tuple[str, str] | None,
+        Nothing is stored: the challenge carries its expiry and its MAC.
+        """
+        head = f"{int(now.timestamp()) + CHALLENGE_SECONDS:08x}{secrets.token_hex(4)}"
+        if not self.bits:
+            return {"challenge": head + secrets.token_hex(8), "bits": 0,
+                    "expires_in": CHALLENGE_SECONDS}
+        mac = _mac(self._salt(now.date().isoformat()), head, network_of(ip))
+        return {"challenge": head + mac, "bits": self.bits, "expires_in": CHALLENGE_SECONDS}
+
+    def admit(self, ip: str, now: dt.datetime, proof: tuple[str, str] | None,
               *, limits: bool = True) -> None:
         """Let a creation through, or raise the refusal that says why not.
 
@@ -174,7 +178,7 @@ class CreationGuard:
         ``limits=False`` skips the counts (the app's rate limits are switched off).
         """
         if self.bits:
-            self._check_pow(ip, day, proof)
+            self._check_pow(ip, now, proof)
         if limits and self.limits:
             self._check_limits(ip)
 
@@ -198,28 +202,37 @@ class CreationGuard:
                 detail={"limit": "players_per_" + scope},
             )
 
-    def _check_pow(self, ip: str, day: str, proof: tuple[str, str] | None) -> None:
+    def _check_pow(self, ip: str, now: dt.datetime, proof: tuple[str, str] | None) -> None:
         if proof is None:
             raise Invalid(
                 f"a new player needs a proof-of-work of {self.bits} bits: GET"
                 " /api/v1/players/challenge, then send pow.challenge and pow.nonce",
                 code="pow_required", field="pow")
         challenge, nonce = proof
+        stale = Invalid("unknown, used or expired challenge, or one handed to another"
+                        " network; ask for a new one", code="pow_stale", field="pow.challenge")
+        head, mac = challenge[:16], challenge[16:]
+        try:
+            expires = int(head[:8], 16)
+        except ValueError:
+            raise stale from None
+        left = expires - int(now.timestamp())
+        network = network_of(ip)
+        # A challenge handed out just before midnight was keyed with the previous day's
+        # salt: both are tried (constant-time comparisons).
+        day = now.date()
+        salts = [self._salt(day.isoformat()),
+                 self._salt((day - dt.timedelta(days=1)).isoformat(), make=False)]
+        known = [hmac.compare_digest(mac, _mac(salt, head, network)) for salt in salts if salt]
+        if not any(known) or not 0 < left <= CHALLENGE_SECONDS:
+            raise stale
         if not pow_ok(challenge, nonce, self.bits):
             raise Invalid(
                 f"SHA-256 of 'challenge:nonce' does not start with {self.bits} zero bits",
                 code="pow_wrong", field="pow.nonce")
-        stored = self._take(keys=[keymap.pow_challenge(self.prefix, challenge_hash(challenge))])
-        network = network_of(ip)
-        # A challenge handed out just before midnight was salted with the previous day's
-        # salt: both are tried.
-        if stored is None or not any(
-            hmac.compare_digest(_text(stored), self._net_digest(network, d))
-            for d in _days_around(day)
-        ):
-            raise Invalid(
-                "unknown, used or expired challenge, or one handed to another network;"
-                " ask for a new one", code="pow_stale", field="pow.challenge")
+        used = keymap.pow_used(self.prefix, challenge_hash(challenge))
+        if not self.conn.set(used, "1", nx=True, ex=left):
+            raise stale
 
     def remember(self, player_id: str, ip: str, day: str) -> None:
         """Note the new player's network (salted hash) and count it for the day."""
@@ -233,23 +246,26 @@ class CreationGuard:
             pipe.execute()
 
     def _net_digest(self, network: str, day: str) -> str:
-        """A network's hash, salted with the day's random salt (made on first need)."""
+        """A network's hash, salted with the day's random salt."""
+        return hmac.new(self._salt(day).encode(), network.encode(),
+                        hashlib.sha256).hexdigest()[:24]
+
+    def _salt(self, day: str, *, make: bool = True) -> str:
+        """The day's random salt (made on first need unless ``make`` is false: then ""
+        if there is none; it never leaves Redis)."""
         key = keymap.network_salt(self.prefix, day)
         salt = self.conn.get(key)
+        if salt is None and not make:
+            return ""
         if salt is None:
             fresh = secrets.token_hex(16)
             made = self.conn.set(key, fresh, nx=True, ex=NETWORK_COUNT_SECONDS)
             salt = fresh if made else (self.conn.get(key) or fresh)
-        return hmac.new(_text(salt).encode(), network.encode(), hashlib.sha256).hexdigest()[:24]
+        return _text(salt)
 
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
-
-
-def _days_around(day: str) -> tuple[str, str]:
-    before = (dt.date.fromisoformat(day) - dt.timedelta(days=1)).isoformat()
-    return day, before
 
 
 def players_from_network(conn: redis.Redis, prefix: str, player_id: str) -> int | None:

@@ -58,10 +58,11 @@ key                                    type     what, and how long it lives
 ``P fairplay:net:<day>:<hash>``        STRING   players created from a network that day;
                                                 2 days (``EX``)
 ``P fairplay:salt:<day>``              STRING   the day's random salt of the network
-                                                hashes (``SET NX``); 2 days (``EX``)
-``P pow:<challenge hash>``             STRING   an unanswered proof-of-work challenge
-                                                (SHA-256 of it) -> salted hash of the
-                                                network it was handed to; 5 min (``EX``)
+                                                hashes and key of the proof-of-work
+                                                challenges' MAC (``SET NX``); 2 days
+``P pow:used:<challenge hash>``        STRING   a proof-of-work challenge already
+                                                answered (SHA-256 of it); until the
+                                                challenge expires, at most 5 min (``EX``)
 ``P rl:new:{<network>}:ip:<ip>``       STRING   new players from an IP; one window (``EX``)
 ``P rl:new:{<network>}:net``           STRING   new players from a /24 or /48; one window
 ``P challenge:<code>``                 STRING   JSON of a friend challenge (its seed stays on
@@ -251,9 +252,9 @@ def network_salt(prefix: str, day: str) -> str:
     return f"{prefix}fairplay:salt:{day}"
 
 
-def pow_challenge(prefix: str, challenge_hash: str) -> str:
-    """An unanswered proof-of-work challenge, by the SHA-256 of the challenge."""
-    return f"{prefix}pow:{challenge_hash}"
+def pow_used(prefix: str, challenge_hash: str) -> str:
+    """A proof-of-work challenge already answered, by its SHA-256."""
+    return f"{prefix}pow:used:{challenge_hash}"
 
 
 def rate_new_player(prefix: str, network: str, ip: str | None = None) -> str:

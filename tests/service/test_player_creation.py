@@ -8,7 +8,6 @@ address and one test machine can speak from many addresses and networks.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from daily.service.config import Config
 from daily.service.creation import challenge_hash, players_from_network, pow_ok, solve_pow
 from daily.service.review import ReviewQueue
 from tests.service.conftest import PREFIX, play_out
-from tests.service.live import HttpClient
+from tests.service.live import FileClockControl, HttpClient
 from tests.service.test_worker_integration import run_worker_burst
 
 pytestmark = [pytest.mark.redis, pytest.mark.live]
@@ -95,8 +94,8 @@ def test_limits_per_address_and_per_network(live_client: HttpClient) -> None:
     assert _create(live_client, "2001:db8:6::1").status_code == 201
 
 
-def test_proof_of_work_missing_wrong_malformed_reused_expired_or_foreign(
-    live_client: HttpClient, redis_client: redis.Redis
+def test_proof_of_work_missing_wrong_malformed_reused_expired_forged_or_foreign(
+    live_client: HttpClient, redis_client: redis.Redis, live_clock: FileClockControl
 ) -> None:
     ip = "192.0.2.1"
 
@@ -106,13 +105,13 @@ def test_proof_of_work_missing_wrong_malformed_reused_expired_or_foreign(
         error = response.get_json()["error"]
         assert (error["code"], error["field"]) == (code, field), error
 
+    def answer(challenge: str) -> dict[str, Any]:
+        return {"pow": {"challenge": challenge, "nonce": solve_pow(challenge, BITS)}}
+
     refused({"name": "Ada"}, "pow_required", "pow")
     challenge = _challenge(live_client, ip)
-    # Redis keeps the challenge's hash only, for 5 minutes, with no address in it.
-    key = keymap.pow_challenge(PREFIX, challenge_hash(challenge))
-    assert 0 < redis_client.ttl(key) <= 300
-    assert not redis_client.keys(f"*{challenge}*")
-    assert b"192.0.2" not in (redis_client.get(key) or b"")
+    # Handing a challenge out stores nothing: it carries its expiry and MAC.
+    assert redis_client.keys(f"{PREFIX}pow:*") == []
     wrong = next(str(n) for n in range(10_000) if not pow_ok(challenge, str(n), BITS))
     refused({"pow": {"challenge": challenge, "nonce": wrong}}, "pow_wrong", "pow.nonce")
     refused({"pow": {"challenge": challenge.upper(), "nonce": "1"}}, "invalid_field",
@@ -120,31 +119,30 @@ def test_proof_of_work_missing_wrong_malformed_reused_expired_or_foreign(
     refused({"pow": {"challenge": challenge, "nonce": "1 2"}}, "invalid_field", "pow.nonce")
     refused({"pow": {"challenge": challenge}}, "invalid_field", "pow.nonce")
     refused({"pow": "x"}, "invalid_field", "pow")
-    nonce = solve_pow(challenge, BITS)
-    # A right answer from another network does not count (and uses the challenge up).
-    refused({"pow": {"challenge": challenge, "nonce": nonce}}, "pow_stale", "pow.challenge",
-            from_ip="203.0.113.50")
-    refused({"pow": {"challenge": challenge, "nonce": nonce}}, "pow_stale", "pow.challenge")
+    # A right answer from another network does not count.
+    refused(answer(challenge), "pow_stale", "pow.challenge", from_ip="203.0.113.50")
+    # Forged: another expiry, or another MAC, with a nonce that solves it.
+    later = f"{int(challenge[:8], 16) + 600:08x}" + challenge[8:]
+    refused(answer(later), "pow_stale", "pow.challenge")
+    flipped = challenge[:-1] + ("0" if challenge[-1] != "0" else "1")
+    refused(answer(flipped), "pow_stale", "pow.challenge")
+    refused(answer("0" * 32), "pow_stale", "pow.challenge")
 
-    challenge = _challenge(live_client, ip)
-    nonce = solve_pow(challenge, BITS)
-    made = _post(live_client, "192.0.2.77", {"name": "Ada", "pow": {"challenge": challenge,
-                                                                    "nonce": nonce}})
+    made = _post(live_client, "192.0.2.77", {"name": "Ada", **answer(challenge)})
     assert made.status_code == 201, made.get_json()  # same /24: the same network
     assert made.get_json()["player"]["name"] == "Ada"
-    # used once: never again
-    refused({"pow": {"challenge": challenge, "nonce": nonce}}, "pow_stale", "pow.challenge")
+    # used once: never again; Redis keeps a hash of it until it would have expired
+    refused(answer(challenge), "pow_stale", "pow.challenge")
+    used = redis_client.keys(f"{PREFIX}pow:*")
+    assert used == [keymap.pow_used(PREFIX, challenge_hash(challenge)).encode()]
+    assert 0 < redis_client.ttl(used[0]) <= 300
+    assert not [k for k in redis_client.scan_iter("*") if challenge.encode() in k]
 
-    # expired: Redis forgets the challenge when its time is up
+    # expired: five minutes later on the server's clock
     challenge = _challenge(live_client, ip)
-    redis_client.pexpire(keymap.pow_challenge(PREFIX, challenge_hash(challenge)), 1)
-    time.sleep(0.05)
-    refused({"pow": {"challenge": challenge, "nonce": solve_pow(challenge, BITS)}},
-            "pow_stale", "pow.challenge")
-    # an unknown (never handed out) challenge
-    made_up = "0" * 32
-    refused({"pow": {"challenge": made_up, "nonce": solve_pow(made_up, BITS)}},
-            "pow_stale", "pow.challenge")
+    live_clock.advance(seconds=301)
+    refused(answer(challenge), "pow_stale", "pow.challenge")
+    assert _create(live_client, ip).status_code == 201  # a fresh one works
 
 
 def _scout(client: HttpClient, token: str) -> dict[str, Any]:

@@ -3,6 +3,7 @@ your token."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from flask import Blueprint, current_app, request
@@ -19,9 +20,9 @@ from daily.service.stats import player_history, player_stats
 bp = Blueprint("players", __name__)
 
 
-def _client() -> tuple[str, str]:
-    """The client's address (after trusted proxies) and today's UTC date."""
-    return request.remote_addr or "unknown", current_services().clock().date().isoformat()
+def _client() -> tuple[str, dt.datetime]:
+    """The client's address (after trusted proxies) and the service's time."""
+    return request.remote_addr or "unknown", current_services().clock()
 
 
 @bp.get("/players/challenge")
@@ -32,8 +33,8 @@ def challenge() -> dict[str, Any]:
     ``bits`` 0: none is needed. Otherwise answer it in ``POST /players`` (``pow``)
     within ``expires_in`` seconds, from the same network; each challenge works once.
     """
-    ip, day = _client()
-    return current_services().creation.challenge(ip, day)
+    ip, now = _client()
+    return current_services().creation.challenge(ip, now)
 
 
 @bp.post("/players")
@@ -45,13 +46,13 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
     and need a proof-of-work when the server asks for one (``GET /players/challenge``).
     """
     services = current_services()
-    ip, day = _client()
+    ip, now = _client()
     proof = (body.pow.challenge, body.pow.nonce) if body.pow is not None else None
-    services.creation.admit(ip, day, proof,
+    services.creation.admit(ip, now, proof,
                             limits=bool(current_app.config.get("RATELIMIT_ENABLED", True)))
     name = trim_name(body.name) if body.name is not None else None
     player, token = services.players.create(name)
-    services.creation.remember(player.id, ip, day)
+    services.creation.remember(player.id, ip, now.date().isoformat())
     return {"player": player.to_json(), "token": token}, 201
 
 
