@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import redis
 
-from daily import calendar
 from daily.dice import parse_date
 from daily.errors import DailyError
 from daily.movelog import MoveLog
@@ -71,8 +70,9 @@ UNCHECKED = "unchecked"
 #: Rulesets with at most this many boxes have their ceiling computed in line when it is
 #: missing (2^13..2^15 box masks: under 2 s); bigger ones (Maxi Yatzy, 20) in a thread.
 INLINE_BOXES = 15
-#: The prepared ceiling is kept this long after its day closes.
-PREPARED_KEPT = dt.timedelta(days=2)
+#: Seconds the prepared ceiling is kept: longer than a day is prepared ahead (12 h) and
+#: open (50 h), on the wall clock (a demo clock's days may be minutes long).
+PREPARED_KEPT = 4 * 86400
 
 log = logging.getLogger(__name__)
 
@@ -116,9 +116,8 @@ def store_prepared(conn: redis.Redis, prefix: str, date: dt.date, name: str,
     Returns what is stored. The key is secret until the reveal: nothing serves it.
     """
     key = keymap.fairplay_ceiling(prefix, date, name)
-    expires = int((calendar.closes_at(date) + PREPARED_KEPT).timestamp())
     figures = {"ceiling": int(value), "seconds": round(seconds, 3)}
-    conn.set(key, json.dumps(figures, sort_keys=True), nx=True, exat=expires)
+    conn.set(key, json.dumps(figures, sort_keys=True), nx=True, ex=PREPARED_KEPT)
     raw = conn.get(key)
     return dict(json.loads(raw)) if raw is not None else figures
 

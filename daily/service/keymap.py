@@ -51,7 +51,7 @@ key                                    type     what, and how long it lives
                                        STRING   JSON ``{"ceiling","seconds"}`` computed ahead
                                                 for the results path (:mod:`workers.ceiling`);
                                                 secret until the reveal (never served);
-                                                2 days after the day closes (``EXAT``)
+                                                4 days (``EX``)
 ``P lb:{<date>:<ruleset>}:review``     HASH     game id -> JSON review entry of a held game
                                                 (:mod:`daily.service.review`); forever
 ``P lb:{<date>:<ruleset>}:signals``    HASH     checked / scout_like / busy_network counts
