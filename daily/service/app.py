@@ -47,7 +47,7 @@ from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
 from daily.service.context import EXTENSION
 from daily.service.dayseeds import DaySeeds
-from daily.service.errors import ApiError, register_error_handlers
+from daily.service.errors import ApiError, handle_http_error, register_error_handlers
 from daily.service.games import GameService
 from daily.service.groups import Groups
 from daily.service.headers import install_security_headers
@@ -140,7 +140,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         return player.name if player else None
 
     limits = parse_limits(config.rate_limit, config.rate_limit_reads, config.rate_limit_ip)
-    limiter = RateLimiter(conn, config.key_prefix, limits)
+    limiter = RateLimiter(conn, config.key_prefix, limits, cluster=config.redis_cluster)
     metrics = Metrics()
     games = GameService(
         conn, config, clock, seeds, results, player_name, request_lang,
@@ -173,6 +173,11 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
 
 #: Endpoints that are never rate limited (probes, scrapers and the static files).
 UNLIMITED_ENDPOINTS = frozenset({"ops.health", "metrics", "web.static"})
+#: Endpoints whose rate-limit counters the game move script spends, in the same Redis
+#: call as the move (single server; on a cluster they are counted apart). A request
+#: refused before the script (401, 422, a rule refused on the process's copy) spends
+#: them once its answer is ready, and gets 429 instead when over a limit.
+FOLDED_ENDPOINTS = frozenset({"games.roll", "games.score"})
 
 
 def _verified_id() -> str | None:
@@ -200,9 +205,23 @@ def _install_rate_limits(app: Flask, limiter: RateLimiter) -> None:
         if request.endpoint in UNLIMITED_ENDPOINTS:
             return
         ip = request.remote_addr or "unknown"
+        if request.endpoint in FOLDED_ENDPOINTS and not limiter.cluster:
+            g.rate_pending = limiter.pending(ip, _verified_id(), request_kind(request.method))
+            return
         refusal = limiter.check(ip, _verified_id(), request_kind(request.method))
         if refusal is not None:
             raise TooManyRequests(refusal.message, retry_after=refusal.retry_after)
+
+    @app.after_request
+    def _spend_unspent(response: Response) -> Response:
+        pending = g.pop("rate_pending", None)
+        if pending is None or pending.spent:
+            return response
+        refusal = limiter.spend(pending)
+        if refusal is None:
+            return response
+        return handle_http_error(TooManyRequests(refusal.message,
+                                                 retry_after=refusal.retry_after))
 
 
 def _install_metrics(app: Flask, metrics: Metrics) -> None:

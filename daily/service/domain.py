@@ -69,3 +69,17 @@ class Unavailable(ServiceError):
     """A resource the service needs is missing (keys, tables); retry later."""
 
     default_code = "unavailable"
+
+
+class RateLimited(ServiceError):
+    """Over a rate limit (counted inside a service's script); retry after ``retry_after`` s.
+
+    >>> RateLimited("3 write requests per 1 minute per player", retry_after=42).retry_after
+    42
+    """
+
+    default_code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        self.retry_after = retry_after
+        super().__init__(f"rate limit exceeded: {message}")

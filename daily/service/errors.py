@@ -28,7 +28,14 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from daily.errors import DailyError, IllegalMoveError, StateError
-from daily.service.domain import Conflict, Forbidden, Invalid, NotFound, Unavailable
+from daily.service.domain import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    RateLimited,
+    Unavailable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +62,7 @@ DOMAIN_STATUS: dict[type[DailyError], int] = {
     Forbidden: 403,
     Conflict: 409,
     Unavailable: 503,
+    RateLimited: 429,
 }
 
 
@@ -132,7 +140,10 @@ def handle_daily_error(exc: DailyError) -> Response:
     state = getattr(exc, "state", None)
     if state is not None:
         body["state"] = state
-    return _respond(status, body)
+    response = _respond(status, body)
+    if isinstance(exc, RateLimited):
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def handle_http_error(exc: HTTPException) -> Response:

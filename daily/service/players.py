@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +66,58 @@ def new_player_id() -> str:
     return "p_" + "".join(secrets.choice(_ID_ALPHABET) for _ in range(16))
 
 
+class TrustedTokens:
+    """Tokens this process verified, trusted for ``seconds`` without asking Redis.
+
+    Keyed by the SHA-256 of the whole token (the token itself is not kept), and only
+    for the UTC day of the check (the first check of a day renews the account). The
+    bound matters: a token revoked or rotated in another process keeps working here
+    for at most ``seconds``; here it stops at once (:meth:`forget`). ``seconds`` 0
+    trusts nothing. At most :attr:`size` tokens; past that the table starts afresh.
+
+    >>> trusted = TrustedTokens(2)
+    >>> trusted.keep("p_1.s", Player("p_1", "Ada", ""), "2026-11-30")
+    >>> trusted.get("p_1.s", "2026-11-30").name, trusted.get("p_1.s", "2026-12-01")
+    ('Ada', None)
+    >>> trusted.forget("p_1"); trusted.get("p_1.s", "2026-11-30") is None
+    True
+    """
+
+    size = 100_000
+
+    def __init__(self, seconds: float, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self.monotonic = monotonic
+        self._tokens: dict[bytes, tuple[float, str, Player]] = {}
+        self._of_player: dict[str, bytes] = {}
+
+    def get(self, token: str, today: str) -> Player | None:
+        """The player of ``token`` if it was verified less than ``seconds`` ago today."""
+        if self.seconds <= 0:
+            return None
+        found = self._tokens.get(hashlib.sha256(token.encode()).digest())
+        if found is None or found[0] <= self.monotonic() or found[1] != today:
+            return None
+        return found[2]
+
+    def keep(self, token: str, player: Player, today: str) -> None:
+        """Trust ``token`` (just verified, or just made) for ``seconds`` from now."""
+        if self.seconds <= 0:
+            return
+        if len(self._tokens) >= self.size:
+            self._tokens.clear()
+            self._of_player.clear()
+        key = hashlib.sha256(token.encode()).digest()
+        self._tokens[key] = (self.monotonic() + self.seconds, today, player)
+        self._of_player[player.id] = key
+
+    def forget(self, player_id: str) -> None:
+        """Stop trusting the player's token in this process (rotated, revoked, renamed)."""
+        key = self._of_player.pop(player_id, None)
+        if key is not None:
+            self._tokens.pop(key, None)
+
+
 class Players:
     """Creating, authenticating, renaming and re-keying players in Redis.
 
@@ -79,6 +133,7 @@ class Players:
         self.conn = conn
         self.config = config
         self.clock = clock
+        self.trusted = TrustedTokens(config.auth_cache_seconds)
 
     @property
     def ttl_seconds(self) -> int:
@@ -103,7 +158,10 @@ class Players:
             })
             pipe.expire(self._key(player_id), self.ttl_seconds)
             pipe.execute()
-        return Player(player_id, name, created), f"{player_id}.{secret}"
+        token = f"{player_id}.{secret}"
+        player = Player(player_id, name, created)
+        self.trusted.keep(token, player, now.date().isoformat())
+        return player, token
 
     def get(self, player_id: str) -> Player | None:
         """The player with this id, if any."""
@@ -115,12 +173,18 @@ class Players:
     def authenticate(self, token: str) -> Player | None:
         """The player a token belongs to, or ``None`` (constant-time comparison).
 
-        Every call asks Redis (one ``HMGET``), so a rotated or revoked token stops
-        working at once in every process.
+        A call asks Redis (one ``HMGET``) unless this process verified the same token
+        less than ``DAILY_AUTH_CACHE_SECONDS`` ago on the same UTC day
+        (:class:`TrustedTokens`): a rotated or revoked token stops working at once in
+        the process that rotated or revoked it, and within that bound in every other.
         """
         player_id, sep, secret = token.partition(".")
         if not sep or not player_id.startswith("p_") or len(player_id) > 40 or not secret:
             return None
+        today = self.clock().date().isoformat()
+        trusted = self.trusted.get(token, today)
+        if trusted is not None:
+            return trusted
         key = self._key(player_id)
         stored, name, created, seen = self.conn.hmget(
             key, ["token_hash", "name", "created", "seen"]
@@ -128,18 +192,20 @@ class Players:
         expected = as_text(stored) if stored else hash_secret("") + "x"
         if not hmac.compare_digest(hash_secret(secret), expected) or name is None:
             return None
-        today = self.clock().date().isoformat()
         if seen is None or as_text(seen) != today:
             with self.conn.pipeline(transaction=False) as pipe:
                 pipe.hset(key, "seen", today)
                 for one in (key, *record_keys(player_id, prefix=self.config.key_prefix)):
                     pipe.expire(one, self.ttl_seconds)
                 pipe.execute()
-        return Player(player_id, as_text(name), as_text(created or b""))
+        player = Player(player_id, as_text(name), as_text(created or b""))
+        self.trusted.keep(token, player, today)
+        return player
 
     def rename(self, player: Player, name: str) -> Player:
         """Give ``player`` a new display name."""
         self.conn.hset(self._key(player.id), "name", name)
+        self.trusted.forget(player.id)
         return Player(player.id, name, player.created)
 
     def rotate(self, player: Player, token: str) -> str:
@@ -151,6 +217,7 @@ class Players:
         """
         secret = secrets.token_urlsafe(32)
         old_hash = hash_secret(token.partition(".")[2])
+        self.trusted.forget(player.id)
         if not self._swap_hash(player.id, old_hash, hash_secret(secret)):
             raise Conflict("the token changed meanwhile", field="Authorization")
         return f"{player.id}.{secret}"
@@ -159,6 +226,7 @@ class Players:
         """Make ``token`` useless for good: the player keeps their name on the boards,
         but nobody can act as them any more (there is no other token)."""
         old_hash = hash_secret(token.partition(".")[2])
+        self.trusted.forget(player.id)
         if not self._swap_hash(player.id, old_hash, None):
             raise Conflict("the token changed meanwhile", field="Authorization")
 

@@ -15,9 +15,13 @@ answer is 429 with ``Retry-After``, the seconds until that counter expires. If R
 cannot be reached the request goes through (and a warning is logged): the limiter
 never takes the game down.
 
-The caller passes the identity it has already verified (:meth:`RateLimiter.counters`
-gives the keys and arguments of the script), so the same call can later be folded into
-another Lua script of the request.
+The caller passes the identity it has already verified. A move (roll, score) does not
+count in a call of its own: :meth:`RateLimiter.pending` gives its counters to the game
+move script, which spends them and applies the move in one Redis call (a request that
+never reaches the script, refused before it, spends them afterwards with
+:meth:`RateLimiter.spend`). On a Redis Cluster every counter has a slot of its own (an
+address's counters cannot share a game's slot), so the limiter counts each counter with
+a call of its own there and moves are not folded.
 
 >>> parse_limit("600/minute")
 Limit(count=600, seconds=60, text='600 per 1 minute')
@@ -45,22 +49,38 @@ KINDS = ("read", "write")
 #: Methods that only read (anything else spends the ``write`` budget).
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
+#: A Lua function that spends ``n`` counters: ``KEYS[k0 + i]`` with limit
+#: ``ARGV[a0 + 2i - 1]`` and window ``ARGV[a0 + 2i]`` (i = 1..n). It returns nil when the
+#: request may go on, else ``{index of the exceeded counter (1-based), seconds until its
+#: window ends}``; a counter over its limit stops the count there. The game move script
+#: (:mod:`daily.service.games.store`) starts with it, so a move spends its limits and is
+#: applied in one call.
+SPEND_LUA = """
+local function spend_limits(k0, a0, n)
+  for i = 1, n do
+    local key = KEYS[k0 + i]
+    local window = ARGV[a0 + 2 * i]
+    local count = redis.call('INCR', key)
+    if count == 1 then redis.call('EXPIRE', key, window) end
+    if count > tonumber(ARGV[a0 + 2 * i - 1]) then
+      local ttl = redis.call('TTL', key)
+      if ttl < 1 then
+        redis.call('EXPIRE', key, window)
+        ttl = tonumber(window)
+      end
+      return {i, ttl}
+    end
+  end
+  return nil
+end
+"""
+
 # KEYS: the counters, in order.  ARGV: limit and window length of each key, in pairs.
 # Returns {0, 0} when the request may go on, else {index of the exceeded key (1-based),
-# seconds until its window ends}.  A key over its limit stops the count there.
-COUNT_SCRIPT = """
-for i, key in ipairs(KEYS) do
-  local n = redis.call('INCR', key)
-  if n == 1 then redis.call('EXPIRE', key, ARGV[2 * i]) end
-  if n > tonumber(ARGV[2 * i - 1]) then
-    local ttl = redis.call('TTL', key)
-    if ttl < 1 then
-      redis.call('EXPIRE', key, ARGV[2 * i])
-      ttl = tonumber(ARGV[2 * i])
-    end
-    return {i, ttl}
-  end
-end
+# seconds until its window ends}.
+COUNT_SCRIPT = SPEND_LUA + """
+local over = spend_limits(0, 0, #KEYS)
+if over then return over end
 return {0, 0}
 """
 
@@ -144,8 +164,11 @@ def request_kind(method: str) -> str:
 class RateLimiter:
     """Counts requests per verified player or IP, and per IP, in Redis under ``prefix``."""
 
-    def __init__(self, conn: redis.Redis, prefix: str, limits: Limits) -> None:
+    def __init__(
+        self, conn: redis.Redis, prefix: str, limits: Limits, *, cluster: bool = False
+    ) -> None:
         self.limits = limits
+        self.cluster = cluster
         self._prefix = prefix
         self._count = conn.register_script(COUNT_SCRIPT)
 
@@ -180,23 +203,66 @@ class RateLimiter:
             found.append((key, self.limits.ip, "address in all"))
         return found
 
+    def pending(self, ip: str, player: str | None, kind: str) -> Pending | None:
+        """The counters of a request, to be spent later by a script of the request (the
+        game move script), or by :meth:`spend` if the request never gets there."""
+        counters = self.counters(ip, player, kind)
+        return Pending(counters, kind) if counters else None
+
     def check(self, ip: str, player: str | None, kind: str) -> Refusal | None:
         """Count this request; a :class:`Refusal` if it is over a limit, else ``None``."""
-        counters = self.counters(ip, player, kind)
-        if not counters:
-            return None
-        args: list[int] = []
-        for _, limit, _ in counters:
-            args += [limit.count, limit.seconds]
+        pending = self.pending(ip, player, kind)
+        return self.spend(pending) if pending is not None else None
+
+    def spend(self, pending: Pending) -> Refusal | None:
+        """Spend ``pending`` now (one script call; on a cluster one per counter, since
+        each counter has a slot of its own); a :class:`Refusal` when over a limit."""
+        pending.spent = True
         try:
-            index, wait = self._count(keys=[key for key, _, _ in counters], args=args)
+            if not self.cluster:
+                index, wait = self._count(keys=pending.keys(), args=pending.args())
+            else:
+                index, wait = 0, 0
+                for number, (key, limit, _) in enumerate(pending.counters, 1):
+                    over, wait = self._count(keys=[key], args=[limit.count, limit.seconds])
+                    if int(over):
+                        index = number
+                        break
         except redis.RedisError as exc:
             log.warning("rate limit not checked, Redis failed: %s", exc)
             return None
-        if int(index) == 0:
-            return None
-        _, limit, who = counters[int(index) - 1]
-        what = "requests" if who == "address in all" else f"{kind} requests"
+        return pending.refusal(int(index), int(wait)) if int(index) else None
+
+
+@dataclass
+class Pending:
+    """The counters one request has to spend (:meth:`RateLimiter.pending`): ``spent``
+    once a script has counted them, so that a request never counts twice."""
+
+    counters: list[tuple[str, Limit, str]]
+    kind: str
+    spent: bool = False
+
+    def keys(self) -> list[str]:
+        """The counters' keys, in order."""
+        return [key for key, _, _ in self.counters]
+
+    def args(self) -> list[int]:
+        """Limit and window of each counter, in pairs (the arguments of ``SPEND_LUA``)."""
+        out: list[int] = []
+        for _, limit, _ in self.counters:
+            out += [limit.count, limit.seconds]
+        return out
+
+    def refusal(self, index: int, wait: int) -> Refusal:
+        """The refusal for counter ``index`` (1-based) over its limit for ``wait`` s.
+
+        >>> p = Pending([("k", Limit(3, 60, "3 per 1 minute"), "player")], "write")
+        >>> p.refusal(1, 42).message
+        '3 write requests per 1 minute per player'
+        """
+        _, limit, who = self.counters[index - 1]
+        what = "requests" if who == "address in all" else f"{self.kind} requests"
         per = "address" if who.startswith("address") else "player"
         period = limit.text.split(" per ", 1)[1]
-        return Refusal(int(wait), f"{limit.count} {what} per {period} per {per}")
+        return Refusal(wait, f"{limit.count} {what} per {period} per {per}")

@@ -19,6 +19,7 @@ from daily.service.context import current_services
 from daily.service.contract.fields import PATTERN_MEANINGS
 from daily.service.errors import ApiError
 from daily.service.players import Player
+from daily.service.ratelimit import Pending
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -195,6 +196,13 @@ def verified_player(token: str) -> Player | None:
     player = current_services().players.authenticate(token)
     g.daily_auth = (token, player)
     return player
+
+
+def pending_limit() -> Pending | None:
+    """The rate-limit counters this request has yet to spend (a move spends them in its
+    own Redis call; see ``FOLDED_ENDPOINTS`` in :mod:`daily.service.app`)."""
+    pending: Pending | None = g.get("rate_pending")
+    return pending
 
 
 def optional_player() -> Player | None:

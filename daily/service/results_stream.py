@@ -188,6 +188,14 @@ class ResultStream:
         pipe.hincrby(open_key(self.prefix, shard), parsed.date.isoformat(), 1)
         return parsed
 
+    def entry(self, result: Mapping[str, Any] | Result) -> tuple[str, str, str, str]:
+        """What :meth:`append` queues, for a script that appends it itself: the stream
+        key, the ``open`` key, the entry's ``r`` field and the date to count."""
+        parsed = result if isinstance(result, Result) else Result.from_json(result)
+        shard = shard_of(parsed.game_id)
+        return (stream_key(self.prefix, shard), open_key(self.prefix, shard), parsed.dumps(),
+                parsed.date.isoformat())
+
     def add(self, result: Mapping[str, Any] | Result) -> Result:
         """:meth:`append` in a transaction of its own (tools, tests, benchmarks)."""
         with self.conn.pipeline(transaction=True) as pipe:

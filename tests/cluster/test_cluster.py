@@ -22,6 +22,7 @@ from daily.service.clock import FixedClock
 from daily.service.config import load_config
 from daily.service.connections import DAYS_QUEUE
 from daily.service.keymap import game as game_key
+from daily.service.keymap import rate_budget, rate_ceiling
 from daily.service.keys import init_keys
 from daily.service.leaderboard import Leaderboard
 from daily.service.results_stream import GROUP, ResultStream, stream_key
@@ -119,7 +120,8 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
     env = {"REDIS_URL": f"redis://127.0.0.1:{valkey_cluster[2]}", "DAILY_REDIS_CLUSTER": "on",
            "DAILY_QUEUE_REDIS_URL": redis_url, "DAILY_PAR_JOBS": "off",
            "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(tmp_path / "data"),
-           "DAILY_RATE_LIMIT": "off", "DAILY_PUBLIC_URL": "https://dice.example"}
+           "DAILY_RATE_LIMIT": "100/minute", "DAILY_RATE_LIMIT_IP": "900/minute",
+           "DAILY_PUBLIC_URL": "https://dice.example"}
     config = load_config(env)
     init_keys(config.keys_dir)
     app = create_app(config, {"TESTING": True, "CLOCK": FixedClock(NOON)})
@@ -136,6 +138,10 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
         finals[player.id] = play_out(player, state)
     assert len({conn.get_node_from_key(game_key(PREFIX, f["id"])).port
                 for f in finals.values()}) >= 2  # 10 games all on one node: p < 1e-4
+    # The rate limits counted every move, each counter in its own slot.
+    moves = [int(conn.get(rate_budget(PREFIX, "write", "player", p.id)) or 0) for p in players]
+    assert all(13 < n <= 100 for n in moves), moves  # 13 scores, rolls, the start
+    assert int(conn.get(rate_ceiling(PREFIX, "127.0.0.1"))) >= sum(moves)
     stream = ResultStream(conn, prefix=PREFIX)
     assert stream.unapplied(DATE) == 10
     consumer = subprocess.run(

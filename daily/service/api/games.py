@@ -25,6 +25,7 @@ from daily.service.contract.fields import GameId
 from daily.service.contract.operations import Choice, operation
 from daily.service.contract.responses import Game
 from daily.service.players import Player
+from daily.service.requests import pending_limit
 
 bp = Blueprint("games", __name__)
 
@@ -72,7 +73,7 @@ def show(player: Player, game_id: str) -> dict[str, Any]:
 def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
     """Reroll the dice not held, at the position the move was decided at."""
     games = current_services().games
-    return games.roll(player, game_id, body.hold, body.position)
+    return games.roll(player, game_id, body.hold, body.position, pending_limit())
 
 
 @bp.post("/games/<game_id>/score")
@@ -81,7 +82,7 @@ def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
 def score(player: Player, game_id: str, body: Score) -> dict[str, Any]:
     """Fill a box with the dice showing; the next turn's first roll is shown."""
     games = current_services().games
-    return games.score(player, game_id, body.box, body.position)
+    return games.score(player, game_id, body.box, body.position, pending_limit())
 
 
 @bp.post("/games/<game_id>/log")

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from daily import calendar
 from daily.card import Card
@@ -47,6 +48,7 @@ from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.dayseeds import DaySeeds
 from daily.service.domain import Conflict, Forbidden, Invalid, NotFound
+from daily.service.games.cache import GameCache
 from daily.service.games.logs import (
     check_consistent,
     check_revealed,
@@ -66,6 +68,7 @@ from daily.service.games.views import GameViews
 from daily.service.opponents import Opponents, parse_opponents
 from daily.service.players import Player
 from daily.service.publicurl import public_base_url
+from daily.service.ratelimit import Pending
 from daily.service.results_stream import ResultStream
 from daily.service.shards import shard_of
 
@@ -113,6 +116,8 @@ class GameService:
         self.views = GameViews(conn, config.key_prefix, lambda: public_base_url(config),
                                names, lang)
         self.opponents = opponents or Opponents(config.tables_dir)
+        self.cluster = isinstance(conn, RedisCluster)
+        self.cache = GameCache()
 
     # ----- starting ---------------------------------------------------------------
 
@@ -242,9 +247,12 @@ class GameService:
         """The state document of a stored game."""
         return self._view(record, self._replay(record))
 
-    def _view(self, record: GameRecord, played: Any) -> dict[str, Any]:
-        """The state document, with the opponents and the rival up to the scored turns."""
-        state = self.views.state(record, played)
+    def _view(
+        self, record: GameRecord, played: Any, just_finished: bool = False
+    ) -> dict[str, Any]:
+        """The state document, with the opponents and the rival up to the scored turns
+        (``just_finished``: by this request, so not on a board nor reviewed yet)."""
+        state = self.views.state(record, played, just_finished=just_finished)
         game = played.game
         done = len(game.history)
         state["opponents"] = self._opponents(record, game.rules, done)
@@ -364,15 +372,22 @@ class GameService:
 
     # ----- playing ----------------------------------------------------------------------
 
-    def roll(self, player: Player, game_id: str, hold: Any, position: int) -> dict[str, Any]:
-        """Reroll the dice not held (``hold`` ``"10100"``) at ``position``."""
-        return self._move(player, game_id, ("roll", hold), position)
+    def roll(
+        self, player: Player, game_id: str, hold: Any, position: int,
+        limit: Pending | None = None,
+    ) -> dict[str, Any]:
+        """Reroll the dice not held (``hold`` ``"10100"``) at ``position``; ``limit``: the
+        request's rate-limit counters, spent in the move's own Redis call."""
+        return self._move(player, game_id, ("roll", hold), position, limit)
 
-    def score(self, player: Player, game_id: str, box: Any, position: int) -> dict[str, Any]:
-        """Fill ``box`` with the dice showing at ``position``."""
+    def score(
+        self, player: Player, game_id: str, box: Any, position: int,
+        limit: Pending | None = None,
+    ) -> dict[str, Any]:
+        """Fill ``box`` with the dice showing at ``position`` (``limit`` as for roll)."""
         if not isinstance(box, str):
             raise Invalid("box is a box id (a string)", field="box")
-        return self._move(player, game_id, ("score", box), position)
+        return self._move(player, game_id, ("score", box), position, limit)
 
     def _check_playable(self, record: GameRecord) -> None:
         day = record.day
@@ -384,40 +399,42 @@ class GameService:
             )
 
     def _move(
-        self, player: Player, game_id: str, decision: Decision, position: int
+        self, player: Player, game_id: str, decision: Decision, position: int,
+        limit: Pending | None = None,
     ) -> dict[str, Any]:
         """Apply one decision at ``position`` (see the module docstring)."""
-        for _ in range(RACE_ROUNDS):
-            stored = self.store.read(game_id)
-            record = self._owned(stored.record, player)
-            if position != record.v:
-                return self._elsewhere(record, decision, position)
-            if record.finished:
-                raise Conflict("the game is over", field="id")
-            self._check_playable(record)
+        cached = self.cache.take(game_id)
+        if cached is not None and cached.stored.record.v == position \
+                and hmac.compare_digest(cached.stored.record.player, player.id):
+            stored, played = cached.stored, cached.played
             try:
-                return self._apply(stored, decision)
-            except MovedOn:
-                continue  # someone moved first: now this move is a repeat, or stale
+                return self._decide(player, stored, played, decision, position, limit)
+            except (IllegalMoveError, Conflict, MovedOn):
+                pass  # refused on the copy, or the copy was not current: ask Redis
+        stored = self.store.read_spending(game_id, limit)
+        for _ in range(RACE_ROUNDS):
+            try:
+                return self._decide(player, stored, None, decision, position, limit)
+            except MovedOn as moved:
+                # someone moved first: now this move is a repeat, or stale
+                stored = moved.args[0] if moved.args else self.store.read(game_id)
         raise Conflict("the game changed meanwhile; reload it", field="id")
 
-    def _elsewhere(
-        self, record: GameRecord, decision: Decision, position: int
+    def _decide(
+        self, player: Player, stored: Stored, played: Any,
+        decision: Decision, position: int, limit: Pending | None,
     ) -> dict[str, Any]:
-        """A move named a position that is not the current one: a retry, or stale."""
-        if position == record.v - 1 and last_decision(record.move_log) == decision:
-            return self.state(record)  # the same move again: the same answer
-        state = self.state(record)
-        raise Conflict(
-            f"the game is at position {record.v}, not {position}: it moved on since "
-            "(another tab or a lost answer); here it is as it stands",
-            code="stale_position", field="position", detail={"position": record.v},
-            state=state,
-        )
-
-    def _apply(self, stored: Stored, decision: Decision) -> dict[str, Any]:
-        record = stored.record
-        result = self._replay(record)
+        """Check and apply ``decision`` on ``stored`` (``played``: its replay, from the
+        cache). Raises :class:`MovedOn` (with the current record, if known) when the
+        write finds the game changed; the rules answer on a copy from the cache only
+        once its write succeeded (an illegal move there is checked again on Redis's)."""
+        record = self._owned(stored.record, player)
+        if position != record.v:
+            return self._elsewhere(record, decision, position)
+        if record.finished:
+            raise Conflict("the game is over", field="id")
+        self._check_playable(record)
+        result = played if played is not None else self._replay(record)
         game = result.game
         kind, value = decision
         try:
@@ -433,23 +450,50 @@ class GameService:
         log = MoveLog.of_game(game, seed=result.log.seed, day=result.log.day)
         after = replace(record, v=record.v + 1, log=log.to_text())
         if game.over:
-            self._finish(stored, after, game, log)
+            self._finish(stored, after, game, log, player, limit)
+            return self._view(after, _Position(game, log), just_finished=True)
+        if self.cluster:
+            self.store.set_if_at(stored, after)  # MovedOn when raced
         else:
-            self.store.set_if_at(stored, after)
-        return self._view(after, _Position(game, log))
+            now = self.store.write_if_same(stored, after, limit)
+            if now is not None:
+                raise MovedOn(now)
+        position_now = _Position(game, log)
+        self.cache.put(Stored(after, after.dumps()), position_now)
+        return self._view(after, position_now)
 
-    def _finish(self, stored: Stored, after: GameRecord, game: Game, log: MoveLog) -> None:
-        """Store the verified result and (ranked) append it to the results stream."""
+    def _elsewhere(
+        self, record: GameRecord, decision: Decision, position: int
+    ) -> dict[str, Any]:
+        """A move named a position that is not the current one: a retry, or stale."""
+        if position == record.v - 1 and last_decision(record.move_log) == decision:
+            return self.state(record)  # the same move again: the same answer
+        state = self.state(record)
+        raise Conflict(
+            f"the game is at position {record.v}, not {position}: it moved on since "
+            "(another tab or a lost answer); here it is as it stands",
+            code="stale_position", field="position", detail={"position": record.v},
+            state=state,
+        )
+
+    def _finish(
+        self, stored: Stored, after: GameRecord, game: Game, log: MoveLog,
+        player: Player | None = None, limit: Pending | None = None,
+    ) -> None:
+        """Store the verified result and (ranked) append it to the results stream, in
+        one script call (single server) or one transaction (cluster); :class:`MovedOn`
+        (with the current record, if known) when the game changed meanwhile."""
         after.total = game.card.total  # computed by the core's replay, never by a client
         after.finished_at = self.clock().timestamp()
 
-        def publish(pipe: Any) -> None:
-            if after.mode != "ranked":
-                return
-            payload = {
+        def payload() -> dict[str, Any]:
+            # the verified player's name (a rename reaches the board when it is recorded)
+            name = player.name if player is not None and player.id == after.player \
+                else self.names(after.player)
+            return {
                 "game_id": after.id,
                 "player_id": after.player,
-                "player_name": self.names(after.player) or "",
+                "player_name": name or "",
                 "date": after.date,
                 "ruleset": after.ruleset,
                 "total": after.total,
@@ -457,9 +501,23 @@ class GameService:
                 "code": after.code,
                 "log": log.to_text(),
             }
-            self.results.append(pipe, payload)
 
-        self.store.finish(stored, after, publish)
+        if self.cluster:
+            def publish(pipe: Any) -> None:
+                if after.mode == "ranked":
+                    self.results.append(pipe, payload())
+
+            self.store.finish(stored, after, publish)
+            self.finished(after)
+            return
+        ranked = after.mode == "ranked"
+
+        def entry() -> tuple[str, str, str, str] | None:
+            return self.results.entry(payload()) if ranked else None
+
+        now = self.store.finish_if_same(stored, after, entry, limit)
+        if now is not None:
+            raise MovedOn(now)
         self.finished(after)
 
     # ----- a whole log ------------------------------------------------------------------
@@ -502,7 +560,7 @@ class GameService:
                            code="log_unfinished", field="log.turns")
         after = replace(record, v=position_of(result.log), log=result.log.to_text())
         try:
-            self._finish(stored, after, result.game, result.log)
+            self._finish(stored, after, result.game, result.log, player)
         except MovedOn:
             raise Conflict("the game changed meanwhile; reload it", field="id") from None
-        return self._view(after, result)
+        return self._view(after, result, just_finished=True)

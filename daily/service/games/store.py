@@ -18,6 +18,7 @@ on disk keeps every result after that.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -27,9 +28,10 @@ import redis
 from daily import calendar
 from daily.service import keymap
 from daily.service.codes import new_code
-from daily.service.domain import NotFound
+from daily.service.domain import NotFound, RateLimited
 from daily.service.games.record import GameRecord, plausible_id
 from daily.service.leaderboard import as_text
+from daily.service.ratelimit import SPEND_LUA, Pending
 
 #: Practice games (and their result codes) are forgotten this long after their last write.
 PRACTICE_TTL = 30 * 24 * 3600
@@ -67,6 +69,53 @@ return 1
 """
 
 
+# The move script: one call per move on a single server.
+# KEYS: game, the rate-limit counters (n), then for 'finish': code, stream, open
+# ARGV: n, limit/window pairs (2n), mode ('read' | 'set' | 'finish'), SHA-1 of the record
+#       the move was decided on, new JSON, ttl (0 = keep the expiry),
+#       and for 'finish': expiry (epoch s), game id, stream entry ('' for none), date
+# -> {'limited', counter, seconds} | {'read', record or nil} | {'gone'}
+#    | {'moved', record} | {'code_taken'} | {'ok'}
+# The counters are spent first (a refused request changes nothing else); a write happens
+# only if the stored text is still, byte for byte, the one the move was decided on.
+_MOVE = SPEND_LUA + """
+local n = tonumber(ARGV[1])
+local over = spend_limits(1, 1, n)
+if over then return {'limited', over[1], over[2]} end
+local a = 2 * n + 2
+local mode = ARGV[a]
+local raw = redis.call('GET', KEYS[1])
+if mode == 'read' then return {'read', raw} end
+if not raw then return {'gone'} end
+if redis.sha1hex(raw) ~= ARGV[a + 1] then return {'moved', raw} end
+if mode == 'finish' then
+  local k = n + 1
+  if not redis.call('SET', KEYS[k + 1], ARGV[a + 5], 'NX', 'EXAT', ARGV[a + 4]) then
+    return {'code_taken'}
+  end
+  redis.call('SET', KEYS[1], ARGV[a + 2], 'EXAT', ARGV[a + 4])
+  if ARGV[a + 6] ~= '' then
+    redis.call('XADD', KEYS[k + 2], '*', 'r', ARGV[a + 6])
+    redis.call('HINCRBY', KEYS[k + 3], ARGV[a + 7], 1)
+  end
+elseif tonumber(ARGV[a + 3]) > 0 then
+  redis.call('SET', KEYS[1], ARGV[a + 2], 'EX', ARGV[a + 3])
+else
+  redis.call('SET', KEYS[1], ARGV[a + 2], 'KEEPTTL')
+end
+return {'ok'}
+"""
+
+
+def digest(raw: str) -> str:
+    """The SHA-1 (hex) of a stored record's text, as the move script computes it.
+
+    >>> digest('{"v":0}')
+    '7f6c348a27f0ccab0c24ecc05e3d3a0b0d15ccdf'
+    """
+    return hashlib.sha1(raw.encode()).hexdigest()
+
+
 class MovedOn(Exception):
     """The stored game is no longer at the position the caller read (raced)."""
 
@@ -93,6 +142,7 @@ class GameStore:
         self.ranked_days = ranked_days
         self._start_ranked = conn.register_script(_START_RANKED)
         self._set_if_at = conn.register_script(_SET_IF_AT)
+        self._move = conn.register_script(_MOVE)
 
     def key(self, game_id: str) -> str:
         """The Redis key of a game."""
@@ -121,6 +171,79 @@ class GameStore:
             raise NotFound(f"no game {game_id!r}", field="id")
         text = as_text(raw)
         return Stored(GameRecord.loads(text), text)
+
+    def _call(
+        self, game_id: str, spend: Pending | None, mode: str, args: list[Any],
+        keys: tuple[str, ...] = (),
+    ) -> list[Any]:
+        """One call of the move script; spends ``spend`` (if not spent yet) first."""
+        counters = spend if spend is not None and not spend.spent else None
+        reply = self._move(
+            keys=[self.key(game_id), *(counters.keys() if counters else ()), *keys],
+            args=[len(counters.counters) if counters else 0,
+                  *(counters.args() if counters else ()), mode, *args],
+        )
+        if counters is not None:
+            counters.spent = True
+        kind = as_text(reply[0])
+        if kind == "limited":
+            refusal = counters.refusal(int(reply[1]), int(reply[2]))  # type: ignore[union-attr]
+            raise RateLimited(refusal.message, retry_after=refusal.retry_after)
+        if kind == "gone":
+            raise NotFound(f"no game {game_id!r}", field="id")
+        return [kind, *reply[1:]]
+
+    def _stored(self, game_id: str, raw: Any) -> Stored:
+        if raw is None:
+            raise NotFound(f"no game {game_id!r}", field="id")
+        text = as_text(raw)
+        return Stored(GameRecord.loads(text), text)
+
+    def read_spending(self, game_id: str, spend: Pending | None) -> Stored:
+        """:meth:`read`, spending the request's rate-limit counters in the same call
+        (:class:`RateLimited` when over a limit)."""
+        if spend is None or spend.spent:
+            return self.read(game_id)
+        if not plausible_id(game_id):
+            raise NotFound(f"no game {game_id!r}", field="id")
+        return self._stored(game_id, self._call(game_id, spend, "read", [])[1])
+
+    def write_if_same(
+        self, before: Stored, after: GameRecord, spend: Pending | None = None
+    ) -> Stored | None:
+        """Write ``after`` if the stored text is still ``before``'s (one call, spending
+        ``spend`` first); ``None`` when written, else the record as it is now."""
+        ttl = PRACTICE_TTL if after.mode == "practice" else 0
+        reply = self._call(after.id, spend, "set", [digest(before.raw), after.dumps(), ttl])
+        return None if reply[0] == "ok" else self._stored(after.id, reply[1])
+
+    def finish_if_same(
+        self, before: Stored, after: GameRecord,
+        result: Callable[[], tuple[str, str, str, str] | None], spend: Pending | None = None,
+    ) -> Stored | None:
+        """Store a finished game, claim its code (``after.code``, drawn here) and append
+        ``result()`` (stream key, open key, entry, date; called once the code is drawn;
+        ``None``: no result to append) to its results stream, in one
+        script call, if the stored text is still ``before``'s. ``None`` when done, else
+        the record as it is now. Single server only (the code key has a slot of its own
+        on a cluster: :meth:`finish` there)."""
+        life = self._lifetime(after)
+        expiry = life.get("exat") or int(dt.datetime.now(dt.UTC).timestamp()) + life["ex"]
+        while True:
+            after.code = new_code()
+            appended = result()
+            stream, opened, entry, date = appended or ("", "", "", "")
+            keys = (keymap.code(self.prefix, after.code), *((stream, opened) if appended else ()))
+            reply = self._call(
+                after.id, spend, "finish",
+                [digest(before.raw), after.dumps(), 0, expiry, after.id, entry, date], keys,
+            )
+            if reply[0] != "code_taken":
+                break
+        if reply[0] == "ok":
+            return None
+        after.code = None
+        return self._stored(after.id, reply[1])
 
     def load(self, game_id: str) -> GameRecord:
         """The record of ``game_id``; :class:`NotFound` when there is none."""

@@ -74,8 +74,14 @@ class GameViews:
             mode=record.mode, lang=self.lang(),
         )
 
-    def state(self, record: GameRecord, played: Played) -> dict[str, Any]:
-        """The state document of a game (``docs/api.md``, "The game state")."""
+    def state(
+        self, record: GameRecord, played: Played, *, just_finished: bool = False
+    ) -> dict[str, Any]:
+        """The state document of a game (``docs/api.md``, "The game state").
+
+        ``just_finished``: the request being answered finished the game, so no worker
+        has put it on its board or reviewed it yet: rank and review are not looked up.
+        """
         game = played.game
         rules = game.rules
         card = game.card
@@ -114,7 +120,7 @@ class GameViews:
             "result": None,
         }
         if over and record.code is not None:
-            standing = self.standing(record)
+            standing = (None, None, None) if just_finished else self.standing(record)
             rank, pct, players = standing
             state["result"] = {
                 "total": record.total,
@@ -125,7 +131,7 @@ class GameViews:
                 "percentile": pct,
                 "players": players,
                 "finished_at": _finished_at(record),
-                "review": self.review(record),
+                "review": None if just_finished else self.review(record),
             }
         return state
 
