@@ -1,28 +1,33 @@
-"""Benchmark: hint latency (p50/p99) once a table is loaded, in process and through the API.
+"""Benchmark: hint latency in process, on a realistic stream of queries.
 
-Positions are the ones met while the hard bot plays seeded games. In process, three
-ways are timed over the same positions:
+The stream: ``--players`` concurrent players (hard bot, medium bot and random play in
+turn, each on its own seeded dice) interleaved round-robin, so that consecutive queries
+come from different games, turns and cards, as in a service; a player asks for a hint
+before a decision with probability ``--ask`` (1: before every one). A query is what the
+API does once it has the game: ``advisor.hint(Position(rules, scores, dice, rolls_left,
+extra_bonus), 3)`` with the process's warm advisor (:func:`daily.strategy.store.get_advisor`:
+the table memory-mapped from a saved file, as the service opens it), its turn cache
+starting empty. The first query of a turn runs the turn kernel; the others are a lookup
+and one compiled call.
 
-* ``fresh``: a new :class:`Advisor` per query (no warm cache);
-* ``warm``: the process's advisor (:func:`daily.strategy.store.get_advisor`, as the
-  API uses it), first pass over the positions;
-* ``warm again``: the same positions a second time.
+Printed for the stream: wall-clock p50/p95/p99/max, CPU-time (``time.thread_time``)
+p50/p99, throughput, the turn cache's hits and misses, the process's memory (RSS, and
+the cache's size), and the load average before and after; then the same queries
+through the reference path (:meth:`Advisor.reference_hint`, placements in Python), side
+by side in the same run, and a check that both give the same answers.
 
-Each prints wall-clock p50/p99 and CPU-time p50/p99 (``time.thread_time``: what the
-query costs, without the waits for a core on a shared machine), and the load average.
-
-``--api N`` also times N ``POST /games/<id>/hint`` calls through the real Flask app
-(WSGI test client: routing, auth, Redis read of the game, replay, JSON) on a practice
-game, with a Redis at ``--redis-url`` (default: an embedded Valkey started for the run).
-
-    .venv/bin/python bench/strategy_hints.py [--ruleset yahtzee] [--queries 2000] [--api 500]
+    .venv/bin/python bench/strategy_hints.py [--ruleset yahtzee] [--queries 20000]
+        [--players 200] [--ask 1.0]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import os
+import random
+import resource
 import sys
 import tempfile
 import time
@@ -35,93 +40,118 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from daily.game import Game  # noqa: E402
-from daily.rules import get_ruleset  # noqa: E402
+from daily.rules import Ruleset, get_ruleset  # noqa: E402
 from daily.strategy.advisor import Advisor, Position  # noqa: E402
+from daily.strategy.bots import Bot  # noqa: E402
+from daily.strategy.solver import StrategyTable  # noqa: E402
 from daily.strategy.store import get_advisor, table_or_solve  # noqa: E402
 from daily.strategy.tablefile import save_table  # noqa: E402
 
+Query = tuple[tuple[int | None, ...], tuple[int, ...], int, int]
 
-def timed(label: str, positions: list[Position], query: Callable[[Position], object]) -> None:
-    wall, cpu = [], []
-    for pos in positions:
+
+def stream(table: StrategyTable, count: int, players: int, ask: float) -> list[Query]:
+    """``count`` queries of ``players`` concurrent games, interleaved round-robin."""
+    rules = table.rules
+    rng = random.Random(11)
+    bots = {level: Bot(table, level) for level in ("hard", "medium")}
+
+    def decisions(n: int):  # one player's decisions, game after game
+        while True:
+            game = Game.from_seed(rules, hashlib.sha256(b"hints-%d" % n).digest())
+            kind = ("hard", "medium", "random")[n % 3]
+            while not game.over:
+                yield (game.card.scores, game.dice, game.rolls_left, game.card.extra_bonus)
+                if kind == "random":
+                    if game.rolls_left and rng.random() < 0.6:
+                        game.reroll("".join(rng.choice("01") for _ in game.dice[:-1]) + "0")
+                    else:
+                        game.score(rng.choice(game.choices().legal()).box)
+                    continue
+                act = bots[kind].choose(Position.from_game(game))
+                game.reroll(act.hold) if act.kind == "keep" else game.score(act.box)
+            n += players
+
+    live = [decisions(n) for n in range(players)]
+    out: list[Query] = []
+    while len(out) < count:
+        for player in live:
+            query = next(player)
+            if rng.random() < ask:
+                out.append(query)
+    return out[:count]
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def timed(label: str, rules: Ruleset, queries: list[Query],
+          query: Callable[[Position], object]) -> list[object]:
+    wall, cpu, answers = [], [], []
+    gc.collect()
+    started = time.perf_counter()
+    for scores, dice, left, extra in queries:
         w, c = time.perf_counter(), time.thread_time()
-        query(pos)
+        answers.append(query(Position(rules, scores, dice, left, extra)))
         cpu.append(time.thread_time() - c)
         wall.append(time.perf_counter() - w)
+    took = time.perf_counter() - started
     w_ms, c_ms = np.array(wall) * 1000, np.array(cpu) * 1000
-    print(f"  {label:<11} wall p50 {np.percentile(w_ms, 50):.3f} ms  p99 "
-          f"{np.percentile(w_ms, 99):.3f} ms | CPU p50 {np.percentile(c_ms, 50):.3f} ms  "
-          f"p99 {np.percentile(c_ms, 99):.3f} ms")
+    p = np.percentile
+    print(f"  {label:<9} wall p50 {p(w_ms, 50):.4f} p95 {p(w_ms, 95):.4f} p99 {p(w_ms, 99):.4f}"
+          f" max {w_ms.max():.3f} ms | CPU p50 {p(c_ms, 50):.4f} p99 {p(c_ms, 99):.4f} ms |"
+          f" {len(queries) / took:,.0f} queries/s")
+    return answers
 
 
-def api(ruleset: str, tables: Path, calls: int, redis_url: str | None) -> None:
-    from contextlib import ExitStack
-
-    from daily.service.app import create_app
-    from daily.service.config import load_config
-    from daily.service.embedded import valkey_server
-    from daily.service.keys import init_keys
-
-    with ExitStack() as stack:
-        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dd-hints-")))
-        url = redis_url or stack.enter_context(valkey_server(tmp / "valkey"))
-        config = load_config({"REDIS_URL": url, "DAILY_DATA_DIR": str(tmp / "data"),
-                              "DAILY_KEY_PREFIX": "bench-hints:", "DAILY_RATE_LIMIT": "off"})
-        init_keys(config.keys_dir)
-        (config.tables_dir).parent.mkdir(parents=True, exist_ok=True)
-        config.tables_dir.symlink_to(tables)
-        app = create_app(config)
-        client = app.test_client()
-        made = client.post("/api/v1/players", json={"name": "Bench"}).get_json()
-        headers = {"Authorization": f"Bearer {made['token']}"}
-        game = client.post("/api/v1/games", json={"ruleset": ruleset, "mode": "practice"},
-                           headers=headers).get_json()
-        path = f"/api/v1/games/{game['id']}/hint"
-        wall = []
-        for n in range(calls + 20):
-            start = time.perf_counter()
-            reply = client.post(path, json={"top": 3}, headers=headers)
-            if n >= 20:  # the first calls warm the advisor and the app
-                wall.append(time.perf_counter() - start)
-            assert reply.status_code == 200, reply.get_json()
-        ms = np.array(wall) * 1000
-        print(f"  API hint    wall p50 {np.percentile(ms, 50):.3f} ms  p99 "
-              f"{np.percentile(ms, 99):.3f} ms ({calls} calls, Flask test client, one position)")
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", default="yahtzee")
-    parser.add_argument("--queries", type=int, default=2000)
-    parser.add_argument("--api", type=int, default=0, help="API calls to time (0: none)")
-    parser.add_argument("--redis-url", help="Redis for --api (default: embedded Valkey)")
+    parser.add_argument("--queries", type=int, default=20000)
+    parser.add_argument("--players", type=int, default=200, help="concurrent games")
+    parser.add_argument("--ask", type=float, default=1.0,
+                        help="chance that a player asks before a decision")
     args = parser.parse_args()
     rules = get_ruleset(args.ruleset)
     table = table_or_solve(rules)
+    queries = stream(table, args.queries, args.players, args.ask)
+    turns = len({(q[0], q[3]) for q in queries})
     with tempfile.TemporaryDirectory(prefix="dd-tables-") as tables:
-        save_table(table, Path(tables))
+        save_table(table, Path(tables))  # float32 above 2^21 states, as the service's
+        del table
         advisor = get_advisor(rules, Path(tables))
-        positions: list[Position] = []
-        i = 0
-        while len(positions) < args.queries:
-            game = Game.from_seed(rules, hashlib.sha256(b"hints-%d" % i).digest())
-            i += 1
-            while not game.over:
-                pos = Position.from_game(game)
-                positions.append(pos)
-                act = Advisor(advisor.table).best(pos)
-                game.reroll(act.hold) if act.kind == "keep" else game.score(act.box)
-        positions = positions[: args.queries]
-        Advisor(advisor.table).hint(positions[0])  # compile the kernels
-        print(f"{args.ruleset}: {len(positions)} hint queries (top 3)")
-        timed("fresh", positions, lambda p: Advisor(advisor.table).hint(p))
-        timed("warm", positions, advisor.hint)
-        timed("warm again", positions, advisor.hint)
-        if args.api:
-            api(args.ruleset, Path(tables), args.api, args.redis_url)
-    load = os.getloadavg()
-    print(f"load average: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores"
-          " (a shared machine: the wall-clock tails include waits for a core)")
+        Advisor(advisor.table).hint(Position(rules, *queries[0]))  # compile the kernels
+        reference = Advisor(advisor.table, cache=256)  # the old path, as warm as it gets
+        reference.reference_hint(Position(rules, *queries[0]))
+        before = rss_mb()
+        print(f"{args.ruleset}: {len(queries):,} hint queries (top 3) from {args.players} "
+              f"concurrent games, {turns:,} distinct turns, ask {args.ask:g}; "
+              f"load average {load()} on {os.cpu_count()} cores")
+        fast = timed("hint", rules, queries, advisor.hint)
+        info = advisor.engine.turn_keeps.cache_info()
+        cached = advisor.engine.cache_bytes()
+        print(f"            turn cache: {info.hits:,} hits, {info.misses:,} misses, "
+              f"{info.currsize:,} turns held ({cached / 2**20:.1f} MiB); RSS "
+              f"{before:.0f} -> {rss_mb():.0f} MiB (peak {_peak_mb():.0f} MiB)")
+        again = timed("again", rules, queries, advisor.hint)
+        ref = timed("reference", rules, queries, reference.reference_hint)
+        same = fast == ref == again
+        print(f"  answers equal to the reference path: {same}")
+    print(f"load average after: {load()} on {os.cpu_count()} cores (a shared machine: "
+          "the wall-clock tails include waits for a core; CPU time does not)")
+    if not same:
+        raise SystemExit("the fast path and the reference path disagree")
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 if __name__ == "__main__":

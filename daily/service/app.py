@@ -46,6 +46,7 @@ from daily.service.clock import Clock, FixedClock, service_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
 from daily.service.context import EXTENSION
+from daily.service.creation import CreationGuard
 from daily.service.dayseeds import DaySeeds
 from daily.service.errors import ApiError, handle_http_error, register_error_handlers
 from daily.service.games import GameService
@@ -80,6 +81,7 @@ class Services:
     limiter: RateLimiter
     challenges: Challenges
     groups: Groups
+    creation: CreationGuard
 
 
 def api_blueprints() -> list[Blueprint]:
@@ -156,6 +158,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         challenges=Challenges(conn, config, clock, games, tables,
                               lambda: public_base_url(config)),
         groups=Groups(conn, config, clock, games.ranked_totals, player_name),
+        creation=CreationGuard(conn, config),
     )
     app.extensions[EXTENSION] = services
 

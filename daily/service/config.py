@@ -20,8 +20,8 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_PLAYER_DAYS`` | days an unused player is kept (each day of use restarts it) | ``180`` |
 | ``DAILY_RANKED_DAYS`` | days ranked games and codes stay after their day closes | ``400`` |
 | ``DAILY_HSTS`` | ``on``: HSTS on every answer (else only on https requests) | ``off`` |
-| ``DAILY_PLAYER_LIMIT`` | new players per IP (``N/unit``, ``off``) | ``30/hour`` |
-| ``DAILY_PLAYER_NET_LIMIT`` | new players per /24 (IPv4) or /48 (IPv6) | ``300/hour`` |
+| ``DAILY_PLAYER_LIMIT`` | new players per IP (``N/unit``, ``off``) | ``30/hour`` (1) |
+| ``DAILY_PLAYER_NET_LIMIT`` | new players per /24 (IPv4) or /48 (IPv6) | ``300/hour`` (1) |
 | ``DAILY_PLAYER_POW_BITS`` | proof-of-work for a new player, 0 (none) to 26 bits | ``0`` |
 | ``DAILY_FAIRPLAY_RULESETS`` | rulesets checked for fair play | ``yahtzee,yatzy,yacht`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
@@ -37,6 +37,12 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_MASTER_SECRET`` | master seed secret as hex (production) | unset |
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
+
+(1) ``off`` when ``DAILY_RATE_LIMIT`` is ``off``, unless set:
+
+>>> [load_config(env).player_limit for env in
+...  ({}, {"DAILY_RATE_LIMIT": "off"}, {"DAILY_RATE_LIMIT": "off", "DAILY_PLAYER_LIMIT": "9/hour"})]
+['30/hour', 'off', '9/hour']
 
 >>> cfg = load_config({"DAILY_DATA_DIR": "/tmp/dd", "DAILY_RULESETS": "yahtzee"})
 >>> cfg.data_dir.as_posix(), cfg.redis_url, cfg.daily_rulesets
@@ -282,6 +288,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     prefix = env.get("DAILY_KEY_PREFIX", "dd:")
     if not prefix or any(c.isspace() for c in prefix):
         raise ConfigError("must be non-empty, without spaces", field="DAILY_KEY_PREFIX")
+    # DAILY_RATE_LIMIT=off (a private or test deployment) makes "off" the default of the
+    # new-player limits too; a value set for them still holds.
+    no_limits = (env.get("DAILY_RATE_LIMIT") or "").strip().lower() == "off"
     return Config(
         data_dir=Path(env.get("DAILY_DATA_DIR") or "var"),
         redis_url=env.get("REDIS_URL") or None,
@@ -290,8 +299,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         daily_rulesets=rulesets,
         max_body=_int(env, "DAILY_MAX_BODY", 65536, 1024, 16 * 1024 * 1024),
         rate_limit=env.get("DAILY_RATE_LIMIT") or "600/minute",
-        player_limit=env.get("DAILY_PLAYER_LIMIT") or "30/hour",
-        player_net_limit=env.get("DAILY_PLAYER_NET_LIMIT") or "300/hour",
+        player_limit=env.get("DAILY_PLAYER_LIMIT") or ("off" if no_limits else "30/hour"),
+        player_net_limit=env.get("DAILY_PLAYER_NET_LIMIT") or (
+            "off" if no_limits else "300/hour"),
         player_pow_bits=_int(env, "DAILY_PLAYER_POW_BITS", 0, 0, 26),
         fairplay_rulesets=_names(env, "DAILY_FAIRPLAY_RULESETS", "yahtzee,yatzy,yacht"),
         rate_limit_reads=env.get("DAILY_RATE_LIMIT_READS") or "1200/minute",

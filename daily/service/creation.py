@@ -1,20 +1,29 @@
 """What creating an anonymous player costs: limits per address and network, proof-of-work.
 
-A scout needs one new player per day set, so player creation is where thousands of
-scouts become expensive while one newcomer notices nothing:
+A scout needs one new player per day set, so player creation is where a farm of
+thousands of players becomes expensive while one newcomer notices nothing:
 
-* at most ``DAILY_PLAYER_LIMIT`` new players per IP address (default ``30/hour``) and
-  ``DAILY_PLAYER_NET_LIMIT`` per network (IPv4 /24, IPv6 /48; default ``300/hour``),
-  counted in one Redis script call; past either, 429 with ``Retry-After``;
+* at most ``DAILY_PLAYER_LIMIT`` new players per IP address and
+  ``DAILY_PLAYER_NET_LIMIT`` per network (IPv4 /24, IPv6 /48), counted in one Redis
+  script call (both counters share the network's hash tag); past either, the
+  :class:`~daily.service.domain.RateLimited` refusal names the limit and says how long to
+  wait (429 with ``Retry-After`` at the edge);
 * with ``DAILY_PLAYER_POW_BITS`` = ``b`` > 0, a proof-of-work: ``GET
-  /players/challenge`` hands out a one-time challenge (valid :data:`CHALLENGE_SECONDS`),
-  and ``POST /players`` must send ``{"pow": {"challenge", "nonce"}}`` such that
-  SHA-256(``challenge:nonce``) starts with ``b`` zero bits: ``2**b`` hashes on average
-  (18 bits: about a second in a browser, about 0.3 s of a CPU core natively).
+  /players/challenge`` hands out a one-time challenge, bound to the network it was
+  handed to and valid :data:`CHALLENGE_SECONDS`; ``POST /players`` must send
+  ``{"pow": {"challenge", "nonce"}}`` such that SHA-256(``challenge:nonce``) starts
+  with ``b`` zero bits (``2**b`` hashes on average). A challenge is 32 hex digits: its
+  expiry (8), 8 random digits and a MAC (16) of both and of the client's network,
+  keyed with the day's random salt, which never leaves Redis. Handing one out stores
+  nothing (no memory for a flood of requests to fill); answering it checks the MAC in
+  constant time and the expiry, then marks it used (``SET NX`` until it expires): a
+  challenge works once, only within its lifetime and only from its network, so
+  challenges cannot be stockpiled ahead of time nor handed out to a farm elsewhere.
 
-Each new player's network is remembered (as a salted hash, never the address) with a
-count of the players created from it that day, which the fair-play review shows next
-to a held game: statistics, not punishment.
+Each new player's network is remembered for two days as a hash salted with a random
+salt of the day (never the address), with a count of the players created from it that
+day, which the fair-play review counts next to a checked game: statistics, not
+punishment (:func:`players_from_network`).
 
 >>> network_of("203.0.113.77"), network_of("2001:db8:1:2::5")
 ('203.0.113.0/24', '2001:db8:1::/48')
@@ -24,40 +33,47 @@ to a held game: statistics, not punishment.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 import ipaddress
 import secrets
-from collections.abc import Mapping
 from typing import Any
 
 import redis
-from werkzeug.exceptions import TooManyRequests
 
 from daily.service import keymap
 from daily.service.config import Config
-from daily.service.domain import Invalid
+from daily.service.domain import Invalid, RateLimited
 from daily.service.ratelimit import Limit, parse_limit
 
 #: A challenge must be answered within this many seconds.
 CHALLENGE_SECONDS = 300
-#: New players per network are counted per UTC day and kept this long.
+#: New players per network are counted per UTC day, and origins kept, this long.
 NETWORK_COUNT_SECONDS = 2 * 86400
 
 # KEYS: counters (ip, net)   ARGV: ip limit, ip window, net limit, net window
+# (a negative limit: that counter is off). Returns {0, 0}, or {1 for the address or 2
+# for the network, seconds until that counter's window ends}.
 _COUNT = """
 local limits = {{tonumber(ARGV[1]), ARGV[2]}, {tonumber(ARGV[3]), ARGV[4]}}
 for i, key in ipairs(KEYS) do
-  local n = redis.call('INCR', key)
-  if n == 1 then redis.call('EXPIRE', key, limits[i][2]) end
-  if limits[i][1] >= 0 and n > limits[i][1] then
-    local ttl = redis.call('TTL', key)
-    if ttl < 1 then ttl = 1 end
-    return {i, ttl}
+  if limits[i][1] >= 0 then
+    local n = redis.call('INCR', key)
+    if n == 1 then redis.call('EXPIRE', key, limits[i][2]) end
+    if n > limits[i][1] then
+      local ttl = redis.call('TTL', key)
+      if ttl < 1 then
+        redis.call('EXPIRE', key, limits[i][2])
+        ttl = tonumber(limits[i][2])
+      end
+      return {i, ttl}
+    end
   end
 end
 return {0, 0}
 """
+
 
 
 def network_of(ip: str) -> str:
@@ -66,6 +82,8 @@ def network_of(ip: str) -> str:
         addr = ipaddress.ip_address(ip)
     except ValueError:
         return "unknown"
+    if addr.version == 6 and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped
     bits = 24 if addr.version == 4 else 48
     return str(ipaddress.ip_network(f"{addr}/{bits}", strict=False))
 
@@ -103,83 +121,159 @@ def solve_pow(challenge: str, bits: int) -> str:
     return str(nonce)
 
 
+def challenge_hash(challenge: str) -> str:
+    """What Redis keeps of a used challenge (its SHA-256).
+
+    >>> len(challenge_hash("00" * 16))
+    64
+    """
+    return hashlib.sha256(challenge.encode()).hexdigest()
+
+
+def _mac(salt: str, head: str, network: str) -> str:
+    """The 16 hex digits that bind a challenge's head (expiry and random) to a network."""
+    return hmac.new(salt.encode(), f"pow|{head}|{network}".encode(),
+                    hashlib.sha256).hexdigest()[:16]
+
+
 class CreationGuard:
-    """The limits and the proof-of-work of player creation, on one Redis connection."""
+    """The limits and the proof-of-work of player creation, on one Redis connection.
+
+    The proof-of-work is asked for whenever ``DAILY_PLAYER_POW_BITS`` is above 0.
+
+    >>> from daily.service.config import load_config
+    >>> guard = CreationGuard(redis.Redis(), load_config({"DAILY_PLAYER_LIMIT": "5/hour"}))
+    >>> guard.per_ip.text, guard.per_net.text, guard.bits
+    ('5 per 1 hour', '300 per 1 hour', 0)
+    """
 
     def __init__(self, conn: redis.Redis, config: Config) -> None:
         self.conn = conn
         self.prefix = config.key_prefix
-        self.per_ip: Limit | None = parse_limit(config.player_limit)
-        self.per_net: Limit | None = parse_limit(config.player_net_limit)
+        self.per_ip: Limit | None = parse_limit(config.player_limit, "DAILY_PLAYER_LIMIT")
+        self.per_net: Limit | None = parse_limit(config.player_net_limit,
+                                                 "DAILY_PLAYER_NET_LIMIT")
+        self.limits = self.per_ip is not None or self.per_net is not None
         self.bits = config.player_pow_bits
         self._count = conn.register_script(_COUNT)
 
-    def challenge(self) -> dict[str, Any]:
-        """A one-time challenge (``bits`` 0 means none is needed)."""
-        token = secrets.token_hex(16)
-        if self.bits:
-            self.conn.set(keymap.pow_challenge(self.prefix, token), "1", ex=CHALLENGE_SECONDS,
-                          nx=True)
-        return {"challenge": token, "bits": self.bits, "expires_in": CHALLENGE_SECONDS}
+    def challenge(self, ip: str, now: dt.datetime) -> dict[str, Any]:
+        """A one-time challenge for a client at ``ip`` (``bits`` 0: none is needed).
 
-    def admit(self, ip: str, body: Mapping[str, Any], *, limits: bool = True) -> None:
+        Nothing is stored: the challenge carries its expiry and its MAC.
+        """
+        head = f"{int(now.timestamp()) + CHALLENGE_SECONDS:08x}{secrets.token_hex(4)}"
+        if not self.bits:
+            return {"challenge": head + secrets.token_hex(8), "bits": 0,
+                    "expires_in": CHALLENGE_SECONDS}
+        mac = _mac(self._salt(now.date().isoformat()), head, network_of(ip))
+        return {"challenge": head + mac, "bits": self.bits, "expires_in": CHALLENGE_SECONDS}
+
+    def admit(self, ip: str, now: dt.datetime, proof: tuple[str, str] | None,
+              *, limits: bool = True) -> None:
         """Let a creation through, or raise the refusal that says why not.
 
+        ``proof`` is the ``(challenge, nonce)`` the client sent; the proof-of-work is
+        checked first, so that a refused creation has cost its sender the work.
         ``limits=False`` skips the counts (the app's rate limits are switched off).
         """
         if self.bits:
-            self._check_pow(body.get("pow"))
-        if not limits or (self.per_ip is None and self.per_net is None):
-            return
+            self._check_pow(ip, now, proof)
+        if limits and self.limits:
+            self._check_limits(ip)
+
+    def _check_limits(self, ip: str) -> None:
+        network = network_of(ip)
         ip_limit = self.per_ip or Limit(-1, 1, "")
         net_limit = self.per_net or Limit(-1, 1, "")
         which, wait = self._count(
-            keys=[keymap.rate_new_player(self.prefix, "ip", ip),
-                  keymap.rate_new_player(self.prefix, "net", network_of(ip))],
+            keys=[keymap.rate_new_player(self.prefix, network, ip),
+                  keymap.rate_new_player(self.prefix, network)],
             args=[ip_limit.count, ip_limit.seconds, net_limit.count, net_limit.seconds],
         )
         if int(which):
-            scope = "address" if int(which) == 1 else "network"
-            text = (ip_limit if int(which) == 1 else net_limit).text
-            raise TooManyRequests(f"too many new players from this {scope}: {text}",
-                                  retry_after=int(wait))
+            scope, limit = (("address", ip_limit) if int(which) == 1
+                            else ("network", net_limit))
+            name = "DAILY_PLAYER_LIMIT" if scope == "address" else "DAILY_PLAYER_NET_LIMIT"
+            raise RateLimited(
+                f"too many new players from this {scope}: {limit.text} ({name});"
+                " keep your token to play again",
+                code="too_many_players", retry_after=int(wait),
+                detail={"limit": "players_per_" + scope},
+            )
 
-    def _check_pow(self, raw: Any) -> None:
-        if not isinstance(raw, Mapping):
-            raise Invalid(f"a new player needs a proof-of-work of {self.bits} bits: GET"
-                          " /api/v1/players/challenge, then send pow.challenge and pow.nonce",
-                          field="pow")
-        challenge, nonce = raw.get("challenge"), raw.get("nonce")
-        if not (isinstance(challenge, str) and isinstance(nonce, str)
-                and 0 < len(challenge) <= 64 and 0 < len(nonce) <= 64):
-            raise Invalid("pow.challenge and pow.nonce are short strings", field="pow")
+    def _check_pow(self, ip: str, now: dt.datetime, proof: tuple[str, str] | None) -> None:
+        if proof is None:
+            raise Invalid(
+                f"a new player needs a proof-of-work of {self.bits} bits: GET"
+                " /api/v1/players/challenge, then send pow.challenge and pow.nonce",
+                code="pow_required", field="pow")
+        challenge, nonce = proof
+        stale = Invalid("unknown, used or expired challenge, or one handed to another"
+                        " network; ask for a new one", code="pow_stale", field="pow.challenge")
+        head, mac = challenge[:16], challenge[16:]
+        try:
+            expires = int(head[:8], 16)
+        except ValueError:
+            raise stale from None
+        left = expires - int(now.timestamp())
+        network = network_of(ip)
+        # A challenge handed out just before midnight was keyed with the previous day's
+        # salt: both are tried (constant-time comparisons).
+        day = now.date()
+        salts = [self._salt(day.isoformat()),
+                 self._salt((day - dt.timedelta(days=1)).isoformat(), make=False)]
+        known = [hmac.compare_digest(mac, _mac(salt, head, network)) for salt in salts if salt]
+        if not any(known) or not 0 < left <= CHALLENGE_SECONDS:
+            raise stale
         if not pow_ok(challenge, nonce, self.bits):
-            raise Invalid(f"the proof-of-work needs {self.bits} leading zero bits",
-                          field="pow.nonce")
-        if not self.conn.delete(keymap.pow_challenge(self.prefix, challenge)):
-            raise Invalid("unknown, used or expired challenge; ask for a new one",
-                          field="pow.challenge")
+            raise Invalid(
+                f"SHA-256 of 'challenge:nonce' does not start with {self.bits} zero bits",
+                code="pow_wrong", field="pow.nonce")
+        used = keymap.pow_used(self.prefix, challenge_hash(challenge))
+        if not self.conn.set(used, "1", nx=True, ex=left):
+            raise stale
 
     def remember(self, player_id: str, ip: str, day: str) -> None:
         """Note the new player's network (salted hash) and count it for the day."""
-        net = _net_digest(network_of(ip), self.prefix)
+        net = self._net_digest(network_of(ip), day)
         count = keymap.network_count(self.prefix, day, net)
         with self.conn.pipeline(transaction=False) as pipe:
-            pipe.hset(keymap.player_origin(self.prefix), player_id, f"{day} {net}")
+            pipe.set(keymap.player_origin(self.prefix, player_id), f"{day} {net}",
+                     ex=NETWORK_COUNT_SECONDS)
             pipe.incr(count)
             pipe.expire(count, NETWORK_COUNT_SECONDS)
             pipe.execute()
 
+    def _net_digest(self, network: str, day: str) -> str:
+        """A network's hash, salted with the day's random salt."""
+        return hmac.new(self._salt(day).encode(), network.encode(),
+                        hashlib.sha256).hexdigest()[:24]
 
-def _net_digest(network: str, salt: str) -> str:
-    return hmac.new(salt.encode(), network.encode(), hashlib.sha256).hexdigest()[:16]
+    def _salt(self, day: str, *, make: bool = True) -> str:
+        """The day's random salt (made on first need unless ``make`` is false: then ""
+        if there is none; it never leaves Redis)."""
+        key = keymap.network_salt(self.prefix, day)
+        salt = self.conn.get(key)
+        if salt is None and not make:
+            return ""
+        if salt is None:
+            fresh = secrets.token_hex(16)
+            made = self.conn.set(key, fresh, nx=True, ex=NETWORK_COUNT_SECONDS)
+            salt = fresh if made else (self.conn.get(key) or fresh)
+        return _text(salt)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def players_from_network(conn: redis.Redis, prefix: str, player_id: str) -> int | None:
-    """How many players were created from this player's network on its creation day."""
-    origin = conn.hget(keymap.player_origin(prefix), player_id)
+    """How many players were created from this player's network on its creation day
+    (None once that is forgotten, after two days, or for a player created without it)."""
+    origin = conn.get(keymap.player_origin(prefix, player_id))
     if origin is None:
         return None
-    day, net = (origin.decode() if isinstance(origin, bytes) else origin).split(" ")
+    day, net = _text(origin).split(" ")
     count = conn.get(keymap.network_count(prefix, day, net))
     return int(count) if count is not None else None

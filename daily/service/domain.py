@@ -72,14 +72,17 @@ class Unavailable(ServiceError):
 
 
 class RateLimited(ServiceError):
-    """Over a rate limit (counted inside a service's script); retry after ``retry_after`` s.
+    """Over a rate limit (counted inside a service's script); ``retry_after``: seconds
+    until it may try again, when known (the edge sends it as ``Retry-After``).
 
     >>> RateLimited("3 write requests per 1 minute per player", retry_after=42).retry_after
     42
+    >>> RateLimited("too many new players", code="too_many_players").code
+    'too_many_players'
     """
 
     default_code = "rate_limited"
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        self.retry_after = retry_after
-        super().__init__(f"rate limit exceeded: {message}")
+    def __init__(self, message: str, *, retry_after: int | None = None, **kwargs: Any) -> None:
+        self.retry_after = None if retry_after is None else max(1, int(retry_after))
+        super().__init__(f"rate limit exceeded: {message}", **kwargs)

@@ -141,7 +141,7 @@ def handle_daily_error(exc: DailyError) -> Response:
     if state is not None:
         body["state"] = state
     response = _respond(status, body)
-    if isinstance(exc, RateLimited):
+    if isinstance(exc, RateLimited) and exc.retry_after is not None:
         response.headers["Retry-After"] = str(exc.retry_after)
     return response
 

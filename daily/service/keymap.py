@@ -53,12 +53,18 @@ key                                    type     what, and how long it lives
                                                 (``:seen`` SET: game ids counted); forever
 ``P review:index``                     HASH     game id -> "<date> <ruleset>" of its review
 ``P review:open``                      ZSET     held game ids by finish time (until decided)
-``P fairplay:origin``                  HASH     player -> "<day> <salted network hash>"
+``P fairplay:origin:<player>``         STRING   "<day> <salted network hash>" of the
+                                                player's creation; 2 days (``EX``)
 ``P fairplay:net:<day>:<hash>``        STRING   players created from a network that day;
                                                 2 days (``EX``)
-``P pow:<challenge>``                  STRING   an unanswered proof-of-work challenge; 5 min
-``P rl:new:ip:<ip>``                   STRING   new players from an IP; one window (``EX``)
-``P rl:new:net:<network>``             STRING   new players from a /24 or /48; one window
+``P fairplay:salt:<day>``              STRING   the day's random salt of the network
+                                                hashes and key of the proof-of-work
+                                                challenges' MAC (``SET NX``); 2 days
+``P pow:used:<challenge hash>``        STRING   a proof-of-work challenge already
+                                                answered (SHA-256 of it); until the
+                                                challenge expires, at most 5 min (``EX``)
+``P rl:new:{<network>}:ip:<ip>``       STRING   new players from an IP; one window (``EX``)
+``P rl:new:{<network>}:net``           STRING   new players from a /24 or /48; one window
 ``P challenge:<code>``                 STRING   JSON of a friend challenge (its seed stays on
                                                 the server); forever
 ``P challenge:<code>:entries``         HASH     player id -> game id of each entry; forever
@@ -231,9 +237,9 @@ def review_open(prefix: str) -> str:
     return f"{prefix}review:open"
 
 
-def player_origin(prefix: str) -> str:
-    """Player -> the day and salted hash of the network it was created from."""
-    return f"{prefix}fairplay:origin"
+def player_origin(prefix: str, player_id: str) -> str:
+    """The day and salted hash of the network a player was created from."""
+    return f"{prefix}fairplay:origin:{player_id}"
 
 
 def network_count(prefix: str, day: str, network_hash: str) -> str:
@@ -241,11 +247,24 @@ def network_count(prefix: str, day: str, network_hash: str) -> str:
     return f"{prefix}fairplay:net:{day}:{network_hash}"
 
 
-def pow_challenge(prefix: str, challenge: str) -> str:
-    """An unanswered proof-of-work challenge."""
-    return f"{prefix}pow:{challenge}"
+def network_salt(prefix: str, day: str) -> str:
+    """The random salt of one day's network hashes."""
+    return f"{prefix}fairplay:salt:{day}"
 
 
-def rate_new_player(prefix: str, scope: str, value: str) -> str:
-    """New players from an address (``scope`` ``ip``) or a network (``net``)."""
-    return f"{prefix}rl:new:{scope}:{value}"
+def pow_used(prefix: str, challenge_hash: str) -> str:
+    """A proof-of-work challenge already answered, by its SHA-256."""
+    return f"{prefix}pow:used:{challenge_hash}"
+
+
+def rate_new_player(prefix: str, network: str, ip: str | None = None) -> str:
+    """New players from an address of ``network`` (or, without ``ip``, from the whole
+    network); both counters of one address share the network's hash tag.
+
+    >>> rate_new_player("dd:", "203.0.113.0/24", "203.0.113.7")
+    'dd:rl:new:{203.0.113.0/24}:ip:203.0.113.7'
+    >>> rate_new_player("dd:", "203.0.113.0/24")
+    'dd:rl:new:{203.0.113.0/24}:net'
+    """
+    tail = f"ip:{ip}" if ip is not None else "net"
+    return f"{prefix}rl:new:{{{network}}}:{tail}"

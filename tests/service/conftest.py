@@ -30,6 +30,11 @@ from tests.service.live import FileClockControl, HttpClient, LiveServer, start_g
 #: Mid-day UTC on 2026-11-29: the 28th, 29th and 30th are open.
 NOON = dt.datetime(2026, 11, 29, 11, 0, tzinfo=dt.UTC)
 PREFIX = "ddtest:"
+#: New players cost nothing in the tests (tests/service/test_player_creation.py turns the
+#: limits and the proof-of-work on).
+NO_CREATION_COSTS = {
+    "DAILY_PLAYER_LIMIT": "off", "DAILY_PLAYER_NET_LIMIT": "off", "DAILY_PLAYER_POW_BITS": "0",
+}
 
 
 def _live(request: pytest.FixtureRequest) -> bool:
@@ -46,6 +51,8 @@ def service_config(request: pytest.FixtureRequest, tmp_path: Path) -> Config:
         "DAILY_KEY_PREFIX": PREFIX,
         "DAILY_DATA_DIR": str(tmp_path / "data"),
         "DAILY_PUBLIC_URL": "https://dice.example",
+        # tests create many players from one address; test_player_creation tests these
+        **NO_CREATION_COSTS,
     })
     init_keys(config.keys_dir)
     return config
@@ -89,6 +96,7 @@ def live_env(redis_db: int, tmp_path_factory: pytest.TempPathFactory) -> dict[st
         "DAILY_DATA_DIR": str(tmp / "data"),
         "DAILY_PUBLIC_URL": "https://dice.example",
         "DAILY_RATE_LIMIT": "off",
+        **NO_CREATION_COSTS,
         "DAILY_TEST_CLOCK_FILE": str(tmp / "clock"),
         "DAILY_TEST_SLOT_LOG": str(tmp / "slots.log"),
         "DAILY_TEST_WORLD": '{"agreed": "all"}',

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from daily.service import keymap
@@ -14,6 +15,63 @@ from daily.service.review import ReviewQueue
 from .player import play_game, state
 from .server import LiveServer
 from .test_browser import api_get, new_page, token_of
+
+#: The proof-of-work on (about 16,000 hashes: a few tens of milliseconds), and room for
+#: two new players an hour from the test's one address.
+POW = {"DAILY_PLAYER_POW_BITS": "14", "DAILY_PLAYER_LIMIT": "2/hour"}
+#: Every text the "preparing your player" note showed, recorded as the page changes it.
+RECORD_PREPARING = """
+window.__preparing = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const note = document.getElementById("preparing");
+  new MutationObserver(() => {
+    if (!note.hidden && note.textContent) window.__preparing.push(note.textContent);
+  }).observe(note, { attributes: true, childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+@pytest.mark.parametrize("live_server", [POW], indirect=True)
+def test_a_newcomer_solves_the_proof_of_work_and_plays(
+    chromium: Browser, live_server: LiveServer
+) -> None:
+    services = live_server.app.extensions["daily"]
+    context, page = new_page(chromium, live_server)
+    workers: list[str] = []
+    page.on("worker", lambda worker: workers.append(worker.url))
+    page.add_init_script(RECORD_PREPARING)
+    page.goto("/")
+    page.get_by_test_id("play-yahtzee").click()  # creates the player: solves the challenge
+    page.wait_for_selector("section.game")
+    token = token_of(page)
+    assert token and services.players.get(token.split(".")[0]) is not None
+    # solved off the page's thread, while the page said what it was doing
+    assert [url for url in workers if url.endswith("/pow-worker.js")], workers
+    assert "Preparing your player…" in page.evaluate("window.__preparing")
+    expect(page.get_by_test_id("preparing")).to_be_hidden()
+    play_game(page)
+    game = api_get(live_server, f"/games/{state(page)['id']}", token)
+    assert game["over"] and game["mode"] == "ranked" and game["result"]["code"]
+    assert page.errors == []  # type: ignore[attr-defined]
+    context.close()
+
+    # In Italian; then the address has made its two players this hour and says so.
+    it_context, it_page = new_page(chromium, live_server, locale="it-IT")
+    it_page.add_init_script(RECORD_PREPARING)
+    it_page.goto("/")
+    it_page.get_by_test_id("play-yahtzee").click()
+    it_page.wait_for_selector("section.game")
+    assert "Preparazione del tuo giocatore…" in it_page.evaluate("window.__preparing")
+    third, third_page = new_page(chromium, live_server, locale="it-IT")
+    third_page.goto("/")
+    third_page.get_by_test_id("play-yahtzee").click()
+    expect(third_page.locator("#banner")).to_contain_text(
+        "Troppi nuovi giocatori dalla tua rete in questo momento: riprova tra")
+    expect(third_page.get_by_test_id("preparing")).to_be_hidden()
+    assert third_page.evaluate("localStorage.getItem('dd.token')") is None
+    assert it_page.errors == [] and third_page.errors == []  # type: ignore[attr-defined]
+    it_context.close()
+    third.close()
 
 
 def test_review_notice_and_ceiling(

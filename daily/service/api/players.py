@@ -3,15 +3,16 @@ your token."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, current_app, request
 
 from daily.service.context import current_services
 from daily.service.contract.bodies import NewPlayer, NoBody, Rename
 from daily.service.contract.fields import trim_name
 from daily.service.contract.operations import operation
-from daily.service.contract.responses import CreatedPlayer, Me, Player
+from daily.service.contract.responses import CreatedPlayer, Me, Player, PowChallenge
 from daily.service.players import Player as PlayerRecord
 from daily.service.requests import bearer_token
 from daily.service.stats import player_history, player_stats
@@ -19,12 +20,39 @@ from daily.service.stats import player_history, player_stats
 bp = Blueprint("players", __name__)
 
 
+def _client() -> tuple[str, dt.datetime]:
+    """The client's address (after trusted proxies) and the service's time."""
+    return request.remote_addr or "unknown", current_services().clock()
+
+
+@bp.get("/players/challenge")
+@operation(PowChallenge)
+def challenge() -> dict[str, Any]:
+    """A one-time proof-of-work challenge for creating a player.
+
+    ``bits`` 0: none is needed. Otherwise answer it in ``POST /players`` (``pow``)
+    within ``expires_in`` seconds, from the same network; each challenge works once.
+    """
+    ip, now = _client()
+    return current_services().creation.challenge(ip, now)
+
+
 @bp.post("/players")
 @operation(CreatedPlayer, body=NewPlayer, statuses=(201,))
 def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
-    """A new anonymous player and its secret token (shown only here)."""
+    """A new anonymous player and its secret token (shown only here).
+
+    New players are limited per address and per network (429 ``too_many_players``),
+    and need a proof-of-work when the server asks for one (``GET /players/challenge``).
+    """
+    services = current_services()
+    ip, now = _client()
+    proof = (body.pow.challenge, body.pow.nonce) if body.pow is not None else None
+    services.creation.admit(ip, now, proof,
+                            limits=bool(current_app.config.get("RATELIMIT_ENABLED", True)))
     name = trim_name(body.name) if body.name is not None else None
-    player, token = current_services().players.create(name)
+    player, token = services.players.create(name)
+    services.creation.remember(player.id, ip, now.date().isoformat())
     return {"player": player.to_json(), "token": token}, 201
 
 

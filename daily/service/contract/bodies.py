@@ -30,6 +30,8 @@ from daily.service.contract.fields import (
     Date,
     GroupName,
     Name,
+    PowChallengeToken,
+    PowNonce,
     ResultCode,
     RulesetList,
     RulesetName,
@@ -54,10 +56,20 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_no_null_defaults)
 
 
+class ProofOfWork(Body):
+    """The answer to a challenge of ``GET /players/challenge`` (docs/fairplay.md)."""
+
+    challenge: PowChallengeToken
+    nonce: PowNonce
+
+
 class NewPlayer(Body):
-    """``POST /players``: without a name, one like ``Player 4821`` is chosen."""
+    """``POST /players``: without a name, one like ``Player 4821`` is chosen. ``pow``
+    is needed when the server asks for a proof-of-work (``bits`` above 0 in ``GET
+    /players/challenge``) and ignored otherwise."""
 
     name: Name = omittable()
+    pow: ProofOfWork = omittable()
 
 
 class NoBody(Body):

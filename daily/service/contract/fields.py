@@ -231,6 +231,21 @@ PATTERN_MEANINGS[GROUP_CODE_PATTERN] = "is a group code (G- and 6 characters)"
 PATTERN_MEANINGS[GROUP_NAME_PATTERN] = "is a name of 1 to 40 characters (spaces around it trimmed)"
 PATTERN_MEANINGS[CHALLENGE_PATTERN] = "is a challenge code (CH- and 8 characters) or a result code"
 
+#: A proof-of-work challenge as ``GET /players/challenge`` hands it out: 32 hex digits.
+POW_CHALLENGE_PATTERN = "^[0-9a-f]{32}$"
+PowChallengeToken = Annotated[
+    str, Field(pattern=POW_CHALLENGE_PATTERN, examples=["3f9c0a7de2b14c6f8a5e0d1b2c3a4f56"],
+               description="the challenge of GET /players/challenge, as it was handed out"),
+]
+#: A proof-of-work nonce: 1 to 32 ASCII letters or digits (the web client counts up).
+POW_NONCE_PATTERN = "^[0-9A-Za-z]{1,32}$"
+PowNonce = Annotated[
+    str, Field(pattern=POW_NONCE_PATTERN, examples=["48213"],
+               description="SHA-256 of 'challenge:nonce' starts with the asked zero bits"),
+]
+PATTERN_MEANINGS[POW_CHALLENGE_PATTERN] = "is a challenge of GET /players/challenge (32 hex digits)"
+PATTERN_MEANINGS[POW_NONCE_PATTERN] = "is 1 to 32 ASCII letters or digits"
+
 __all__ = [
     "RULESET_NAMES",
     "BotLevel",

@@ -4,7 +4,7 @@ These models document what the services return (``tests/service/test_openapi.py`
 checks every response against them); the services build the JSON themselves.
 
 >>> sorted(ErrorBody.model_json_schema()["properties"])
-['code', 'field', 'message', 'position', 'roll', 'status', 'turn', 'why']
+['code', 'field', 'limit', 'message', 'position', 'roll', 'status', 'turn', 'why']
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ class ErrorBody(Doc):
         '{"code": "joker_upper_open", "box": "sixes"}',
     )
     position: int = omittable(description="a stale_position's current position")
+    limit: Literal["players_per_address", "players_per_network"] = omittable(
+        description="the limit a too_many_players refusal hit")
 
 
 class Error(Doc):
@@ -69,6 +71,17 @@ class CreatedPlayer(Doc):
 
     player: Player
     token: str = Field(description="shown once; keep it")
+
+
+class PowChallenge(Doc):
+    """A one-time proof-of-work challenge for creating a player (``bits`` 0: none is
+    needed): find a ``nonce`` such that SHA-256(``challenge:nonce``) starts with ``bits``
+    zero bits, then send both in ``POST /players`` within ``expires_in`` seconds, from
+    the same network."""
+
+    challenge: str = Field(pattern="^[0-9a-f]{32}$")
+    bits: int = Field(ge=0, le=26)
+    expires_in: int = Field(ge=1, description="seconds the challenge may be answered in")
 
 
 class Stats(Doc):
@@ -184,6 +197,27 @@ class Turn(Doc):
     bonus: int
 
 
+class Review(Doc):
+    """A ranked game held for the fair-play review, as its player sees it
+    (docs/fairplay.md); ``null`` when the game is not in review or was cleared."""
+
+    state: Literal["under_review", "disqualified"]
+    reason: str = Field(description="why, in plain words")
+    reason_code: Literal["foresight", "ceiling", "unchecked"] = Field(
+        description="foresight: the likelihood test; ceiling: the game scored the day's "
+        "ceiling (no strategy table to test with); unchecked: the check could not run")
+    decisions: int | None = Field(description="decisions of the game that were tested")
+    optimal_in_hindsight: int | None = Field(
+        description="of those, how many were the best with the dice to come known")
+    total: int
+
+
+def _ceiling() -> Any:
+    """The day's perfect-information ceiling once computed after the reveal, else null."""
+    return Field(description="the best score possible with every dice of the day known "
+                 "(computed after the reveal; null until then)")
+
+
 class Finished(Doc):
     """The result of a finished game."""
 
@@ -195,6 +229,7 @@ class Finished(Doc):
     percentile: float | None
     players: int | None
     finished_at: str
+    review: Review | None = Field(description="a ranked game in the fair-play review")
 
 
 class Game(Doc):
@@ -252,6 +287,10 @@ class Result(Doc):
     players: int | None
     share_text: str
     url: str
+    marks: list[Literal["good", "fair", "zero"]] = Field(
+        description="how well each box of the card scored, in card order")
+    review: Review | None = Field(description="a ranked game in the fair-play review")
+    ceiling: int | None = _ceiling()
     history: list[Turn] = omittable(description="only once the dice are revealed")
     log: dict[str, Any] = omittable(description="only once the dice are revealed")
 
@@ -302,6 +341,10 @@ class Leaderboard(Doc):
     around: list[BoardRow]
     histogram: Histogram
     par: dict[str, Any] | None
+    ceiling: int | None = _ceiling()
+    review: Review | None = Field(
+        description="your game of this set while it is in the fair-play review (it is then "
+        "not on the board: me is null)")
 
 
 class Day(Doc):

@@ -1,5 +1,6 @@
 // The one door to the JSON API (/api/v1): bearer token, JSON in and out, one error type.
 import { lang } from "./i18n.js";
+import { solvePow } from "./pow.js";
 import { getToken, setToken } from "./store.js";
 
 export const API = "/api/v1";
@@ -57,11 +58,38 @@ export async function api(method, path, body, { token } = {}) {
   return data;
 }
 
+// Told true while a new player is being prepared (a proof-of-work), then false.
+let preparing = () => {};
+export function onPreparingPlayer(listener) {
+  preparing = listener;
+}
+
+async function createPlayer() {
+  for (let attempt = 0; ; attempt += 1) {
+    // The server says whether it wants a proof-of-work (bits > 0) for a new player.
+    const ask = await api("GET", "/players/challenge");
+    const body = {};
+    if (ask.bits > 0) preparing(true);
+    try {
+      if (ask.bits > 0) body.pow = { challenge: ask.challenge, nonce: await solvePow(ask.challenge, ask.bits) };
+      const created = await api("POST", "/players", body);
+      setToken(created.token);
+      return;
+    } catch (err) {
+      // An expired challenge (a tab left asleep) or a changed network: once more.
+      if (err.code !== "pow_stale" || attempt > 0) throw err;
+    } finally {
+      preparing(false);
+    }
+  }
+}
+
 // The player, created on first need (the first game); the token is kept in localStorage.
+let creating = null;
 export async function ensurePlayer() {
   if (getToken()) return;
-  const created = await api("POST", "/players", {});
-  setToken(created.token);
+  if (!creating) creating = createPlayer().finally(() => { creating = null; });
+  await creating;
 }
 
 export const getToday = () => api("GET", "/today");

@@ -1,4 +1,5 @@
 // Daily Dice single-page app: routing, navigation and the language switch.
+import { onPreparingPlayer } from "./api.js";
 import { GameView } from "./game.js";
 import { detectLang, lang, setLang, t } from "./i18n.js";
 import {
@@ -93,6 +94,12 @@ document.getElementById("lang").addEventListener("click", switchLang);
 document.querySelector(".skip").addEventListener("click", (event) => {
   event.preventDefault();
   view.focus();
+});
+// A new player may take a moment (the server's proof-of-work): say so while it lasts.
+onPreparingPlayer((on) => {
+  const note = document.getElementById("preparing");
+  note.textContent = on ? t("preparing_player") : "";
+  note.hidden = !on;
 });
 window.addEventListener("hashchange", () => {
   route();

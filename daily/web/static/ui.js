@@ -75,6 +75,9 @@ export function hideBanner() {
 export function errorText(err) {
   if (!err) return "";
   if (err.status === 0) return t("err_network");
+  if (err.code === "too_many_players") {
+    return t("err_new_players", { min: Math.max(1, Math.ceil((err.retryAfter || 60) / 60)) });
+  }
   if (err.code === "rate_limited" || err.status === 429) {
     return t("err_rate", { s: err.retryAfter || 30 });
   }

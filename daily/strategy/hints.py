@@ -1,0 +1,437 @@
+"""The fast path of hints: a query is one compiled call on a per-process cache of turns.
+
+:meth:`daily.strategy.advisor.Advisor.hint` answers through a :class:`HintEngine`. The
+reference path (:meth:`Advisor.actions`: placements in Python, sorted actions) stays the
+definition; this module computes the same numbers, in the same order, faster:
+
+* the turn's keep values ``E[j][K]`` (``j`` = 1 .. rolls per turn - 1 rolls left) are
+  computed once per between-turn state by :func:`turn_keeps`, which runs the levels of
+  :func:`daily.strategy.kernel.turn_tables` that a decision can use (not the value of
+  the turn before its first roll), and kept in a per-process LRU keyed by the state;
+* :func:`hint_rows` values every legal box of the roll (points, extra and upper
+  bonuses, the table's value of the next state, added in the reference's order) and
+  every keep, and returns the ``limit`` best with the reference's tie-breaks;
+* the JSON is built directly from those rows.
+
+A query whose state is cached costs one compiled call; the first query of a turn also
+runs :func:`turn_keeps` (a query on the last roll needs no keep values at all). The tests
+compare this path with the reference on random positions of every exact ruleset.
+
+>>> from daily.rules import get_ruleset
+>>> from daily.strategy.advisor import Position
+>>> from daily.strategy.solver import solve
+>>> rules = get_ruleset("yacht", {"forced_order": True})
+>>> engine = HintEngine(solve(rules))
+>>> engine.hint(Position(rules, (None,) * 12, (1, 1, 1, 1, 2), 0))["best"]["box"]
+'ones'
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit
+
+from daily.strategy import kernel
+from daily.strategy.spec import (
+    P_BOXES,
+    P_NU,
+    P_NY,
+    P_ROLLS,
+    P_THRESHOLD,
+    P_YBOX,
+    counts_to_dice,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from daily.strategy.advisor import Position
+    from daily.strategy.solver import StrategyTable
+
+#: Turn states kept per engine (and process). A Yahtzee state holds 2 x 462 floats
+#: (7.4 kB), a Maxi Yatzy one 3 x 924 (22 kB): 2,048 states are 15 to 45 MB at most.
+TURNS = 2048
+
+
+@njit(cache=True)
+def _roll_best(
+    r, mask, y, first, P, raw, alike, upper_face, joker_points, succ
+):  # pragma: no cover - compiled
+    """One roll of :func:`daily.strategy.kernel.box_values`, the same code."""
+    nb, ny, ybox, forced, dbox = P[1], P[4], P[6], P[9], P[15]
+    bonus = kernel.extra_bonus(r, mask, y, P, alike)
+    jmode, mbox, jok = kernel.joker_mode(r, mask, P, alike, upper_face)
+    best = kernel.NEG
+    for b in range(nb):
+        if mask >> b & 1:
+            continue
+        if forced == 1 and b != first:
+            continue
+        if jmode == 1 and b != mbox:
+            continue
+        f = upper_face[b]
+        if jmode == 2 and f > 0:
+            continue
+        pts = raw[r, b]
+        if f > 0:
+            v = succ[b, pts // f]
+        else:
+            if jok and joker_points[b] >= 0:
+                pts = joker_points[b]
+            if b == dbox and y == 0:
+                pts = 0
+            k = 1 if b == ybox and ny == 2 and pts > 0 else 0
+            v = pts + succ[b, k]
+        if v > best:
+            best = v
+    return best + bonus
+
+
+@njit(cache=True)
+def best_boxes(
+    mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face, joker_points, v0
+):  # pragma: no cover - compiled
+    """Fill ``v0[r]`` exactly as :func:`daily.strategy.kernel.box_values` does, but box
+    by box over every roll (``raw_t``: ``raw`` transposed; ``kidx_t[b, r]``: ``raw[r, b]
+    // face`` of an upper box). The all-alike rolls, where the joker rule and the extra
+    bonus apply, are then redone by :func:`_roll_best`."""
+    n, nb, ny, ybox, nr, forced, dbox = P[0], P[1], P[4], P[6], P[12], P[9], P[15]
+    succ = np.empty((nb, n + 1))
+    kernel.fill_successors(mask, u, y, W, use_future, P, upper_face, succ)
+    first = kernel.first_open(mask, nb)
+    for r in range(nr):
+        v0[r] = kernel.NEG
+    for b in range(nb):
+        if mask >> b & 1 or (forced == 1 and b != first):
+            continue
+        if upper_face[b] > 0:
+            k = kidx_t[b]
+            for r in range(nr):
+                v = succ[b, k[r]]
+                if v > v0[r]:
+                    v0[r] = v
+        else:
+            pts = raw_t[b]
+            zero = b == dbox and y == 0
+            flagged = b == ybox and ny == 2
+            for r in range(nr):
+                p = 0 if zero else pts[r]
+                v = p + succ[b, 1 if flagged and p > 0 else 0]
+                if v > v0[r]:
+                    v0[r] = v
+    for r in range(nr):
+        if alike[r] >= 0:
+            v0[r] = _roll_best(r, mask, y, first, P, raw, alike, upper_face, joker_points,
+                               succ)
+
+
+@njit(cache=True)
+def turn_keeps(
+    mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face, joker_points,
+    child, parent,
+):  # pragma: no cover - compiled
+    """``E[j][K]``: the value of keeping ``K`` with ``j`` rolls left, for j = 1 .. R-1.
+
+    The same arithmetic as :func:`daily.strategy.kernel.turn_tables` (row 0 is unused),
+    without its last level: the value of the turn before its first roll, which no
+    decision needs.
+    """
+    nk, nr, r0, R = P[11], P[12], P[13], P[10]
+    v0 = np.empty(nr)
+    best_boxes(mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face,
+               joker_points, v0)
+    E = np.empty((max(R, 2), nk))
+    M = np.empty(nk)
+    for j in range(1, R):
+        for ki in range(nk - 1, -1, -1):
+            if ki >= r0:
+                E[j, ki] = v0[ki - r0] if j == 1 else M[ki]
+            else:
+                s = 0.0
+                for f in range(6):
+                    s += E[j, child[ki, f]]
+                E[j, ki] = s / 6.0
+        if j < R - 1:
+            for ki in range(nk):
+                m = E[j, ki]
+                for f in range(6):
+                    p = parent[ki, f]
+                    if p >= 0 and M[p] > m:
+                        m = M[p]
+                M[ki] = m
+    return E
+
+
+@njit(cache=True)
+def _before(value, group, own, index, rows, at):  # pragma: no cover - compiled
+    """Whether a candidate sorts before row ``at`` of ``rows`` (the reference's order:
+    total value, boxes before keeps, own value, then box order or keep order)."""
+    if value != rows[at, 2]:
+        return value > rows[at, 2]
+    if group != rows[at, 0]:
+        return group < rows[at, 0]
+    if own != rows[at, 5]:
+        return own > rows[at, 5]
+    return index < rows[at, 6]
+
+
+@njit(cache=True)
+def _insert(
+    rows, count, limit, group, ident, value, points, bonus, own, index
+):  # pragma: no cover - compiled
+    """Insert a candidate into the sorted ``rows`` (at most ``limit``); the new count."""
+    at = count
+    while at > 0 and _before(value, group, own, index, rows, at - 1):
+        at -= 1
+    if at >= limit:
+        return count
+    last = min(count, limit - 1)
+    for i in range(last, at, -1):
+        rows[i, :] = rows[i - 1, :]
+    rows[at, 0] = group
+    rows[at, 1] = ident
+    rows[at, 2] = value
+    rows[at, 3] = points
+    rows[at, 4] = bonus
+    rows[at, 5] = own
+    rows[at, 6] = index
+    return min(count + 1, limit)
+
+
+@njit(cache=True)
+def hint_rows(
+    code, rolls_left, served, mask, u, y, base, W, use_future, P, raw, raw_served, alike,
+    upper_face, joker_points, E, keep_start, keep_list, keeps, code_index, limit,
+):  # pragma: no cover - compiled
+    """The ``limit`` best actions in state (``mask``, ``u``, ``y``), best first.
+
+    ``code`` is the dice showing, in slot order, as base-7 digits (die ``i`` is digit
+    ``i``). Each row: kind (0 box, 1 keep), box index or keep index, value (``base``
+    plus the expected points to come), points (a keep: its hold mask, bit ``i`` for die
+    ``i``, leftmost dice first), extra bonus, and two sort keys. A box's value is ``base
+    + ((points + extra bonus + upper bonus if crossed) + value of the next state)`` as
+    in :meth:`daily.strategy.advisor.Advisor.box_actions`; a keep's is ``base +
+    E[rolls_left][K]``.
+    """
+    n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
+    ybox, forced, r0, dbox = P[6], P[9], P[13], P[15]
+    dice = np.empty(n, dtype=np.int64)
+    counts = 0
+    for i in range(n):
+        dice[i] = code % 7
+        code //= 7
+        counts += 7 ** (dice[i] - 1)
+    r = code_index[counts] - r0
+    rw = raw_served if served else raw
+    rows = np.empty((limit, 7))
+    count = 0
+    extra = kernel.extra_bonus(r, mask, y, P, alike)
+    mode, mbox, jok = kernel.joker_mode(r, mask, P, alike, upper_face)
+    first = kernel.first_open(mask, nb)
+    filled = 0
+    for b in range(nb):
+        filled += mask >> b & 1
+    last_box = filled == nb - 1
+    for b in range(nb):
+        if mask >> b & 1:
+            continue
+        if forced == 1 and b != first:
+            continue
+        if mode == 1 and b != mbox:
+            continue
+        f = upper_face[b]
+        if mode == 2 and f > 0:
+            continue
+        pts = rw[r, b]
+        nu_next = u
+        y_next = y
+        if f > 0:
+            nu_next = min(T, u + pts) if T > 0 else 0
+        else:
+            if jok and joker_points[b] >= 0:
+                pts = joker_points[b]
+            if b == dbox and y == 0:
+                pts = 0
+        gained = pts + extra
+        if f > 0 and ub > 0 and u < T <= u + pts:
+            gained += ub
+        if b == ybox and ny == 2:
+            y_next = 1 if pts > 0 else 0
+        future = 0.0
+        if use_future and not last_box:
+            future = np.float64(W[kernel.state_idx(mask | (1 << b), nu_next, y_next, nu, ny)])
+        gain = gained + future
+        count = _insert(rows, count, limit, 0, b, base + gain, pts, extra, gain, b)
+    if rolls_left > 0:
+        for j in range(keep_start[r], keep_start[r + 1]):
+            K = keep_list[j]
+            v = E[rolls_left, K]
+            count = _insert(rows, count, limit, 1, K, base + v, 0, 0, v, j)
+    need = np.empty(6, dtype=np.int64)
+    for i in range(count):
+        if rows[i, 0] == 1:
+            K = int(rows[i, 1])
+            for f in range(6):
+                need[f] = keeps[K, f]
+            bits = 0
+            for d in range(n):
+                if need[dice[d] - 1] > 0:
+                    need[dice[d] - 1] -= 1
+                    bits |= 1 << d
+            rows[i, 3] = bits
+    return rows[:count]
+
+
+def dice_code(dice: tuple[int, ...]) -> int:
+    """The dice in slot order as base-7 digits (die ``i`` is digit ``i``).
+
+    >>> dice_code((1, 2)), dice_code((6, 6, 6, 6, 6, 6))
+    (15, 117648)
+    """
+    code = 0
+    for d in reversed(dice):
+        code = code * 7 + d
+    return code
+
+
+def roll_keeps(table: StrategyTable) -> tuple[np.ndarray, np.ndarray]:
+    """For each roll, its keeps (sub-multisets of fewer than all dice) in the reference
+    order: larger keeps first, then lexicographically. CSR form: roll ``r``'s keeps are
+    ``keep_list[keep_start[r]:keep_start[r + 1]]``.
+
+    >>> from daily.rules import get_ruleset
+    >>> from daily.strategy.spec import GameSpec
+    >>> from daily.strategy.solver import StrategyTable
+    >>> spec = GameSpec.from_rules(get_ruleset("yacht"))
+    >>> start, keeps = roll_keeps(StrategyTable(spec, np.zeros(1)))
+    >>> int(start[-1]), [counts_to_dice(spec.keeps[k]) for k in keeps[:2]]
+    (4116, [(6, 6, 6, 6), (6, 6, 6)])
+    """
+    from daily.strategy.advisor import sub_multisets
+
+    spec = table.spec
+    n = table.rules.dice
+    start = [0]
+    out: list[int] = []
+    for r in range(spec.n_rolls):
+        dice = counts_to_dice(spec.keeps[spec.roll0 + r])
+        kept = [k for k in sub_multisets(dice) if len(k) < n]
+        kept.sort(key=lambda k: -len(k))
+        out.extend(spec.keep_of(k) for k in kept)
+        start.append(len(out))
+    return np.array(start, dtype=np.int64), np.array(out, dtype=np.int64)
+
+
+class HintEngine:
+    """Hints of one table, exact and fast; one per advisor (and so per table and process).
+
+    ``turns`` bounds the per-process cache of turn states (an LRU); ``greedy`` values the
+    actions by this turn's points only, like the easy bot. Safe to share between threads.
+    """
+
+    def __init__(self, table: StrategyTable, *, greedy: bool = False, turns: int = TURNS):
+        spec = table.spec
+        self.table = table
+        self.rules = table.rules
+        self.greedy = greedy
+        self._spec = spec
+        self._args = (spec.params, spec.raw, spec.raw_served, spec.alike, spec.upper_face,
+                      spec.joker_points)
+        self._keep_start, self._keep_list = roll_keeps(table)
+        self._raw_t = np.ascontiguousarray(spec.raw.T)
+        faces = np.maximum(spec.upper_face, 1)[:, None]
+        self._kidx_t = np.ascontiguousarray(self._raw_t // faces)
+        self._code_index = np.full(7**6, -1, dtype=np.int64)
+        for i, k in enumerate(spec.keeps):
+            self._code_index[sum(int(c) * 7**f for f, c in enumerate(k))] = i
+        n = self.rules.dice
+        self._holds = ["".join("1" if bits >> i & 1 else "0" for i in range(n))
+                       for bits in range(1 << n)]
+        self._kept = [counts_to_dice(k) for k in spec.keeps]
+        self._box_ids = [b.id for b in self.rules.boxes]
+        self._box_words = [b.replace("_", " ") for b in self._box_ids]
+        self._keep_texts = [
+            "keeping " + "-".join(map(str, k)) if k else "rerolling everything"
+            for k in self._kept
+        ]
+        self._upper = [i for i, f in enumerate(spec.upper_face) if f]
+        p = spec.params
+        self._threshold = int(p[P_THRESHOLD])
+        self._nu, self._ny, self._ybox = int(p[P_NU]), int(p[P_NY]), int(p[P_YBOX])
+        self._first = int(p[P_ROLLS]) - 1
+        self._bonus = self.rules.upper_bonus
+        self._served = bool(self.rules.served)
+        self._no_keeps = np.zeros((1, 1))
+        self._nb = int(p[P_BOXES])
+        self.turn_keeps = functools.lru_cache(maxsize=turns)(self._turn_keeps)
+        # Small pure functions of their arguments, memoized (bounded, thread-safe).
+        self.card = functools.lru_cache(maxsize=4 * turns)(self._card)
+        self.dice_code = functools.lru_cache(maxsize=None)(dice_code)  # <= 6^dice
+
+    def _turn_keeps(self, mask: int, upper: int, flag: int) -> np.ndarray:
+        s = self._spec
+        return turn_keeps(mask, upper, flag, self.table.values, not self.greedy, s.params,
+                          s.raw, self._raw_t, self._kidx_t, s.alike, s.upper_face,
+                          s.joker_points, s.child, s.parent)
+
+    def cache_bytes(self) -> int:
+        """The bytes of turn values the LRU holds now."""
+        spec = self._spec
+        per_turn = max(self.rules.rolls_per_turn, 2) * spec.n_keeps * 8
+        return int(self.turn_keeps.cache_info().currsize) * per_turn
+
+    def _card(self, scores: tuple[int | None, ...]) -> tuple[int, int, int, int]:
+        """A card's state (mask, capped upper total, flag) and its total without the
+        extra bonuses (:attr:`daily.card.Card.total` of a one-column card)."""
+        mask = total = upper = 0
+        for i, s in enumerate(scores):
+            if s is not None:
+                mask |= 1 << i
+                total += s
+        for i in self._upper:
+            upper += scores[i] or 0
+        if self._bonus and upper >= self._threshold:
+            total += self._bonus
+        flag = 1 if self._ny == 2 and scores[self._ybox] else 0
+        return mask, min(upper, self._threshold), flag, total
+
+    def rows(self, pos: Position, limit: int) -> tuple[np.ndarray, int]:
+        """The ``limit`` best actions of ``pos`` as rows (see :func:`hint_rows`) and the
+        card's total, which their values include."""
+        mask, upper, flag, total = self.card(pos.scores)
+        total += pos.extra_bonus
+        left = pos.rolls_left
+        keeps = self.turn_keeps(mask, upper, flag) if left else self._no_keeps
+        served = self._served and left == self._first
+        rows = hint_rows(self.dice_code(pos.dice), left, served, mask, upper, flag, total,
+                         self.table.values, not self.greedy, *self._args, keeps,
+                         self._keep_start, self._keep_list, self._spec.keeps,
+                         self._code_index, limit)
+        return rows, total
+
+    def hint(self, pos: Position, top: int = 3) -> dict[str, Any]:
+        """The best action and the next ``top`` alternatives, as JSON (the same answer as
+        :func:`daily.strategy.advisor.hint_json` on the reference actions)."""
+        rows, total = self.rows(pos, top + 1)
+        dice = pos.dice
+        acts = []
+        values = []
+        for kind, ident, value, points, bonus, _own, _index in rows.tolist():
+            k = int(ident)
+            if kind == 0:
+                pts = int(points)
+                box = self._box_ids[k]
+                acts.append({"kind": "box", "value": round(value, 4), "box": box,
+                             "points": pts, "bonus": int(bonus),
+                             "text": f"scoring {pts} in {self._box_words[k]}"})
+            else:
+                acts.append({"kind": "keep", "value": round(value, 4),
+                             "hold": self._holds[int(points)], "kept": list(self._kept[k]),
+                             "text": self._keep_texts[k]})
+            values.append(value)
+        best = values[0]
+        for i in range(1, len(acts)):
+            acts[i]["loss"] = round(best - values[i], 4)
+        return {"best": acts[0], "alternatives": acts[1:], "rolls_left": pos.rolls_left,
+                "dice": list(dice), "total": total}

@@ -1,0 +1,92 @@
+"""The fast hint path (daily.strategy.hints) answers exactly as the reference path.
+
+The reference is :meth:`Advisor.reference_hint`: placements in Python and the turn
+kernel of the solver. The positions are random cards (any boxes filled with points the
+box can take), random dice and rolls left, and random extra bonuses, on every exact
+family: forced joker and extra bonus (Yahtzee), none (plain Yahtzee), Yatzy's 50-point
+bonus, Generala's served combinations and doble generala, forced order, six dice.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from daily.rules import Ruleset, get_ruleset
+from daily.strategy.advisor import Advisor, Position
+from daily.strategy.solver import StrategyTable, solve
+from tests.strategy.conftest import reduced
+
+
+def random_position(rules: Ruleset, rng: random.Random) -> Position:
+    """A card with a random set of boxes filled (never all), each with points its box
+    can score, random dice, rolls left and extra bonus."""
+    nb = len(rules.boxes)
+    rolls = list(rules.table)
+    scores: list[int | None] = [None] * nb
+    filled = rng.sample(range(nb), rng.randrange(nb))
+    for b in filled:
+        scores[b] = rules.table[rng.choice(rolls)][b] if rng.random() < 0.8 else 0
+    if rules.yahtzee_index is not None and scores[rules.yahtzee_index] is not None:
+        scores[rules.yahtzee_index] = rng.choice((0, 50, 50))
+    extra = 0
+    if rules.extra_yahtzee_bonus and scores[rules.yahtzee_index or 0] == 50:
+        extra = rules.extra_yahtzee_bonus * rng.randrange(3)
+    if rng.random() < 0.15:  # all alike: the joker rule and the extra bonus
+        dice = (rng.randrange(1, 7),) * rules.dice
+    else:
+        dice = tuple(rng.randrange(1, 7) for _ in range(rules.dice))
+    left = rng.randrange(rules.rolls_per_turn)
+    return Position(rules, tuple(scores), dice, left, extra)
+
+
+def check(table: StrategyTable, count: int, seed: int) -> None:
+    rng = random.Random(seed)
+    warm = Advisor(table)
+    small = Advisor(table)
+    small._engine = type(small.engine)(table, turns=4)  # its LRU turns over all the time
+    greedy = Advisor(table, greedy=True)
+    for n in range(count):
+        pos = random_position(table.rules, rng)
+        for top in (0, 3, 20):
+            expected = warm.reference_hint(pos, top)
+            assert warm.hint(pos, top) == expected, (pos, top)
+            assert small.hint(pos, top) == expected, (pos, top)
+        if n % 100 == 0:  # a new engine, cold
+            assert Advisor(table).hint(pos, 20) == warm.reference_hint(pos, 20), pos
+        assert greedy.hint(pos, 5) == greedy.reference_hint(pos, 5), pos
+        assert warm.hint(pos)["total"] == pos.card.total
+
+
+@pytest.mark.parametrize(
+    "table_name", ["yahtzee_table", "plain_yahtzee_table", "yatzy_table", "generala_table"]
+)
+def test_fast_hints_equal_the_reference(table_name: str, request) -> None:
+    check(request.getfixturevalue(table_name), 250, seed=len(table_name))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        get_ruleset("yacht", {"forced_order": True}),
+        reduced("maxi-yatzy", ("ones", "twos", "sixes", "one_pair", "maxi_yatzy", "chance"),
+                threshold=12),
+        reduced("yatzy", ("ones", "twos", "threes", "fours", "fives", "sixes", "chance"),
+                rolls=4, threshold=20),
+    ],
+    ids=["yacht-forced", "six-dice", "four-rolls"],
+)
+def test_fast_hints_equal_the_reference_on_other_shapes(rules: Ruleset) -> None:
+    check(solve(rules), 300, seed=7)
+
+
+def test_the_turn_cache_is_bounded(yahtzee_table: StrategyTable) -> None:
+    advisor = Advisor(yahtzee_table)
+    advisor._engine = type(advisor.engine)(yahtzee_table, turns=16)
+    rng = random.Random(3)
+    for _ in range(200):
+        advisor.hint(random_position(yahtzee_table.rules, rng))
+    info = advisor.engine.turn_keeps.cache_info()
+    assert info.currsize <= 16 and info.misses > 16
+    assert advisor.engine.cache_bytes() == info.currsize * 3 * 462 * 8
