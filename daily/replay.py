@@ -27,16 +27,19 @@ from daily.rules import Ruleset
 RESULT_FORMAT = "daily-result/1"
 
 
-def turns_json(history: Sequence[TurnRecord]) -> list[dict[str, Any]]:
-    """Scored turns as JSON: 1-based turn, the dice of every roll, holds, box, points.
+def turns_json(history: Sequence[TurnRecord], first: int = 0) -> list[dict[str, Any]]:
+    """Scored turns as JSON: 1-based turn, the dice of every roll, holds, box, points
+    (``first``: the 0-based turn of ``history[0]``, for a part of a history).
 
     >>> from daily.game import TurnRecord
     >>> turns_json([TurnRecord(((1, 2, 3, 4, 5),), (), "chance", 15, 0)])[0]["dice"]
     [1, 2, 3, 4, 5]
+    >>> turns_json([TurnRecord(((1, 2, 3, 4, 5),), (), "chance", 15, 0)], first=6)[0]["turn"]
+    7
     """
     return [
         {
-            "turn": i + 1,
+            "turn": first + i + 1,
             "rolls": [list(r) for r in rec.rolls],
             "holds": list(rec.holds),
             "dice": list(rec.final_dice),

@@ -19,9 +19,10 @@ from daily.service.webserver import (  # noqa: F401
 wsgi_app = "daily.service.app:create_app()"
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # Requests are short and CPU-bound (replaying a move log): one process per core, a few
-# threads each to overlap the Redis round trips.
+# threads each to overlap the Redis round trips. The worker classes compared on the
+# same load (docs/performance.md): gthread is kept; GUNICORN_WORKER_CLASS overrides it.
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count()))
-worker_class = "gthread"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 timeout = 30
 graceful_timeout = 20
@@ -31,7 +32,10 @@ max_requests = 20000
 max_requests_jitter = 2000
 # Behind nginx on the same host: trust its X-Forwarded-* headers.
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")
-accesslog = "-"
+# No access log by default: nginx in front keeps one (deploy/nginx/daily.conf), and
+# gunicorn's costs about 4% of the CPU of a move under load. GUNICORN_ACCESSLOG=- logs to
+# stdout (or a file path).
+accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 # Import the app once in the master, so workers fork with it loaded.

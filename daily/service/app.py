@@ -236,9 +236,8 @@ def _install_metrics(app: Flask, metrics: Metrics) -> None:
     def _observe(response: Response) -> Response:
         endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
         started = g.get("started")
-        if started is not None:
-            metrics.latency.labels(endpoint).observe(time.perf_counter() - started)
-        metrics.requests.labels(request.method, endpoint, str(response.status_code)).inc()
+        metrics.observe(request.method, endpoint, response.status_code,
+                        None if started is None else time.perf_counter() - started)
         return response
 
     def metrics_view() -> Response:

@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -45,6 +46,29 @@ class Metrics:
             "daily_games_finished_total", "Games finished (verified by replay)",
             ["mode", "ruleset"], registry=self.registry,
         )
+        self._counters: dict[tuple[str, str, int], Any] = {}
+        self._timers: dict[str, Any] = {}
+
+    def observe(self, method: str, endpoint: str, status: int, seconds: float | None) -> None:
+        """Count one request and its time. The labelled children are looked up once per
+        label set and kept (``labels()`` takes a lock and builds a key on every call).
+
+        >>> m = Metrics()
+        >>> m.observe("GET", "/api/v1/health", 200, 0.002)
+        >>> m.observe("GET", "/api/v1/health", 200, None)
+        >>> m.requests.labels("GET", "/api/v1/health", "200")._value.get()
+        2.0
+        """
+        key = (method, endpoint, status)
+        counter = self._counters.get(key)
+        if counter is None:
+            counter = self._counters[key] = self.requests.labels(method, endpoint, str(status))
+        counter.inc()
+        if seconds is not None:
+            timer = self._timers.get(endpoint)
+            if timer is None:
+                timer = self._timers[endpoint] = self.latency.labels(endpoint)
+            timer.observe(seconds)
 
     def render(self) -> tuple[bytes, str]:
         """The exposition text and its content type."""

@@ -234,6 +234,12 @@ def choose_hold(state: dict[str, Any]) -> str | None:
     return hold if "0" in hold else None
 
 
+def shown(state: dict[str, Any]) -> dict[str, Any]:
+    """A state without what only one of its forms has: the history and log (GET, and
+    the state beside a stale_position) or last_turn (the lighter answer of a move)."""
+    return {k: v for k, v in state.items() if k not in ("history", "log", "last_turn")}
+
+
 def best_box(state: dict[str, Any]) -> str:
     """The legal box with the most points (first in card order on ties)."""
     legal = [c for c in state["choices"] if c["legal"]]

@@ -37,6 +37,11 @@ def completed_log(state: dict[str, Any]) -> dict[str, Any]:
     return log
 
 
+def whole(player: Player, state: dict[str, Any]) -> dict[str, Any]:
+    """The whole state of the game (with its log): a move answers without it."""
+    return player.call("GET", f"/games/{state['id']}").get_json()
+
+
 def submit(player: Player, game_id: str, log: Any) -> Any:
     return player.call("POST", f"/games/{game_id}/log", {"log": log})
 
@@ -51,6 +56,7 @@ def test_a_consistent_log_finishes_the_game(service_config: Config, player: Play
     state = play_out(player, ranked(player), turns=12)
     state = player.call("POST", f"/games/{state['id']}/roll",
                         {"hold": "11100", "position": state["position"]}).get_json()
+    state = whole(player, state)
     log = completed_log(state)  # the last box, on the dice showing
     response = submit(player, state["id"], log)
     assert response.status_code == 200, response.get_json()
@@ -69,7 +75,7 @@ def test_a_consistent_log_finishes_the_game(service_config: Config, player: Play
 
 def test_a_log_past_what_was_revealed_is_refused(player: Player) -> None:
     """Decisions on dice never shown are refused before any rule is looked at."""
-    state = play_out(player, ranked(player), turns=4)
+    state = whole(player, play_out(player, ranked(player), turns=4))
     blind = completed_log(state)  # boxes for turns whose dice were never shown
     error = error_of(submit(player, state["id"], blind))
     assert (error["status"], error["code"], error["field"]) == (409, "not_revealed", "log.turns")
@@ -99,7 +105,7 @@ def test_a_changed_hold_is_rejected_with_turn_and_roll(player: Player) -> None:
     for hold in ("11000", "11100"):
         state = player.call("POST", f"/games/{state['id']}/roll",
                             {"hold": hold, "position": state["position"]}).get_json()
-    log = copy.deepcopy(state["log"])
+    log = copy.deepcopy(whole(player, state)["log"])
     log["turns"][2]["holds"][1] = "00111"
     log["turns"][2]["category"] = "chance"
     error = error_of(submit(player, state["id"], log))
@@ -111,7 +117,7 @@ def test_a_changed_hold_is_rejected_with_turn_and_roll(player: Player) -> None:
 
 
 def test_forged_logs_are_rejected_precisely(player: Player) -> None:
-    state = play_out(player, ranked(player), turns=12)
+    state = whole(player, play_out(player, ranked(player), turns=12))
     good = completed_log(state)
     cases: list[tuple[Any, int, str, str, dict[str, Any]]] = []
 

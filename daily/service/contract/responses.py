@@ -255,8 +255,14 @@ class Game(Doc):
     extra_count: int
     upper: Upper
     total: int
-    history: list[Turn]
-    log: dict[str, Any] = Field(description="daily-log/1 so far (docs/protocol.md)")
+    history: list[Turn] = omittable(
+        description="every scored turn; left out of the answer of a roll or a score that "
+        "does not finish the game (the GET of the game has it)")
+    log: dict[str, Any] = omittable(
+        description="daily-log/1 so far (docs/protocol.md); left out where history is")
+    last_turn: Turn | None = Field(
+        default=None, description="only in the answer of a roll or a score that does not "
+        "finish the game: the turn that move filled (null after a roll)")
     result: Finished | None
 
 

@@ -248,11 +248,13 @@ class GameService:
         return self._view(record, self._replay(record))
 
     def _view(
-        self, record: GameRecord, played: Any, just_finished: bool = False
+        self, record: GameRecord, played: Any, just_finished: bool = False,
+        moved: str | None = None,
     ) -> dict[str, Any]:
         """The state document, with the opponents and the rival up to the scored turns
-        (``just_finished``: by this request, so not on a board nor reviewed yet)."""
-        state = self.views.state(record, played, just_finished=just_finished)
+        (``just_finished``: by this request, so not on a board nor reviewed yet;
+        ``moved``: the lighter answer of a move, :meth:`GameViews.state`)."""
+        state = self.views.state(record, played, just_finished=just_finished, moved=moved)
         game = played.game
         done = len(game.history)
         state["opponents"] = self._opponents(record, game.rules, done)
@@ -452,22 +454,24 @@ class GameService:
         if game.over:
             self._finish(stored, after, game, log, player, limit)
             return self._view(after, _Position(game, log), just_finished=True)
+        written = Stored(after, after.dumps())
         if self.cluster:
             self.store.set_if_at(stored, after)  # MovedOn when raced
         else:
-            now = self.store.write_if_same(stored, after, limit)
+            now = self.store.write_if_same(stored, written, limit)
             if now is not None:
                 raise MovedOn(now)
         position_now = _Position(game, log)
-        self.cache.put(Stored(after, after.dumps()), position_now)
-        return self._view(after, position_now)
+        self.cache.put(written, position_now)
+        return self._view(after, position_now, moved=kind)
 
     def _elsewhere(
         self, record: GameRecord, decision: Decision, position: int
     ) -> dict[str, Any]:
         """A move named a position that is not the current one: a retry, or stale."""
         if position == record.v - 1 and last_decision(record.move_log) == decision:
-            return self.state(record)  # the same move again: the same answer
+            # the same move again: the same answer
+            return self._view(record, self._replay(record), moved=decision[0])
         state = self.state(record)
         raise Conflict(
             f"the game is at position {record.v}, not {position}: it moved on since "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from daily.movelog import MoveLog
@@ -75,8 +75,10 @@ class GameRecord:
     rival: str | None = None  # the game whose card is shown turn by turn (score to beat)
 
     def dumps(self) -> str:
-        """The stored JSON text (``{"v":N,`` first)."""
-        return json.dumps(asdict(self), separators=(",", ":"))
+        """The stored JSON text (``{"v":N,`` first; the fields in their order, as
+        ``dataclasses.asdict`` gives them, without its deep copies)."""
+        return json.dumps({name: getattr(self, name) for name in _FIELDS},
+                          separators=(",", ":"))
 
     @classmethod
     def loads(cls, raw: bytes | str) -> GameRecord:
@@ -100,3 +102,6 @@ class GameRecord:
     def finished(self) -> bool:
         """Whether the game is over and its result stored."""
         return self.finished_at is not None
+
+
+_FIELDS = tuple(f.name for f in fields(GameRecord))

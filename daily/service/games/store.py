@@ -209,13 +209,14 @@ class GameStore:
         return self._stored(game_id, self._call(game_id, spend, "read", [])[1])
 
     def write_if_same(
-        self, before: Stored, after: GameRecord, spend: Pending | None = None
+        self, before: Stored, after: Stored, spend: Pending | None = None
     ) -> Stored | None:
-        """Write ``after`` if the stored text is still ``before``'s (one call, spending
-        ``spend`` first); ``None`` when written, else the record as it is now."""
-        ttl = PRACTICE_TTL if after.mode == "practice" else 0
-        reply = self._call(after.id, spend, "set", [digest(before.raw), after.dumps(), ttl])
-        return None if reply[0] == "ok" else self._stored(after.id, reply[1])
+        """Write ``after`` (a record and its text) if the stored text is still
+        ``before``'s (one call, spending ``spend`` first); ``None`` when written, else
+        the record as it is now."""
+        ttl = PRACTICE_TTL if after.record.mode == "practice" else 0
+        reply = self._call(after.record.id, spend, "set", [digest(before.raw), after.raw, ttl])
+        return None if reply[0] == "ok" else self._stored(after.record.id, reply[1])
 
     def finish_if_same(
         self, before: Stored, after: GameRecord,

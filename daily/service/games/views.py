@@ -75,17 +75,22 @@ class GameViews:
         )
 
     def state(
-        self, record: GameRecord, played: Played, *, just_finished: bool = False
+        self, record: GameRecord, played: Played, *, just_finished: bool = False,
+        moved: str | None = None,
     ) -> dict[str, Any]:
         """The state document of a game (``docs/api.md``, "The game state").
 
         ``just_finished``: the request being answered finished the game, so no worker
         has put it on its board or reviewed it yet: rank and review are not looked up.
+        ``moved`` (``"roll"`` or ``"score"``, the decision just applied, the game not
+        over): the lighter answer of a move, without ``history`` and ``log`` but with
+        ``last_turn``, the turn that decision filled (``None`` after a roll).
         """
         game = played.game
         rules = game.rules
         card = game.card
-        log_json = played.log.to_json()
+        light = moved is not None and not game.over
+        log_json = {} if light else played.log.to_json()
         if (not game.over or record.challenge is not None) and "seed" in log_json:
             # A practice seed is shown once the game is over, unless a challenge uses it.
             log_json["seed"] = None
@@ -115,10 +120,16 @@ class GameViews:
             "extra_count": card.extra_count,
             "upper": upper_json(card),
             "total": card.total,
-            "history": turns_json(game.history),
+            "history": [] if light else turns_json(game.history),
             "log": log_json,
             "result": None,
         }
+        if moved is not None and not over:
+            del state["history"], state["log"]
+            state["last_turn"] = (
+                turns_json(game.history[-1:], len(game.history) - 1)[0]
+                if moved == "score" and game.history else None
+            )
         if over and record.code is not None:
             standing = (None, None, None) if just_finished else self.standing(record)
             rank, pct, players = standing

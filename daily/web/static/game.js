@@ -55,6 +55,16 @@ export class GameView {
   apply(game, { restoreHolds = false } = {}) {
     if (!this.alive) return;
     const previous = this.game;
+    if (!game.history) {
+      // A move's lighter answer (docs/api.md): the turns shown before, plus the one this
+      // move filled. If they do not add up (another tab moved), ask for the whole game.
+      const before = previous && previous.id === game.id ? previous.history || [] : [];
+      const history = game.last_turn ? before.concat([game.last_turn]) : before;
+      game = { ...game, history };
+      if (history.length !== game.turn - 1) {
+        api.getGame(game.id).then((full) => this.apply(full)).catch(() => {});
+      }
+    }
     this.game = game;
     rememberGame(game);
     const n = (game.dice || []).length;
