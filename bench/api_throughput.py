@@ -13,7 +13,8 @@ roll, roll, score, over and over; a finished game starts the next player) for a 
 time, and the hello-world phase hits ``GET /hello`` for the same time; the two phases
 alternate ``--rounds`` times so that a change in machine load affects both. The script
 prints throughput and latency percentiles per call, and the ratio to the baseline.
-The rate limit is raised so that it is measured but never refuses.
+The rate limit is raised so that it is measured but never refuses; the new-player
+limits are off.
 
 ``--worker-class`` (``GUNICORN_WORKER_CLASS``: ``gthread``, ``sync``, ``gevent``) serves
 both apps with that class. ``--also DIR`` adds a third phase to every round: the app of
@@ -228,6 +229,8 @@ def main() -> int:
                REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", DAILY_KEY_PREFIX="bench:",
                DAILY_RATE_LIMIT=args.rate_limit, DAILY_RATE_LIMIT_READS=args.rate_limit,
                DAILY_RATE_LIMIT_IP=args.rate_limit, GUNICORN_WORKERS=str(args.workers),
+               # every game is a new player: the new-player limits would stop the run
+               DAILY_PLAYER_LIMIT="off", DAILY_PLAYER_NET_LIMIT="off",
                GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT),
                GUNICORN_WORKER_CLASS=args.worker_class)
     init_keys(load_config(env).keys_dir)
