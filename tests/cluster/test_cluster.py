@@ -22,10 +22,12 @@ from daily.service.clock import FixedClock
 from daily.service.config import load_config
 from daily.service.connections import DAYS_QUEUE
 from daily.service.keymap import game as game_key
+from daily.service.keymap import par as par_key
 from daily.service.keymap import rate_budget, rate_ceiling
 from daily.service.keys import init_keys
-from daily.service.leaderboard import Leaderboard
+from daily.service.leaderboard import Leaderboard, Result
 from daily.service.results_stream import GROUP, ResultStream, stream_key
+from daily.service.review import ReviewQueue
 from daily.service.shards import shard_of
 from daily.service.stats import player_stats, record_keys
 from tests.service.conftest import NOON, Player, play_out
@@ -163,6 +165,7 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
     again = players[0].call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
                                                "mode": "ranked"})
     assert again.status_code == 409  # one ranked game per player and day, on a cluster too
+    other_paths_through_the_cluster(conn, players, finals)
 
     queue_conn = redis.Redis.from_url(redis_url)
     job = Queue(DAYS_QUEUE, connection=queue_conn).enqueue(
@@ -182,3 +185,68 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
     assert not [k for k in queue_conn.keys("*") if k.startswith(PREFIX.encode())]  # data: cluster
     queue_conn.close()
     conn.close()
+
+
+def other_paths_through_the_cluster(
+    conn: RedisCluster, players: list[Player], finals: dict[str, dict]
+) -> None:
+    """The reads and writes that touch keys of several slots: the day descriptors and
+    their par (``/days``, ``/today``), groups (a group's members and each player's
+    groups), challenges, and the review queue (a board's review hash and the global
+    index and queue)."""
+    # /days over revealed, open and future dates: descriptors and par, many slots
+    first = players[0].call("GET", "/days?from=2026-11-25&to=2026-12-02").get_json()
+    assert [d["date"] for d in first["days"] if d["ruleset"] == "yahtzee"] == [
+        f"2026-11-{n}" for n in range(25, 31)] + ["2026-12-01", "2026-12-02"]
+    statuses = {d["date"]: d["status"] for d in first["days"]}
+    assert statuses["2026-11-25"] == "revealed" and statuses[DATE] == "open"
+    revealed = [d for d in first["days"] if d["status"] == "revealed"]
+    assert revealed and all(len(d["seed"]) == 64 for d in revealed)
+    assert all("seed" not in d for d in first["days"] if d["status"] != "revealed")
+    conn.set(par_key(PREFIX, "2026-11-25", "yahtzee"), '{"easy": 1, "medium": 2, "hard": 3}')
+    again = players[1].call("GET", "/days?from=2026-11-25&to=2026-12-02").get_json()
+    assert again["days"][0]["par"] == {"easy": 1, "medium": 2, "hard": 3}
+    assert [d.get("signature") for d in again["days"]] == [
+        d.get("signature") for d in first["days"]]  # stored once, served the same
+    today = players[0].call("GET", "/today").get_json()
+    mine = next(s for s in today["sets"] if (s["date"], s["ruleset"]) == (DATE, "yahtzee"))
+    assert mine["played"]["total"] == finals[players[0].id]["total"]
+    assert mine["played"]["code"] == finals[players[0].id]["result"]["code"]
+
+    # groups: the group's members and the player's groups, in two slots
+    made = players[0].call("POST", "/groups", {"name": "Cluster club"})
+    assert made.status_code == 201, made.get_json()
+    code = made.get_json()["code"]
+    joined = players[1].call("POST", f"/groups/{code}/members", {})
+    assert joined.status_code == 200, joined.get_json()
+    assert len(joined.get_json()["members"]) == 2
+    board = players[1].call("GET", f"/groups/{code}?date={DATE}")
+    assert board.status_code == 200, board.get_json()
+    assert [g["code"] for g in players[1].call("GET", "/groups").get_json()["groups"]] == [code]
+    assert players[1].call("DELETE", f"/groups/{code}/members/me").status_code == 204
+    assert players[1].call("GET", "/groups").get_json()["groups"] == []
+    assert players[1].call("DELETE", f"/groups/{code}/members/me").status_code == 404
+
+    # a challenge from a result code
+    result_code = finals[players[2].id]["result"]["code"]
+    link = players[2].call("POST", "/challenges", {"code": result_code})
+    assert link.status_code == 201, link.get_json()
+    shown = players[3].call("GET", f"/challenges/{link.get_json()['code']}")
+    assert shown.status_code == 200, shown.get_json()
+
+    # the review queue: hold (twice: a redelivery), list, decide, restore
+    queue = ReviewQueue(conn, prefix=PREFIX)
+    held = Result.from_json({
+        "game_id": "g_review1", "player_id": "p_review1", "player_name": "R",
+        "date": DATE, "ruleset": "yatzy", "total": 250, "finished_at": OPENS + 5,
+        "code": "DD-REVIEW1", "log": None})
+    assert queue.hold(held, {"reason": "test"}) is True
+    conn.zrem(queue.open_key, held.game_id)  # as if the first delivery died half-way
+    assert queue.hold(held, {"reason": "test"}) is False  # completes it
+    assert [e.result.game_id for e in queue.held()] == [held.game_id]
+    assert queue.decide(held.game_id, "disqualified") == "disqualified"
+    assert queue.held() == [] and queue.get(held.game_id).state == "disqualified"
+    assert queue.hold(held, {"reason": "again"}) is False and queue.held() == []
+    entry = queue.get(held.game_id)
+    conn.delete(queue.index_key)
+    assert queue.restore([entry]) == 1 and queue.get(held.game_id).state == "disqualified"
