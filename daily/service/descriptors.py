@@ -195,12 +195,18 @@ class DayDescriptors:
         """Descriptors as served at ``now`` (one Redis round trip when all are stored).
 
         The seed is added only for a revealed day; ``par`` (JSON stored at
-        ``<prefix>par:<date>:<ruleset>`` by the par job) once computed.
+        ``<prefix>par:<date>:<ruleset>`` by the par job) once computed. The keys are read
+        with a pipeline of ``GET``, not one ``MGET``: they lie in many cluster slots, and
+        a cluster client sends the pipeline to each node holding some (one round trip
+        per node; one in all on a single server).
         """
         if not sets:
             return []
-        keys = [k for name, day in sets for k in (self._key(name, day), self._par_key(name, day))]
-        raws = self.conn.mget(keys)
+        with self.conn.pipeline(transaction=False) as pipe:
+            for name, day in sets:
+                pipe.get(self._key(name, day))
+                pipe.get(self._par_key(name, day))
+            raws = pipe.execute()
         out = []
         for i, (name, day) in enumerate(sets):
             served = dict(self._signed_from(raws[2 * i], name, day))

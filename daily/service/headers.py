@@ -10,7 +10,8 @@ script, style or event handler, so the policy allows nothing inline:
   nosniff``, ``Referrer-Policy: same-origin``, ``Cross-Origin-Opener-Policy:
   same-origin``;
 - ``Strict-Transport-Security`` when the request came over https (directly, or through
-  a trusted proxy's ``X-Forwarded-Proto``, see ``DAILY_TRUSTED_PROXIES``) or when
+  a trusted proxy's ``X-Forwarded-Proto``, see ``DAILY_TRUSTED_PROXIES``; gunicorn
+  also believes it from the addresses of its ``forwarded_allow_ips``) or when
   ``DAILY_HSTS=on``; never on plain http otherwise, where a browser ignores it anyway
   and a local ``make run`` must keep working.
 

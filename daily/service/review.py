@@ -121,12 +121,6 @@ class ReviewEntry:
 
 
 # KEYS: review index open   ARGV: game_id entry "D R" finished_at
-_HOLD = """
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
-return 1
-"""
 
 
 class ReviewQueue:
@@ -196,14 +190,27 @@ class ReviewQueue:
     def hold(self, result: Result, verdict: Mapping[str, Any]) -> bool:
         """Hold a game for review; False if it was already in review (nothing changes)."""
         entry = ReviewEntry(HELD, result, dict(verdict), time.time())
-        script = self.conn.register_script(_HOLD)
-        added = script(
-            keys=[self.key(result.date.isoformat(), result.ruleset), self.index_key,
-                  self.open_key],
-            args=[result.game_id, _dumps(entry.to_json()),
-                  f"{result.date.isoformat()} {result.ruleset}", result.finished_at],
-        )
-        return int(added) == 1
+        key = self.key(result.date.isoformat(), result.ruleset)
+        added = bool(self.conn.hsetnx(key, result.game_id, _dumps(entry.to_json())))
+        if not added:  # a second delivery: finish what a first one may have left undone
+            raw = self.conn.hget(key, result.game_id)
+            if raw is None or json.loads(raw)["state"] != HELD:
+                return False
+        self._index(result, held=True)
+        return added
+
+    def _index(self, result: Result, *, held: bool) -> None:
+        """Point the global index at the game's board and put it in (or take it out of)
+        the open queue. Separate from the board's review hash, which lives in the board's
+        cluster slot; a pipeline, idempotent, so a repeated hold or restore completes it."""
+        with self.conn.pipeline(transaction=False) as pipe:
+            pipe.hset(self.index_key, result.game_id,
+                      f"{result.date.isoformat()} {result.ruleset}")
+            if held:
+                pipe.zadd(self.open_key, {result.game_id: result.finished_at})
+            else:
+                pipe.zrem(self.open_key, result.game_id)
+            pipe.execute()
 
     def _set_state(self, entry: ReviewEntry, state: str, note: str | None) -> ReviewEntry:
         verdict = dict(entry.verdict)
@@ -278,15 +285,8 @@ class ReviewQueue:
         for entry in entries:
             result = entry.result
             key = self.key(result.date.isoformat(), result.ruleset)
-            with self.conn.pipeline(transaction=True) as pipe:
-                pipe.hset(key, result.game_id, _dumps(entry.to_json()))
-                pipe.hset(self.index_key, result.game_id,
-                          f"{result.date.isoformat()} {result.ruleset}")
-                if entry.state == HELD:
-                    pipe.zadd(self.open_key, {result.game_id: result.finished_at})
-                else:
-                    pipe.zrem(self.open_key, result.game_id)
-                pipe.execute()
+            self.conn.hset(key, result.game_id, _dumps(entry.to_json()))
+            self._index(result, held=entry.state == HELD)
             count += 1
         return count
 

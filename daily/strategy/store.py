@@ -24,6 +24,7 @@ from daily.strategy.triple import TripleAdvisor, column_rules
 
 _LOCK = threading.Lock()
 _OPEN: dict[tuple[str, float], StrategyTable] = {}
+_PATHS: dict[Path, str] = {}
 _ADVISORS: dict[int, Advisor] = {}
 _TRIPLES: dict[tuple[int, str, tuple[tuple[str, object], ...]], TripleAdvisor] = {}
 
@@ -44,12 +45,15 @@ def default_tables_dir() -> Path:
 def get_table(rules: Ruleset, folder: Path | None = None) -> StrategyTable:
     """The table of ``rules`` from ``folder`` (opened once per file version)."""
     folder = default_tables_dir() if folder is None else folder
-    path = folder / table_filename(rules)
+    named = folder / table_filename(rules)
+    path = _PATHS.get(named)
+    if path is None:  # resolved once per file name: a request then costs one stat
+        path = _PATHS[named] = str(named.resolve())
     try:
-        stamp = path.stat().st_mtime
+        stamp = os.stat(path).st_mtime
     except FileNotFoundError:
         stamp = -1.0
-    key = (str(path.resolve()), stamp)
+    key = (path, stamp)
     with _LOCK:
         table = _OPEN.get(key)
         if table is None:

@@ -1,5 +1,6 @@
 """The time-zone window: a date is open from D 00:00 at UTC+14 to the end of D at
-UTC-12, read from the app's injectable clock."""
+UTC-12, read from the app's injectable clock (the live server's: real gunicorn, two
+workers taking consecutive requests in turn, their clock moved by the test)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,17 @@ from typing import Any
 
 import pytest
 
-from daily.service.clock import FixedClock
 from tests.service.conftest import Player, play_out
+from tests.service.live import FileClockControl
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.live]
 
 
 def start(player: Player, date: str, mode: str = "ranked") -> Any:
     return player.call("POST", "/games", {"ruleset": "yahtzee", "date": date, "mode": mode})
 
 
-def test_today_lists_the_open_dates(client: Any, clock: FixedClock) -> None:
+def test_today_lists_the_open_dates(client: Any, clock: FileClockControl) -> None:
     body = client.get("/api/v1/today").get_json()
     assert body["now"] == "2026-11-29T11:00:00Z"
     assert body["open_dates"] == ["2026-11-28", "2026-11-29", "2026-11-30"]
@@ -36,7 +37,7 @@ def test_today_lists_the_open_dates(client: Any, clock: FixedClock) -> None:
     assert client.get("/api/v1/today").get_json()["open_dates"] == ["2026-11-29", "2026-11-30"]
 
 
-def test_ranked_play_only_inside_the_window(player: Player, clock: FixedClock) -> None:
+def test_ranked_play_only_inside_the_window(player: Player, clock: FileClockControl) -> None:
     for date in ("2026-11-27", "2026-12-01"):
         response = start(player, date)
         assert response.status_code == 409
@@ -53,7 +54,7 @@ def test_ranked_play_only_inside_the_window(player: Player, clock: FixedClock) -
 
 
 def test_a_day_closes_for_unfinished_games_and_opens_for_practice(
-    player: Player, clock: FixedClock
+    player: Player, clock: FileClockControl
 ) -> None:
     game = start(player, "2026-11-28").get_json()
     today = player.call("GET", "/today").get_json()
@@ -81,7 +82,7 @@ def test_a_day_closes_for_unfinished_games_and_opens_for_practice(
 
 
 def test_results_show_the_dice_only_after_the_reveal(
-    player: Player, clock: FixedClock, client: Any
+    player: Player, clock: FileClockControl, client: Any
 ) -> None:
     final = play_out(player, start(player, "2026-11-29").get_json())
     code = final["result"]["code"]

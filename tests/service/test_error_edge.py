@@ -38,6 +38,7 @@ def test_every_domain_kind_has_its_status_in_one_table() -> None:
              if isinstance(k, type) and issubclass(k, domain.ServiceError)
              and k is not domain.ServiceError]
     assert set(kinds) == set(DOMAIN_STATUS)
+    extra: dict[type, dict[str, int]] = {domain.RateLimited: {"retry_after": 1}}
     for kind in kinds:
-        status, code = classify(kind("refused"))
+        status, code = classify(kind("refused", **extra.get(kind, {})))
         assert (status, code) == (DOMAIN_STATUS[kind], kind.default_code)

@@ -1,5 +1,9 @@
 """Hardening of the app on a real Redis: security headers and HSTS, the QR endpoint,
-list parameters, token rotation and revocation, and the sliding expiry of players."""
+list parameters, token rotation and revocation, and the sliding expiry of players.
+
+Through the live server (real gunicorn, two workers taking consecutive requests in
+turn); the HSTS settings on live servers of their own configuration.
+"""
 
 from __future__ import annotations
 
@@ -7,30 +11,29 @@ import datetime as dt
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
-from flask import Flask
-from flask.testing import FlaskClient
 
 from daily.service import keymap
-from daily.service.app import create_app
 from daily.service.config import Config
-from daily.service.games.store import PRACTICE_TTL
+from daily.service.games.store import PRACTICE_TTL, GameStore
 from daily.service.headers import CSP
 from daily.service.stats import record_keys
 from daily.web import draw_qr
 from tests.service.conftest import PREFIX, Player, play_out
+from tests.service.live import HttpClient
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.live]
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("path", ["/", "/r/DD-7K3M9Q", "/api/v1/today", "/api/v1/nowhere",
                                   "/static/web/app.js"])
-def test_every_answer_carries_the_security_headers(client: FlaskClient, path: str) -> None:
+def test_every_answer_carries_the_security_headers(client: HttpClient, path: str) -> None:
     headers = client.get(path).headers
     assert headers["Content-Security-Policy"] == CSP
     assert "frame-ancestors 'none'" in CSP and "script-src 'self'" in CSP
@@ -41,46 +44,57 @@ def test_every_answer_carries_the_security_headers(client: FlaskClient, path: st
     assert "Strict-Transport-Security" not in headers  # plain http, no flag
 
 
-@pytest.mark.parametrize(("proxies", "hsts", "expected"), [
-    (1, False, True),    # https at a trusted proxy
-    (0, False, False),   # nobody trusted: the header could be anyone's
-    (0, True, True),     # DAILY_HSTS=on
+#: Gunicorn itself believes ``X-Forwarded-Proto`` from the addresses it trusts (the local
+#: host by default, where nginx is): a peer it does not trust is one elsewhere.
+ELSEWHERE = {"GUNICORN_FORWARDED_ALLOW_IPS": "192.0.2.1"}
+
+
+@pytest.mark.parametrize(("proxies", "hsts", "gunicorn", "expected"), [
+    (1, False, {}, True),          # https at a trusted proxy
+    (0, False, ELSEWHERE, False),  # nobody trusted: the header could be anyone's
+    (0, False, {}, True),          # gunicorn trusts the local host's header itself
+    (0, True, ELSEWHERE, True),    # DAILY_HSTS=on
 ])
 def test_hsts_only_behind_tls_or_when_asked(
-    service_config: Config, clock: Any, proxies: int, hsts: bool, expected: bool
+    live_variants: Any, redis_url: str, proxies: int, hsts: bool, gunicorn: dict[str, str],
+    expected: bool,
 ) -> None:
-    app = create_app(service_config.with_overrides(trusted_proxies=proxies, hsts=hsts),
-                     {"TESTING": True, "CLOCK": clock})
-    headers = app.test_client().get(
-        "/api/v1/today", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "1.2.3.4"}
-    ).headers
-    assert ("Strict-Transport-Security" in headers) is expected
-    if expected:
-        assert headers["Strict-Transport-Security"] == "max-age=31536000"
+    server = live_variants(DAILY_TRUSTED_PROXIES=str(proxies),
+                           DAILY_HSTS="on" if hsts else "off", **gunicorn)
+    client = server.client()
+    for _ in range(2):  # each worker
+        headers = client.get(
+            "/api/v1/today", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "1.2.3.4"}
+        ).headers
+        assert ("Strict-Transport-Security" in headers) is expected
+        if expected:
+            assert headers["Strict-Transport-Security"] == "max-age=31536000"
 
 
-def test_the_qr_code_is_the_callers_own_import_link_and_cached(
-    client: FlaskClient, player: Player
-) -> None:
+def test_the_qr_code_is_the_callers_own_import_link(client: HttpClient, player: Player) -> None:
     assert client.post("/qr.svg").status_code == 401
     forged = {"Authorization": f"Bearer {player.id}.forged"}
     refused = client.post("/qr.svg", headers=forged)
     assert refused.status_code == 401
     assert refused.get_json()["error"]["field"] == "Authorization"
-    draw_qr.cache_clear()
     extra = client.post("/qr.svg", headers=player.headers, json={"text": "http://evil"})
     assert extra.status_code == 422 and extra.get_json()["error"]["field"] == "text"
     first = client.post("/qr.svg", headers=player.headers, json={})
     assert first.status_code == 200 and first.mimetype == "image/svg+xml"
     assert first.data.startswith(b"<svg") and first.headers["Cache-Control"] == "no-store"
     second = client.post("/qr.svg", headers=player.headers)
-    assert second.data == first.data
+    assert second.data == first.data and first.worker != second.worker
+    assert first.data == draw_qr(f"{client.url}/#/import/{player.token}")
+
+
+def test_a_qr_code_is_drawn_once_per_process() -> None:
+    draw_qr.cache_clear()
+    assert draw_qr("http://x/#/import/p_a.b") == draw_qr("http://x/#/import/p_a.b")
     assert draw_qr.cache_info().hits == 1 and draw_qr.cache_info().misses == 1
-    assert first.data == draw_qr(f"http://localhost/#/import/{player.token}")
 
 
 def test_repeated_rulesets_count_once_and_long_lists_are_refused(
-    client: FlaskClient
+    client: HttpClient
 ) -> None:
     once = client.get("/api/v1/days?from=2026-11-27&to=2026-11-28&ruleset=yahtzee")
     assert once.status_code == 200
@@ -95,31 +109,32 @@ def test_repeated_rulesets_count_once_and_long_lists_are_refused(
 
 
 def test_a_rotated_token_replaces_the_old_one_everywhere(
-    app: Flask, client: FlaskClient, player: Player
+    client: HttpClient, player: Player, service_config: Config
 ) -> None:
-    other = create_app(app.extensions["daily"].config,
-                       {"TESTING": True, "CLOCK": app.config["CLOCK"]})
-    ticks = [0.0]  # the other process's monotonic clock, moved by hand
-    other.extensions["daily"].players.trusted.monotonic = lambda: ticks[0]
-    other_process = other.test_client()
-    assert other_process.get("/api/v1/players/me", headers=player.headers).status_code == 200
+    assert [client.get("/api/v1/players/me", headers=player.headers).status_code
+            for _ in range(2)] == [200, 200]  # both workers have checked it
     rotated = player.call("POST", "/players/me/token")
     assert rotated.status_code == 200
     body = rotated.get_json()
     assert body["player"]["id"] == player.id and body["token"] != player.token
     assert body["token"].startswith(player.id + ".")
     new = {"Authorization": f"Bearer {body['token']}"}
-    # At once in the process that rotated it; in any other within the trust bound
+    # At once in the process that rotated it; in the other within the trust bound
     # (DAILY_AUTH_CACHE_SECONDS, 2 s by default), which is as long as it checked it.
-    bound = app.extensions["daily"].config.auth_cache_seconds
+    while True:
+        old = client.get("/api/v1/players/me", headers=player.headers)
+        if old.worker == rotated.worker:
+            break
+    assert old.status_code == 401 and old.get_json()["error"]["field"] == "Authorization"
+    bound = service_config.auth_cache_seconds
     assert bound == 2
-    ticks[0] = bound - 0.5
-    assert other_process.get("/api/v1/players/me", headers=player.headers).status_code == 200
-    ticks[0] = bound
-    for web in (client, other_process):
-        old = web.get("/api/v1/players/me", headers=player.headers)
+    time.sleep(bound)
+    seen = len(client.workers)
+    for _ in range(2):  # then in every process
+        old = client.get("/api/v1/players/me", headers=player.headers)
         assert old.status_code == 401 and old.get_json()["error"]["field"] == "Authorization"
-        assert web.get("/api/v1/players/me", headers=new).get_json()["name"] == "Ada"
+        assert client.get("/api/v1/players/me", headers=new).get_json()["name"] == "Ada"
+    assert len(set(client.workers[seen:])) == 2
     # The old token can no longer rotate or revoke anything.
     assert player.call("POST", "/players/me/token").status_code == 401
     assert player.call("DELETE", "/players/me/token").status_code == 401
@@ -129,25 +144,31 @@ def test_a_rotated_token_replaces_the_old_one_everywhere(
 
 
 def test_a_revoked_token_stops_working_and_the_name_stays_on_record(
-    client: FlaskClient, player: Player, redis_client: redis.Redis
+    player: Player, redis_client: redis.Redis, service_config: Config
 ) -> None:
+    assert player.call("GET", "/players/me").status_code == 200  # both workers checked it
     revoked = player.call("DELETE", "/players/me/token")
     assert revoked.status_code == 204 and revoked.data == b""
-    assert player.call("GET", "/players/me").status_code == 401
+    # At once in the process that revoked it; in the other within the trust bound.
+    while (me := player.call("GET", "/players/me")).worker != revoked.worker:
+        pass
+    assert me.status_code == 401
+    time.sleep(service_config.auth_cache_seconds)
+    assert [player.call("GET", "/players/me").status_code for _ in range(2)] == [401, 401]
     assert player.call("DELETE", "/players/me/token").status_code == 401
     account = redis_client.hgetall(f"{PREFIX}account:{player.id}")
     assert account[b"name"] == b"Ada" and b"token_hash" not in account
 
 
 def test_players_expire_after_months_unused_and_each_day_of_use_restarts_that(
-    app: Flask, client: FlaskClient, player: Player, redis_client: redis.Redis, clock: Any
+    service_config: Config, live_variants: Any, redis_client: redis.Redis, clock: Any
 ) -> None:
+    # The account is edited below as months of disuse would leave it; no process would
+    # still trust the token then (DAILY_AUTH_CACHE_SECONDS), so neither does this server.
+    player = Player(live_variants(DAILY_AUTH_CACHE_SECONDS="0").client())
     key = f"{PREFIX}account:{player.id}"
-    days = app.extensions["daily"].config.player_days
+    days = service_config.player_days
     assert days == 180
-    # The account is edited below as months of disuse would leave it; no process
-    # would still trust the token then (DAILY_AUTH_CACHE_SECONDS), so neither does this.
-    app.extensions["daily"].players.trusted.seconds = 0
     assert 179 * 86400 < redis_client.ttl(key) <= 180 * 86400
     redis_client.hset(key, "seen", "2026-06-02")  # as if unused for 179 days
     redis_client.expire(key, 86400)
@@ -182,11 +203,12 @@ def test_practice_games_and_their_codes_expire_a_month_after_the_last_move(
 
 
 def test_ranked_records_live_the_configured_days_after_their_day_closes(
-    player: Player, redis_client: redis.Redis, app: Flask
+    player: Player, redis_client: redis.Redis, service_config: Config
 ) -> None:
     state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29",
                                            "mode": "ranked"}).get_json()
-    expiry = app.extensions["daily"].games.store.ranked_expiry(dt.date(2026, 11, 29))
+    store = GameStore(redis_client, service_config.key_prefix, service_config.ranked_days)
+    expiry = store.ranked_expiry(dt.date(2026, 11, 29))
     # The 29th closes on the 30th at 12:00 UTC; 400 days later by default.
     assert expiry == int(dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC).timestamp()) + 400 * 86400
     keys = [keymap.game(PREFIX, state["id"]),

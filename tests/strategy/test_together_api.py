@@ -1,5 +1,6 @@
 """Computer opponents, friend challenges, groups and link previews through the JSON API
-(real app, real Redis, the real Yahtzee strategy table)."""
+(the live server: real gunicorn, two workers taking consecutive requests in turn; real
+Redis, the real Yahtzee strategy table)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from PIL import Image
 
 from daily.dice import SlotCache
 from daily.movelog import MoveLog
+from daily.service import keymap
+from daily.service.challenges import Challenge
 from daily.service.config import Config
 from daily.strategy.bots import play_bots
 from daily.strategy.solver import StrategyTable
@@ -21,14 +24,18 @@ from tests.service import conftest as service_fixtures
 
 service_config = service_fixtures.service_config
 clock = service_fixtures.clock
-app = service_fixtures.app
 client = service_fixtures.client
 player = service_fixtures.player
 make_player = service_fixtures.make_player
 Player = service_fixtures.Player
 play_out = service_fixtures.play_out
+live_env = service_fixtures.live_env
+live_server = service_fixtures.live_server
+live_config = service_fixtures.live_config
+live_clock = service_fixtures.live_clock
+live_client = service_fixtures.live_client
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.live]
 DAY = "2026-11-29"
 
 
@@ -122,7 +129,7 @@ def test_opponents_without_a_table_are_a_clear_409(player: Player, tables: Any) 
 
 
 def test_a_challenge_gives_everyone_the_same_dice_and_compares_the_games(
-    app: Any, make_player: Any, tables: StrategyTable
+    make_player: Any, tables: StrategyTable, redis_client: Any, service_config: Config
 ) -> None:
     ada, bob, cy = make_player("Ada"), make_player("Bob"), make_player("Cy")
     response = ada.call("POST", "/challenges", {"ruleset": "yahtzee"})
@@ -161,7 +168,8 @@ def test_a_challenge_gives_everyone_the_same_dice_and_compares_the_games(
     assert max(p["gained"] for p in turns[0]["players"]) == 0
     # The challenge's seed never left the server; its games' dice are not public.
     assert b["log"]["seed"] is None
-    seed = app.extensions["daily"].challenges.resolve(made["code"]).seed
+    stored = redis_client.get(keymap.challenge(service_config.key_prefix, made["code"]))
+    seed = Challenge.loads(stored).seed
     assert seed and all(seed.encode() not in body for body in bodies)
     result = bob.client.get(f"/api/v1/results/{a['result']['code']}").get_json()
     assert result["revealed"] is False and "history" not in result

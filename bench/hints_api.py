@@ -1,0 +1,145 @@
+"""Hint latency through the real service: gunicorn, Redis, auth, replay, the warm advisor.
+
+Usage: ``python bench/hints_api.py [--seconds 10] [--clients 1,4] [--workers 2]``
+
+The script starts its own Valkey server on a free port, a fresh data directory with
+new keys and the Yahtzee strategy table (saved as the service opens it), and gunicorn
+with ``deploy/gunicorn.conf.py`` and ``--workers`` workers (the helpers of
+``bench/api_throughput.py``). Each client thread is a player on a keep-alive
+connection who plays practice Yahtzee games by asking for a hint before every decision
+and taking the best action (``POST /games/<id>/hint`` with ``{"top": 3}``, then the
+roll or the score it names), game after game. A warm-up round lets every worker open
+the table; then, for each ``--clients`` count in turn, the clients play for
+``--seconds``. Printed per phase: hints/s and the hint call's p50/p95/p99/max as the
+client sees it (request, response and JSON decoding on loopback), the roll and score
+calls beside it, and the load average before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from api_throughput import Client, free_port, process, valkey_binary  # noqa: E402
+
+
+def player_loop(port: int, stop: float, out: dict[str, list[float]]) -> None:
+    """One player: practice games, a hint before each decision, then its best action."""
+    client = Client(port)
+    status, body, _ = client.call("POST", "/api/v1/players", {})
+    assert status == 201, body
+    client.headers["Authorization"] = "Bearer " + body["token"]
+    while time.monotonic() < stop:
+        status, state, _ = client.call("POST", "/api/v1/games",
+                                       {"ruleset": "yahtzee", "mode": "practice"})
+        assert status == 201, state
+        while not state["over"] and time.monotonic() < stop:
+            status, hint, elapsed = client.call(
+                "POST", f"/api/v1/games/{state['id']}/hint", {"top": 3})
+            assert status == 200, hint
+            out["hint"].append(elapsed)
+            best = hint["best"]
+            if best["kind"] == "keep":
+                call, body = "roll", {"hold": best["hold"], "position": state["position"]}
+            else:
+                call, body = "score", {"box": best["box"], "position": state["position"]}
+            status, state, elapsed = client.call(
+                "POST", f"/api/v1/games/{state['id']}/{call}", body)
+            assert status == 200, state
+            out[call].append(elapsed)
+
+
+def run(port: int, clients: int, seconds: float) -> tuple[dict[str, list[float]], float]:
+    out: dict[str, list[float]] = {"hint": [], "roll": [], "score": []}
+    stop = time.monotonic() + seconds
+    threads = [threading.Thread(target=player_loop, args=(port, stop, out))
+               for _ in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out, time.perf_counter() - started
+
+
+def describe(name: str, samples: list[float], elapsed: float) -> str:
+    if len(samples) < 2:
+        return f"{name:>6}: too few samples"
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return (f"{name:>6}: {len(samples) / elapsed:7.0f}/s  p50 {cuts[49] * 1000:6.2f} ms  "
+            f"p95 {cuts[94] * 1000:6.2f} ms  p99 {cuts[98] * 1000:6.2f} ms  "
+            f"max {max(samples) * 1000:7.2f} ms  ({len(samples)} calls)")
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--clients", default="1,4", help="client counts, one phase each")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    counts = [int(c) for c in args.clients.split(",")]
+    if not (0 < args.seconds <= 120 and all(0 < c <= 64 for c in counts)
+            and 0 < args.workers <= 16):
+        parser.error("--seconds 0..120, --clients 1..64 each, --workers 1..16")
+
+    from daily.rules import get_ruleset
+    from daily.service.config import load_config
+    from daily.service.keys import init_keys
+    from daily.strategy.store import table_or_solve
+    from daily.strategy.tablefile import save_table
+
+    tmp = Path(tempfile.mkdtemp(prefix="dd-hints-api-"))
+    redis_port, app_port = free_port(), free_port()
+    limit = "100000000/minute"
+    env = dict(os.environ, DAILY_DATA_DIR=str(tmp / "data"),
+               REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", DAILY_KEY_PREFIX="bench:",
+               DAILY_RATE_LIMIT=limit, DAILY_RATE_LIMIT_READS=limit, DAILY_RATE_LIMIT_IP=limit,
+               GUNICORN_WORKERS=str(args.workers), GUNICORN_LOGLEVEL="warning",
+               PYTHONPATH=str(ROOT))
+    config = load_config(env)
+    init_keys(config.keys_dir)
+    save_table(table_or_solve(get_ruleset("yahtzee")), config.tables_dir)
+    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py"),
+                "--access-logfile", "/dev/null", "--bind", f"127.0.0.1:{app_port}",
+                "daily.service.app:create_app()"]
+    results = []
+    try:
+        with (
+            process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
+                     "--save", "", "--appendonly", "no", "--dir", str(tmp)], env, redis_port),
+            process(gunicorn, env, app_port),
+        ):
+            run(app_port, 2 * args.workers, 3.0)  # every worker opens the table, compiles
+            for clients in counts:
+                before = load()
+                out, took = run(app_port, clients, args.seconds)
+                results.append((clients, out, took, before, load()))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"gunicorn {args.workers} workers (deploy/gunicorn.conf.py), practice Yahtzee, a hint "
+          f"before every decision, keep-alive clients on loopback, {os.cpu_count()} CPUs "
+          "shared by gunicorn, Valkey and the clients")
+    for clients, out, took, before, after in results:
+        print(f"{clients} client(s), {took:.0f} s; load average before {before}, after {after}")
+        for name in ("hint", "roll", "score"):
+            print("  " + describe(name, out[name], took))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
