@@ -31,9 +31,8 @@ from daily.movelog import MoveLog
 from daily.rules import Ruleset, canonical_name
 from daily.service import keymap
 from daily.service.config import Config
-from daily.service.creation import players_from_network
 from daily.service.keys import Keyring
-from daily.service.leaderboard import Result
+from daily.service.leaderboard import Result, as_text
 from daily.service.review import CLEARED, HELD, ReviewQueue
 
 if TYPE_CHECKING:  # the compiled engine is imported when a game is first checked
@@ -102,31 +101,71 @@ def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None
     Returns ``"held"`` (flagged now or earlier, waiting for an operator) or
     ``"disqualified"``; a game an operator cleared goes through without a new check.
     """
+    return review_gates(conn, config, [result])[0]
+
+
+def review_gates(
+    conn: redis.Redis, config: Config, results: list[Result]
+) -> list[str | None]:
+    """:func:`review_gate` for a batch of results, with a handful of pipelined round
+    trips for the whole batch (the review index; the players' networks; the board's
+    review statistics) instead of five per result."""
     queue = ReviewQueue(conn, config.key_prefix)
-    entry = queue.entry(result.game_id)
-    if entry is not None:
-        return None if entry.state == CLEARED else entry.state
-    try:
-        verdict = check_result(config, result)
-    except DailyError as exc:  # no keyring, a log that does not replay: an operator looks
-        log.error("fair-play check of game %s could not run: %s", result.game_id, exc)
-        queue.hold(result, {
-            "method": UNCHECKED, "flagged": True, "total": result.total,
-            "reason": f"the fair-play check could not run ({exc})",
-        })
-        return HELD
-    if verdict is None:
-        return None
-    network = players_from_network(conn, config.key_prefix, result.player_id)
-    queue.note_signals(
-        result.date.isoformat(), result.ruleset, game_id=result.game_id,
-        scout_like=verdict.scouting >= SCOUT_SHARE,
-        busy_network=network is not None and network >= BUSY_NETWORK,
-    )
-    if not verdict.flagged:
-        return None
-    queue.hold(result, {**verdict.to_json(), "network_new_players": network})
-    return HELD
+    out: list[str | None] = [None] * len(results)
+    with conn.pipeline(transaction=False) as pipe:
+        for result in results:
+            pipe.hget(queue.index_key, result.game_id)
+        indexed = pipe.execute()
+    checked: list[tuple[int, Verdict]] = []
+    for i, (result, where) in enumerate(zip(results, indexed, strict=True)):
+        entry = queue.entry(result.game_id) if where is not None else None
+        if entry is not None:
+            out[i] = None if entry.state == CLEARED else entry.state
+            continue
+        try:
+            verdict = check_result(config, result)
+        except DailyError as exc:  # no keyring, a log that does not replay: an operator looks
+            log.error("fair-play check of game %s could not run: %s", result.game_id, exc)
+            queue.hold(result, {
+                "method": UNCHECKED, "flagged": True, "total": result.total,
+                "reason": f"the fair-play check could not run ({exc})",
+            })
+            out[i] = HELD
+            continue
+        if verdict is not None:
+            checked.append((i, verdict))
+    if not checked:
+        return out
+    networks = _networks(conn, config.key_prefix, [results[i].player_id for i, _ in checked])
+    queue.note_signals_many([
+        (results[i].date.isoformat(), results[i].ruleset, results[i].game_id,
+         verdict.scouting >= SCOUT_SHARE, network is not None and network >= BUSY_NETWORK)
+        for (i, verdict), network in zip(checked, networks, strict=True)
+    ])
+    for (i, verdict), network in zip(checked, networks, strict=True):
+        if verdict.flagged:
+            queue.hold(results[i], {**verdict.to_json(), "network_new_players": network})
+            out[i] = HELD
+    return out
+
+
+def _networks(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[int | None]:
+    """:func:`daily.service.creation.players_from_network` of many players, in two
+    pipelined round trips."""
+    with conn.pipeline(transaction=False) as pipe:
+        for player_id in player_ids:
+            pipe.get(keymap.player_origin(prefix, player_id))
+        origins = pipe.execute()
+    wanted = [i for i, origin in enumerate(origins) if origin is not None]
+    with conn.pipeline(transaction=False) as pipe:
+        for i in wanted:
+            day, net = as_text(origins[i]).split(" ")
+            pipe.get(keymap.network_count(prefix, day, net))
+        counts = pipe.execute() if wanted else []
+    out: list[int | None] = [None] * len(player_ids)
+    for i, count in zip(wanted, counts, strict=True):
+        out[i] = int(count) if count is not None else None
+    return out
 
 
 def day_ceiling_value(
