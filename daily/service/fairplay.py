@@ -80,7 +80,12 @@ _LOCK = threading.Lock()
 _Key = tuple[str, dt.date, str]  # ruleset, date, its non-default options
 _CEILINGS: OrderedDict[_Key, Ceiling] = OrderedDict()
 _VALUES: OrderedDict[_Key, tuple[int, np.ndarray]] = OrderedDict()
-_PENDING: dict[tuple[_Key, bool], Future[Ceiling]] = {}
+_Solved = tuple[int, np.ndarray, "Ceiling | None"]  # value, slots, the whole ceiling if kept
+_PENDING: dict[tuple[_Key, bool], Future[_Solved]] = {}
+#: (ruleset, date) of the computations in the background thread: their results are
+#: deferred at once, without parsing their logs (a backlog is claimed again every few
+#: seconds until the ceiling is there).
+_WAITING: set[tuple[str, dt.date]] = set()
 _BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ceiling")
 
 
@@ -150,8 +155,9 @@ def _solve(config: Config, rules: Ruleset, date: dt.date) -> Ceiling:
 
 
 def _compute(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.date,
-             full: bool) -> Ceiling:
-    """Solve the day's ceiling, share its value (Redis) and keep what is needed."""
+             full: bool) -> _Solved:
+    """Solve the day's ceiling, share its value (Redis) and keep what is needed (the
+    whole table of values only with ``full``: 170 MB for Maxi Yatzy)."""
     ceiling = _solve(config, rules, date)
     key = _key(rules, date)
     _keep(_VALUES, key, (ceiling.value, ceiling.slots))
@@ -160,11 +166,11 @@ def _compute(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.
                        ceiling.seconds)
     if full:
         _keep(_CEILINGS, key, ceiling)
-    return ceiling
+    return ceiling.value, ceiling.slots, ceiling if full else None
 
 
 def _solved(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.date,
-            full: bool) -> Ceiling:
+            full: bool) -> _Solved:
     """Solve now (small rulesets) or in the background thread (raises
     :class:`CeilingPending` until it is done; a failure there is raised here)."""
     if len(rules.boxes) <= INLINE_BOXES:
@@ -175,6 +181,9 @@ def _solved(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.d
         if future is None:
             future = _BACKGROUND.submit(_compute, conn, config, rules, date, full)
             _PENDING[job] = future
+            waiting = (rules.name, date)
+            _WAITING.add(waiting)
+            future.add_done_callback(lambda _f: _WAITING.discard(waiting))
             log.warning("fair-play ceiling of %s %s is not prepared: computing it in the"
                         " background; its results wait", rules.name, date)
     if not future.done():
@@ -197,8 +206,8 @@ def ceiling_value(conn: redis.Redis | None, config: Config, rules: Ruleset,
     figures = (prepared_figures(conn, config.key_prefix, date, rules.name)
                if conn is not None and not rules.non_default_options() else None)
     if figures is None:
-        ceiling = _solved(conn, config, rules, date, full=False)
-        return ceiling.value, ceiling.slots
+        value, slots, _ = _solved(conn, config, rules, date, full=False)
+        return value, slots
     slots = slots_of_seed(rules, Keyring.load(config).day_seed(rules.name, date))
     found = (int(figures["ceiling"]), slots)
     _keep(_VALUES, key, found)
@@ -211,7 +220,9 @@ def day_ceiling(conn: redis.Redis | None, config: Config, rules: Ruleset,
     hit = _kept(_CEILINGS, _key(rules, date))
     if hit is not None:
         return hit
-    return _solved(conn, config, rules, date, full=True)
+    ceiling = _solved(conn, config, rules, date, full=True)[2]
+    assert ceiling is not None  # full=True keeps it
+    return ceiling
 
 
 def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
@@ -252,6 +263,8 @@ def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None
     consumer leaves it pending and asks again later); a game an operator cleared goes
     through without a new check.
     """
+    if (result.ruleset, result.date) in _WAITING:
+        return DEFERRED
     queue = ReviewQueue(conn, config.key_prefix)
     entry = queue.entry(result.game_id)
     if entry is not None:
