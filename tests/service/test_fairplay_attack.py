@@ -6,17 +6,22 @@ through the API. The results go through a real worker process on real Redis; the
 second game is held for review (off the top, around-me, histogram and percentile), its
 player sees why, and the operator's commands clear or disqualify it. Both decisions,
 the rollover's archive and ``daily rebuild`` carry the review.
+
+The API is the live server's (real gunicorn, two workers taking consecutive requests in
+turn).
 """
 
 from __future__ import annotations
 
 import json
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from flask import Flask
+import redis
 
 from daily.cli import main as cli_main
 from daily.fairplay.ceiling import solve_ceiling
@@ -32,7 +37,7 @@ from tests.service.conftest import PREFIX, Player, play_out
 from tests.service.test_worker_integration import run_worker_burst
 from workers.rollover import roll_day
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]
+pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.live]
 
 DATE = "2026-11-29"
 BOARD = f"/leaderboards/{DATE}/yahtzee"
@@ -81,10 +86,12 @@ def cash_in(player: Player, slots: np.ndarray) -> dict[str, Any]:
 
 
 @pytest.fixture
-def with_table(service_config: Config, fairplay_table: StrategyTable) -> Config:
-    """The Yahtzee strategy table where the workers look for it."""
+def with_table(service_config: Config, fairplay_table: StrategyTable) -> Iterator[Config]:
+    """The Yahtzee strategy table where the workers look for it, for one test (the data
+    directory is the module's live server's)."""
     save_table(fairplay_table, service_config.tables_dir, dtype="float64")
-    return service_config
+    yield service_config
+    shutil.rmtree(service_config.tables_dir)
 
 
 @pytest.fixture(scope="session")
@@ -105,11 +112,13 @@ def _cli(monkeypatch: pytest.MonkeyPatch, config: Config, capsys: Any, *argv: st
 
 @pytest.mark.parametrize("table", [True, False], ids=["foresight-test", "ceiling-only"])
 def test_scout_then_perfect_game_never_reaches_the_board(
-    app: Flask, service_config: Config, make_player: Any, fairplay_table: StrategyTable,
-    monkeypatch: pytest.MonkeyPatch, capsys: Any, table: bool,
+    request: pytest.FixtureRequest, service_config: Config, redis_client: redis.Redis,
+    make_player: Any, fairplay_table: StrategyTable, monkeypatch: pytest.MonkeyPatch,
+    capsys: Any, table: bool,
 ) -> None:
     if table:
-        save_table(fairplay_table, service_config.tables_dir, dtype="float64")
+        request.getfixturevalue("with_table")
+    assert service_config.tables_dir.exists() is table
     honest, throwaway, cheat = make_player("Ada"), make_player("x1"), make_player("Ace")
     play_out(honest, ranked(honest))
     slots = scout(throwaway)
@@ -149,7 +158,7 @@ def test_scout_then_perfect_game_never_reaches_the_board(
         assert "tell: turn" in shown
 
     # A second worker run (a retried job) keeps it held.
-    conn = app.extensions["daily"].conn
+    conn = redis_client
     assert run_worker_burst(service_config).returncode == 0
     assert Leaderboard(conn, DATE, "yahtzee", prefix=PREFIX).players() == 2
 
@@ -166,8 +175,8 @@ def test_scout_then_perfect_game_never_reaches_the_board(
 
 
 def test_a_cleared_game_takes_its_rank_and_the_archive_and_rebuild_carry_the_review(
-    app: Flask, with_table: Config, make_player: Any, monkeypatch: pytest.MonkeyPatch,
-    capsys: Any, clock: Any,
+    with_table: Config, redis_client: redis.Redis, make_player: Any,
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, clock: Any,
 ) -> None:
     config = with_table
     honest, throwaway = make_player("Ada"), make_player("x1")
@@ -176,7 +185,7 @@ def test_a_cleared_game_takes_its_rank_and_the_archive_and_rebuild_carry_the_rev
     slots = scout(throwaway)
     games = [cash_in(p, slots) for p in cheats]
     assert run_worker_burst(config).returncode == 0
-    conn = app.extensions["daily"].conn
+    conn = redis_client
     board = Leaderboard(conn, DATE, "yahtzee", prefix=PREFIX)
     assert board.players() == 2
 

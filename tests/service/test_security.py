@@ -87,12 +87,6 @@ def test_the_qr_code_is_the_callers_own_import_link(client: HttpClient, player: 
     assert first.data == draw_qr(f"{client.url}/#/import/{player.token}")
 
 
-def test_a_qr_code_is_drawn_once_per_process() -> None:
-    draw_qr.cache_clear()
-    assert draw_qr("http://x/#/import/p_a.b") == draw_qr("http://x/#/import/p_a.b")
-    assert draw_qr.cache_info().hits == 1 and draw_qr.cache_info().misses == 1
-
-
 def test_repeated_rulesets_count_once_and_long_lists_are_refused(
     client: HttpClient
 ) -> None:
