@@ -56,11 +56,13 @@ ELSEWHERE = {"GUNICORN_FORWARDED_ALLOW_IPS": "192.0.2.1"}
     (0, True, ELSEWHERE, True),    # DAILY_HSTS=on
 ])
 def test_hsts_only_behind_tls_or_when_asked(
-    live_variants: Any, redis_url: str, proxies: int, hsts: bool, gunicorn: dict[str, str],
-    expected: bool,
+    request: pytest.FixtureRequest, live_variants: Any, redis_url: str, proxies: int,
+    hsts: bool, gunicorn: dict[str, str], expected: bool,
 ) -> None:
-    server = live_variants(DAILY_TRUSTED_PROXIES=str(proxies),
-                           DAILY_HSTS="on" if hsts else "off", **gunicorn)
+    overrides = {**({"DAILY_TRUSTED_PROXIES": "1"} if proxies else {}),
+                 **({"DAILY_HSTS": "on"} if hsts else {}), **gunicorn}
+    # the module's live server has the defaults (no trusted proxy, no DAILY_HSTS)
+    server = live_variants(**overrides) if overrides else request.getfixturevalue("live_server")
     client = server.client()
     for _ in range(2):  # each worker
         headers = client.get(
