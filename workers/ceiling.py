@@ -1,33 +1,88 @@
-"""The ceiling job: the day's perfect-information ceiling, computed once it is revealed.
+"""The ceiling jobs: the day's perfect-information ceiling, computed once per day set.
 
-``record_day_ceiling(date, ruleset)`` is enqueued by the rollover job (job id
-``ceiling-<date>-<ruleset>`` on the ``days`` queue), next to the par job. It refuses a
-day that is not yet revealed, computes :func:`daily.fairplay.ceiling.ceiling_of_seed`
-from the day seed and stores ``{"ceiling": N, "seconds": S}`` as JSON at
-``<prefix>ceiling:<date>:<ruleset>``. The ceiling is exact and deterministic, so a
-rerun changes nothing; an existing value is returned unchanged. Needs no strategy
-table. Failures (no keyring, day not revealed) raise, and RQ records them.
+``prepare_day_ceiling(date, ruleset)`` computes it *ahead* of the results path, from
+the day seed, for the fair-play check: the rollover enqueues it (job id
+``fairplay-ceiling-<date>-<ruleset>`` on the ``days`` queue) for every checked set
+(``DAILY_FAIRPLAY_RULESETS``) of the days that are open or open within
+:data:`workers.rollover.PREPARE_AHEAD`. It stores ``{"ceiling": N, "seconds": S}`` at
+``<prefix>fairplay:ceiling:<date>:<ruleset>``, a key that nothing serves: the value
+stays secret until the reveal (it is never logged either; the job's result, kept by
+RQ in the queues' Redis, carries only the seconds). The results consumer reads it with
+one GET (:func:`daily.service.fairplay.ceiling_value`). Progress goes to the worker's
+log, level by level, for the big programmes (Maxi Yatzy: 10 to 90 s).
+
+``record_day_ceiling(date, ruleset)`` is enqueued by the rollover job once the day is
+revealed (job id ``ceiling-<date>-<ruleset>``), next to the par job. It refuses a day
+that is not yet revealed and stores the public ``{"ceiling": N, "seconds": S}`` at
+``<prefix>ceiling:<date>:<ruleset>`` (shown on the board and the result page): the
+prepared value when there is one (computed once), else it computes it.
+
+Both are exact and deterministic, so a rerun changes nothing; an existing value is
+returned unchanged. Neither needs a strategy table. Failures (no keyring, day not
+revealed) raise, and RQ records them.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 from typing import Any
 
+from daily.dice import parse_date
 from daily.fairplay.ceiling import ceiling_of_seed
-from daily.rules import get_ruleset
+from daily.rules import canonical_name, get_ruleset
 from daily.service import keymap
 from daily.service.config import Config
-from workers.context import store_day_figures
+from daily.service.fairplay import INLINE_BOXES, prepared_figures, store_prepared
+from daily.service.keys import Keyring
+from workers.context import job_config, job_connection, store_day_figures
+
+log = logging.getLogger(__name__)
+
+
+def _solve(config: Config, name: str, seed: bytes, date: str) -> dict[str, Any]:
+    rules = get_ruleset(name)
+    big = len(rules.boxes) > INLINE_BOXES
+
+    def progress(done: int, levels: int) -> None:
+        if done % 5 == 0 or done == levels:
+            log.info("ceiling of %s %s: level %d of %d", name, date, done, levels)
+
+    log.info("ceiling of %s %s: computing", name, date)
+    found = ceiling_of_seed(rules, seed, progress if big else None)
+    log.info("ceiling of %s %s: computed in %.1f s", name, date, found.seconds)
+    return {"ceiling": found.value, "seconds": round(found.seconds, 3)}
+
+
+def prepare_day_ceiling(date: str, ruleset: str) -> dict[str, float]:
+    """Compute a day set's ceiling for the results path and keep it secret (idempotent).
+
+    Returns ``{"seconds": S}`` only (what the computation took, 0 when it was already
+    stored): the value itself never leaves Redis before the reveal.
+    """
+    config = job_config()
+    conn = job_connection(config)
+    day = parse_date(date)
+    name = canonical_name(ruleset)
+    if prepared_figures(conn, config.key_prefix, day, name) is not None:
+        return {"seconds": 0.0}
+    seed = Keyring.load(config).day_seed(name, day)
+    figures = _solve(config, name, seed, day.isoformat())
+    store_prepared(conn, config.key_prefix, day, name, figures["ceiling"], figures["seconds"])
+    return {"seconds": figures["seconds"]}
 
 
 def record_day_ceiling(date: str, ruleset: str, now: str | None = None) -> dict[str, Any]:
-    """Compute and store a revealed day's ceiling (idempotent).
+    """Store a revealed day's public ceiling (idempotent): the prepared one if any.
 
     ``now`` (ISO 8601 with a time zone) replaces the clock, for tests.
     """
 
     def ceiling(config: Config, name: str, seed: bytes) -> dict[str, Any]:
-        found = ceiling_of_seed(get_ruleset(name), seed)
-        return {"ceiling": found.value, "seconds": round(found.seconds, 3)}
+        conn = job_connection(config)
+        prepared = conn.get(keymap.fairplay_ceiling(config.key_prefix, parse_date(date), name))
+        if prepared is not None:
+            return dict(json.loads(prepared))
+        return _solve(config, name, seed, parse_date(date).isoformat())
 
     return store_day_figures(keymap.ceiling, date, ruleset, ceiling, now)

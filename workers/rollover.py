@@ -24,6 +24,15 @@ grace covers finishing requests still in flight at the close), in order:
    ``workers.ceiling.record_day_ceiling(date, ruleset)`` (job id
    ``ceiling-<date>-<ruleset>``; needs no strategy table).
 
+Every run also prepares the fair-play ceilings ahead of the results path: for every day
+that is open, or opens within :data:`PREPARE_AHEAD`, and each of its sets checked for
+fair play (``DAILY_FAIRPLAY_RULESETS``) whose ceiling is not stored yet, it enqueues
+``workers.ceiling.prepare_day_ceiling(date, ruleset)`` (job id
+``fairplay-ceiling-<date>-<ruleset>``, so a job already queued, running, or failed is
+not enqueued twice). A day's ceiling is therefore ready hours before it opens; if the
+job has not run (no ``days`` worker, or it failed), the results consumer computes it
+itself (:mod:`daily.service.fairplay`).
+
 Each step is recorded in the hash ``P lb:{D:R}:rolled`` once done, so a rerun (or a
 run after a crash between steps) only does what is missing: the job is idempotent.
 
@@ -54,6 +63,7 @@ from daily.service.archive import write_archive
 from daily.service.clock import service_clock
 from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
+from daily.service.fairplay import INLINE_BOXES
 from daily.service.leaderboard import Leaderboard, as_text
 from daily.service.results_stream import ResultStream
 from daily.service.review import ReviewQueue, write_review_archive
@@ -67,6 +77,9 @@ LOCK_SECONDS = 900
 LOGS_KEPT_SECONDS = 7 * 24 * 3600
 PAR_FUNC = "workers.par.record_day_par"
 CEILING_FUNC = "workers.ceiling.record_day_ceiling"
+PREPARE_FUNC = "workers.ceiling.prepare_day_ceiling"
+#: The fair-play ceiling of a day is prepared from this long before the day opens.
+PREPARE_AHEAD = dt.timedelta(hours=12)
 #: The jobs a revealed day gets: (rollover step and job id prefix, function).
 DAY_JOBS = (("par", PAR_FUNC), ("ceiling", CEILING_FUNC))
 
@@ -122,6 +135,48 @@ def par_table_ready(config: Config, ruleset: str) -> bool:
     for its table (``daily serve`` builds the missing ones) instead of failing.
     """
     return table_ready(get_ruleset(ruleset), config.tables_dir)
+
+
+def prepare_days(now: dt.datetime) -> list[dt.date]:
+    """The days whose fair-play ceiling should be ready: open, or opening within
+    :data:`PREPARE_AHEAD`.
+
+    >>> now = dt.datetime(2026, 11, 29, 23, 0, tzinfo=dt.UTC)
+    >>> [d.isoformat() for d in prepare_days(now)]
+    ['2026-11-29', '2026-11-30', '2026-12-01']
+    """
+    utc_day = now.date()
+    out = []
+    for k in range(-2, 4):
+        day = utc_day + dt.timedelta(days=k)
+        state = calendar.status(day, now)
+        if state == "open" or (state == "upcoming" and calendar.opens_at(day) - now
+                               <= PREPARE_AHEAD):
+            out.append(day)
+    return out
+
+
+def prepare_ceilings(conn: redis.Redis, config: Config, now: dt.datetime) -> list[str]:
+    """Enqueue the preparation of the fair-play ceilings still missing; returns the
+    job ids enqueued by this run."""
+    enqueued = []
+    for day in prepare_days(now):
+        for ruleset in config.rulesets_on(day):
+            if ruleset not in config.fairplay_rulesets:
+                continue
+            if conn.exists(keymap.fairplay_ceiling(config.key_prefix, day, ruleset)):
+                continue
+            big = len(get_ruleset(ruleset).boxes) > INLINE_BOXES
+            job_id = day_job_id("fairplay-ceiling", day, ruleset)
+            try:
+                Queue(DAYS_QUEUE, connection=job_queue_connection(config)).enqueue_call(
+                    PREPARE_FUNC, args=(day.isoformat(), ruleset), job_id=job_id,
+                    unique=True, timeout=3600 if big else 600, retry=Retry(max=2),
+                )
+            except DuplicateJobError:
+                continue  # queued, running, or failed (see the failed job registry)
+            enqueued.append(job_id)
+    return enqueued
 
 
 def roll_day(
@@ -181,7 +236,8 @@ def rollover(now: str | None = None) -> dict[str, Any]:
     ``now`` (ISO 8601 with a time zone) replaces the clock, for tests and replays.
     Returns ``{"days": [{"date", "ruleset", "done": [steps]}...]}`` listing only days
     where something was done or that wait for results (``"waiting": n`` unapplied
-    results), or ``{"skipped": reason}``.
+    results), with ``"prepared": [job ids]`` when fair-play ceiling jobs were enqueued
+    (not with ``DAILY_PAR_JOBS=off``), or ``{"skipped": reason}``.
     """
     config = job_config()
     conn = job_connection(config)
@@ -199,6 +255,7 @@ def rollover(now: str | None = None) -> dict[str, Any]:
             outcome = roll_day(conn, config, day, ruleset, instant)
             if outcome["done"] or outcome.get("waiting"):
                 rolled.append(outcome)
-        return {"days": rolled}
+        prepared = prepare_ceilings(conn, config, instant) if config.par_jobs else []
+        return {"days": rolled, **({"prepared": prepared} if prepared else {})}
     finally:
         lock.release()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -127,8 +128,18 @@ def turns_to_actions(rules: Ruleset, log: MoveLog) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def solve_ceiling(rules: Ruleset, slots: np.ndarray) -> Ceiling:
-    """The ceiling of the slots ``(turns, rolls, dice)`` of a game of ``rules``."""
+#: ``progress(levels_done, levels)``: called after each level of the programme.
+Progress = Callable[[int, int], None]
+
+
+def solve_ceiling(
+    rules: Ruleset, slots: np.ndarray, progress: Progress | None = None
+) -> Ceiling:
+    """The ceiling of the slots ``(turns, rolls, dice)`` of a game of ``rules``.
+
+    The compiled kernels release the GIL, so a thread can solve a big one (Maxi Yatzy)
+    while the rest of its process goes on.
+    """
     start = time.perf_counter()
     spec = GameSpec.from_rules(rules)  # refuses saved rolls
     if not np.array_equal(spec.raw, spec.raw_served):
@@ -154,14 +165,29 @@ def solve_ceiling(rules: Ruleset, slots: np.ndarray) -> Ceiling:
             masks, turn, values, spec.params, spec.raw, spec.alike, spec.upper_face,
             spec.joker_points, spec.reach, best, alikes, n_alike,
         )
+        if progress is not None:
+            progress(level, len(levels) - 1)
     return Ceiling(spec, slots, values, time.perf_counter() - start)
 
 
-def ceiling_of_slots(rules: Ruleset, slots: SlotSource) -> Ceiling:
+def ceiling_of_slots(
+    rules: Ruleset, slots: SlotSource, progress: Progress | None = None
+) -> Ceiling:
     """The ceiling of a game whose dice come from ``slots`` (a day's :class:`SlotCache`)."""
-    return solve_ceiling(rules, slot_matrix(rules, slots))
+    return solve_ceiling(rules, slot_matrix(rules, slots), progress)
 
 
-def ceiling_of_seed(rules: Ruleset, seed: bytes) -> Ceiling:
+def ceiling_of_seed(rules: Ruleset, seed: bytes, progress: Progress | None = None) -> Ceiling:
     """The ceiling of the dice of ``seed`` (a day seed gives the day's ceiling)."""
-    return ceiling_of_slots(rules, SlotCache(seed, rules.dice))
+    return ceiling_of_slots(rules, SlotCache(seed, rules.dice), progress)
+
+
+def slots_of_seed(rules: Ruleset, seed: bytes) -> np.ndarray:
+    """The slot matrix ``(turns, rolls, dice)`` of the dice of ``seed`` (cheap: no
+    programme is solved).
+
+    >>> from daily.rules import get_ruleset
+    >>> slots_of_seed(get_ruleset("maxi-yatzy"), bytes(32)).shape
+    (20, 3, 6)
+    """
+    return np.ascontiguousarray(slot_matrix(rules, SlotCache(seed, rules.dice)), dtype=np.int64)

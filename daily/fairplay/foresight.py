@@ -43,7 +43,8 @@ from daily.strategy.solver import StrategyTable
 
 #: Version of the method; stored with every verdict.
 METHOD = "foresight-llr/1"
-#: The method when no strategy table is available: only a ceiling score is held.
+#: The method without a strategy table (or for a ceiling-only ruleset): only a ceiling
+#: score is held.
 CEILING_ONLY = "ceiling-only/1"
 #: Weights (per point of final score) of the expected values over which the models
 #: are fitted (inverse temperatures).
@@ -247,20 +248,36 @@ def assess_ceiling_only(log: MoveLog, ceiling: Ceiling) -> Verdict:
     >>> assess_ceiling_only(ceiling.perfect_log(seed=bytes(32)), ceiling).flagged
     True
     """
-    rules = ceiling.rules
-    if log.rules != rules:
+    if log.rules != ceiling.rules:
         raise LogFormatError(
-            f"the log is for {log.ruleset}, the ceiling for {rules.name}", field="ruleset"
+            f"the log is for {log.ruleset}, the ceiling for {ceiling.rules.name}",
+            field="ruleset",
         )
+    return assess_ceiling_value(log, ceiling.value, ceiling.slots)
+
+
+def assess_ceiling_value(log: MoveLog, value: int, slots: np.ndarray) -> Verdict:
+    """:func:`assess_ceiling_only` from the ceiling's value and the day's slot matrix
+    alone (what the results path keeps: no table of the programme).
+
+    >>> from daily.rules import get_ruleset
+    >>> from daily.fairplay.ceiling import ceiling_of_seed
+    >>> ceiling = ceiling_of_seed(get_ruleset("yacht", {"forced_order": True}), bytes(32))
+    >>> perfect = ceiling.perfect_log(seed=bytes(32))
+    >>> assess_ceiling_value(perfect, ceiling.value, ceiling.slots).flagged
+    True
+    >>> assess_ceiling_value(perfect, ceiling.value + 1, ceiling.slots).flagged
+    False
+    """
     try:
-        result = replay(log, slots=_SlotView(ceiling.slots))
+        result = replay(log, slots=_SlotView(slots))
     except DailyError as exc:
         raise LogFormatError(f"the log does not replay on the day's dice: {exc}",
                              field="log") from None
-    decided = turns_to_actions(rules, log)
+    decided = turns_to_actions(log.rules, log)
     scouting = scouting_share(decided)
-    flagged = result.complete and result.total >= ceiling.value
-    return Verdict(flagged, 0.0, result.total, ceiling.value, len(decided), 0, (), scouting,
+    flagged = result.complete and result.total >= value
+    return Verdict(flagged, 0.0, result.total, value, len(decided), 0, (), scouting,
                    CEILING_ONLY)
 
 

@@ -92,7 +92,7 @@ def turn_rolls(slots_t, first_roll, start, code_index, r0, out):  # pragma: no c
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def turn_bests(slots, code_index, P, raw, alike):  # pragma: no cover - compiled
     """Per turn: the most points of each box over its non-alike end rolls, and alike rolls.
 
@@ -158,7 +158,7 @@ def ceiling_state(
     return top
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, nogil=True)
 def ceiling_level(
     masks, t, H, P, raw, alike, upper_face, joker_points, reach, best, alikes, n_alike
 ):  # pragma: no cover - compiled

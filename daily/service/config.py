@@ -23,7 +23,8 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_PLAYER_LIMIT`` | new players per IP (``N/unit``, ``off``) | ``30/hour`` (1) |
 | ``DAILY_PLAYER_NET_LIMIT`` | new players per /24 (IPv4) or /48 (IPv6) | ``300/hour`` (1) |
 | ``DAILY_PLAYER_POW_BITS`` | proof-of-work for a new player, 0 (none) to 26 bits | ``0`` |
-| ``DAILY_FAIRPLAY_RULESETS`` | rulesets checked for fair play | ``yahtzee,yatzy,yacht`` |
+| ``DAILY_FAIRPLAY_RULESETS`` | rulesets checked for fair play | ``yahtzee,yatzy,yacht,maxi-yatzy``|
+| ``DAILY_FAIRPLAY_CEILING_ONLY`` | of those, checked for a ceiling score only | ``maxi-yatzy`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
@@ -145,6 +146,9 @@ class Config:
     auth_cache_seconds: int = 2
     #: ``DAILY_QUEUE_REDIS_URL``: the standalone Redis of the RQ queues (default REDIS_URL).
     queue_redis_url: str | None = None
+    #: ``DAILY_FAIRPLAY_CEILING_ONLY``: checked rulesets held only for scoring the ceiling,
+    #: even once their strategy table is built (the full test is not calibrated for them).
+    fairplay_ceiling_only: tuple[str, ...] = ("maxi-yatzy",)
 
     def rulesets_on(self, day: dt.date) -> tuple[str, ...]:
         """The daily sets of ``day``: the everyday ones, plus the special on its day."""
@@ -303,7 +307,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         player_net_limit=env.get("DAILY_PLAYER_NET_LIMIT") or (
             "off" if no_limits else "300/hour"),
         player_pow_bits=_int(env, "DAILY_PLAYER_POW_BITS", 0, 0, 26),
-        fairplay_rulesets=_names(env, "DAILY_FAIRPLAY_RULESETS", "yahtzee,yatzy,yacht"),
+        fairplay_rulesets=_names(env, "DAILY_FAIRPLAY_RULESETS",
+                                 "yahtzee,yatzy,yacht,maxi-yatzy"),
+        fairplay_ceiling_only=_names(env, "DAILY_FAIRPLAY_CEILING_ONLY", "maxi-yatzy"),
         rate_limit_reads=env.get("DAILY_RATE_LIMIT_READS") or "1200/minute",
         rate_limit_ip=env.get("DAILY_RATE_LIMIT_IP") or "6000/minute",
         host=env.get("DAILY_HOST") or "127.0.0.1",

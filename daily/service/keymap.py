@@ -47,6 +47,11 @@ key                                    type     what, and how long it lives
 ``P results:{r<N>}:rejected``          HASH     game id -> a result the board refused; forever
 ``P ceiling:<date>:<ruleset>``         STRING   JSON ``{"ceiling","seconds"}`` of the ceiling
                                                 job (``SET NX``); forever
+``P fairplay:ceiling:<date>:<ruleset>``
+                                       STRING   JSON ``{"ceiling","seconds"}`` computed ahead
+                                                for the results path (:mod:`workers.ceiling`);
+                                                secret until the reveal (never served);
+                                                4 days (``EX``)
 ``P lb:{<date>:<ruleset>}:review``     HASH     game id -> JSON review entry of a held game
                                                 (:mod:`daily.service.review`); forever
 ``P lb:{<date>:<ruleset>}:signals``    HASH     checked / scout_like / busy_network counts
@@ -225,6 +230,16 @@ def ceiling(prefix: str, date: dt.date | str, ruleset: str) -> str:
     'dd:ceiling:2026-11-29:yahtzee'
     """
     return f"{prefix}ceiling:{_date(date)}:{ruleset}"
+
+
+def fairplay_ceiling(prefix: str, date: dt.date | str, ruleset: str) -> str:
+    """The ceiling of a day set computed ahead for the fair-play check: secret while the
+    day is open (unlike :func:`ceiling`, which is public and written at the reveal).
+
+    >>> fairplay_ceiling("dd:", "2026-11-29", "maxi-yatzy")
+    'dd:fairplay:ceiling:2026-11-29:maxi-yatzy'
+    """
+    return f"{prefix}fairplay:ceiling:{_date(date)}:{ruleset}"
 
 
 def review_index(prefix: str) -> str:

@@ -25,6 +25,12 @@ group's pending list. Every consumer runs XAUTOCLAIM every :data:`CLAIM_EVERY` s
 and takes over entries idle for :data:`CLAIM_IDLE_MS` (5 s), so another consumer (or
 the same one restarted) applies them within seconds.
 
+The same mechanism defers a result: when the gate (the fair-play check,
+:func:`daily.service.fairplay.review_gate`) answers :data:`DEFERRED` (its day's
+ceiling is still being computed), the entry is neither applied nor acknowledged; it
+stays pending and a claim takes it again once idle, while the other entries of the
+batch, and of every other day set, are applied as usual.
+
 The close of a day waits for its results
 ----------------------------------------
 ``results:{rN}:open`` counts, per date, the results appended and not yet applied (the
@@ -99,6 +105,8 @@ FORGET_IDLE_MS = 3600 * 1000
 log = logging.getLogger(__name__)
 #: One script call: ("apply" | "reject", keys, args, game id).
 _Call = tuple[str, list[Any], list[Any], str]
+#: What the gate answers to leave a result pending and see it again later.
+DEFERRED = "deferred"
 
 # KEYS: board (6: BOARD_LUA) stats (3: STATS_LUA) stream open rejected
 # ARGV: board (6) stats (6) entry_id group date raw_entry [player ttl seconds]
@@ -244,6 +252,8 @@ class BatchOutcome:
     recorded: int = 0
     already: int = 0
     rejected: int = 0
+    #: Left pending: the fair-play gate asked to check them later (taken again by claim).
+    deferred: int = 0
     game_ids: list[str] = field(default_factory=list)
 
     @property
@@ -375,8 +385,10 @@ class ResultConsumer:
                 start, items = reply[0], reply[1]
                 entries = [(shard, entry_id, f) for entry_id, f in items if f is not None]
                 if entries:
-                    log.warning("claimed %d abandoned results of shard %d", len(entries), shard)
-                    handled += self.apply(entries).total
+                    done = self.apply(entries).total  # deferred entries stay pending
+                    if done:
+                        log.warning("claimed %d abandoned results of shard %d", done, shard)
+                    handled += done
                 if as_text(start) == "0-0":
                     break
         return handled
@@ -410,6 +422,8 @@ class ResultConsumer:
             for (shard, entry_id, raw), result in zip(raws, parsed, strict=True)
         ]
         outcome = BatchOutcome(game_ids=[c[3] for c in calls])
+        outcome.deferred = sum(1 for c in calls if c[0] == "defer")
+        calls = [c for c in calls if c[0] != "defer"]
         if self.pause and len(calls) > 1:
             half = len(calls) // 2
             self._execute(calls[:half], outcome)
@@ -419,6 +433,9 @@ class ResultConsumer:
             self._execute(calls, outcome)
         if outcome.rejected:
             log.warning("%d results refused; see results:{rN}:rejected", outcome.rejected)
+        if outcome.deferred:
+            log.info("%d results deferred: their day's fair-play ceiling is being computed",
+                     outcome.deferred)
         return outcome
 
     def _execute(self, calls: list[_Call], outcome: BatchOutcome) -> None:
@@ -501,6 +518,10 @@ class ResultConsumer:
             date, game_id = _salvage(raw)
             rejected: list[Any] = [entry_id, GROUP, date, game_id, f"invalid: {result}", raw]
             return "reject", stream_keys, rejected, game_id
+        if verdict == DEFERRED:
+            # The fair-play check waits for its day's ceiling: not applied, not
+            # acknowledged; claim() takes it again once idle for claim_idle_ms.
+            return "defer", stream_keys, [], result.game_id
         if verdict is not None:
             # Held for review (daily.service.review): acknowledged, off the board. The
             # gate is idempotent, so a re-delivered entry is skipped again.

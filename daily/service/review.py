@@ -100,7 +100,8 @@ class ReviewEntry:
         words, and the figures a client needs to say it in its own language.
 
         ``reason_code`` is ``foresight`` (the likelihood test), ``ceiling`` (a game
-        that scored the day's ceiling, when no strategy table was available) or
+        that scored the day's ceiling: the check without a strategy table, and for the
+        sets of ``DAILY_FAIRPLAY_CEILING_ONLY``) or
         ``unchecked`` (the check could not run).
         """
         if self.state == CLEARED:

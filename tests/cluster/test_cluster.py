@@ -16,11 +16,9 @@ from redis.cluster import RedisCluster
 from rq import Queue
 
 from daily import calendar
-from daily.service.app import create_app
 from daily.service.archive import archive_path, read_archive
-from daily.service.clock import FixedClock
 from daily.service.config import load_config
-from daily.service.connections import DAYS_QUEUE
+from daily.service.connections import DAYS_QUEUE, redis_from_config
 from daily.service.keymap import game as game_key
 from daily.service.keymap import par as par_key
 from daily.service.keymap import rate_budget, rate_ceiling
@@ -31,6 +29,7 @@ from daily.service.review import ReviewQueue
 from daily.service.shards import shard_of
 from daily.service.stats import player_stats, record_keys
 from tests.service.conftest import NOON, Player, play_out
+from tests.service.live import FileClockControl, start_gunicorn
 
 pytestmark = [pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,65 +125,70 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
            "DAILY_PUBLIC_URL": "https://dice.example"}
     config = load_config(env)
     init_keys(config.keys_dir)
-    app = create_app(config, {"TESTING": True, "CLOCK": FixedClock(NOON)})
-    conn = app.extensions["daily"].conn
-    assert isinstance(conn, RedisCluster)
-    client = app.test_client()
-    players = [Player(client, f"P{n}") for n in range(10)]
-    finals = {}
-    for player in players:
-        state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
-                                               "mode": "ranked"}).get_json()
-        assert shard_of(state["id"]) == shard_of(player.id)  # the game is in its player's shard
-        assert conn.exists(game_key(PREFIX, state["id"]))
-        finals[player.id] = play_out(player, state)
-    assert len({conn.get_node_from_key(game_key(PREFIX, f["id"])).port
-                for f in finals.values()}) >= 2  # 10 games all on one node: p < 1e-4
-    # The rate limits counted every move, each counter in its own slot.
-    moves = [int(conn.get(rate_budget(PREFIX, "write", "player", p.id)) or 0) for p in players]
-    assert all(13 < n <= 100 for n in moves), moves  # 13 scores, rolls, the start
-    assert int(conn.get(rate_ceiling(PREFIX, "127.0.0.1"))) >= sum(moves)
-    stream = ResultStream(conn, prefix=PREFIX)
-    assert stream.unapplied(DATE) == 10
-    consumer = subprocess.run(
-        [sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
-        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
-        text=True, timeout=120, check=False,
-    )
-    assert consumer.returncode == 0, consumer.stderr[-2000:]
-    assert stream.backlog() == 0 and stream.unapplied(DATE) == 0
-    board = players[0].call("GET", f"/leaderboards/{DATE}/yahtzee").get_json()
-    assert board["players"] == 10
-    assert sorted(r["score"] for r in board["top"]) == sorted(f["total"] for f in finals.values())
-    assert board["me"]["score"] == finals[players[0].id]["total"]
-    code = finals[players[0].id]["result"]["code"]
-    shared = client.get(f"/api/v1/results/{code}").get_json()
-    assert (shared["rank"], shared["players"]) == (board["me"]["rank"], 10)
-    me = players[0].call("GET", "/players/me").get_json()
-    assert me["stats"]["games"] == 1 and me["stats"]["best"] == finals[players[0].id]["total"]
-    again = players[0].call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
-                                               "mode": "ranked"})
-    assert again.status_code == 409  # one ranked game per player and day, on a cluster too
-    other_paths_through_the_cluster(conn, players, finals)
+    # The live server: real gunicorn, two workers taking consecutive requests in turn.
+    env["DAILY_TEST_CLOCK_FILE"] = str(tmp_path / "clock")
+    FileClockControl(tmp_path / "clock", NOON)
+    with start_gunicorn(env, tmp_path) as server:
+        client = server.client()
+        conn = redis_from_config(config)
+        assert isinstance(conn, RedisCluster)
+        players = [Player(client, f"P{n}") for n in range(10)]
+        finals = {}
+        for player in players:
+            state = player.call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
+                                                   "mode": "ranked"}).get_json()
+            assert shard_of(state["id"]) == shard_of(player.id)  # the game is in its player's shard
+            assert conn.exists(game_key(PREFIX, state["id"]))
+            finals[player.id] = play_out(player, state)
+        assert len({conn.get_node_from_key(game_key(PREFIX, f["id"])).port
+                    for f in finals.values()}) >= 2  # 10 games all on one node: p < 1e-4
+        # The rate limits counted every move, each counter in its own slot.
+        moves = [int(conn.get(rate_budget(PREFIX, "write", "player", p.id)) or 0) for p in players]
+        assert all(13 < n <= 100 for n in moves), moves  # 13 scores, rolls, the start
+        assert int(conn.get(rate_ceiling(PREFIX, "127.0.0.1"))) >= sum(moves)
+        stream = ResultStream(conn, prefix=PREFIX)
+        assert stream.unapplied(DATE) == 10
+        consumer = subprocess.run(
+            [sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
+            env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
+            text=True, timeout=120, check=False,
+        )
+        assert consumer.returncode == 0, consumer.stderr[-2000:]
+        assert stream.backlog() == 0 and stream.unapplied(DATE) == 0
+        board = players[0].call("GET", f"/leaderboards/{DATE}/yahtzee").get_json()
+        assert board["players"] == 10
+        totals = sorted(f["total"] for f in finals.values())
+        assert sorted(r["score"] for r in board["top"]) == totals
+        assert board["me"]["score"] == finals[players[0].id]["total"]
+        code = finals[players[0].id]["result"]["code"]
+        shared = client.get(f"/api/v1/results/{code}").get_json()
+        assert (shared["rank"], shared["players"]) == (board["me"]["rank"], 10)
+        me = players[0].call("GET", "/players/me").get_json()
+        assert me["stats"]["games"] == 1 and me["stats"]["best"] == finals[players[0].id]["total"]
+        again = players[0].call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,
+                                                   "mode": "ranked"})
+        assert again.status_code == 409  # one ranked game per player and day, on a cluster too
+        other_paths_through_the_cluster(conn, players, finals)
 
-    queue_conn = redis.Redis.from_url(redis_url)
-    job = Queue(DAYS_QUEUE, connection=queue_conn).enqueue(
-        "workers.rollover.rollover", "2026-11-30T12:10:00+00:00")
-    worker = subprocess.run(
-        [sys.executable, "-m", "daily", "worker", "days", "--burst", "--quiet"],
-        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
-        text=True, timeout=120, check=False,
-    )
-    assert worker.returncode == 0, worker.stderr[-2000:]
-    job.refresh()
-    assert job.get_status() == "finished", job.latest_result()
-    board = players[0].call("GET", f"/leaderboards/{DATE}/yahtzee").get_json()
-    assert board["frozen"] is True and board["players"] == 10
-    summary, rows = read_archive(archive_path(config.archive_dir, DATE, "yahtzee"))
-    assert summary.players == 10 and len(list(rows)) == 10
-    assert not [k for k in queue_conn.keys("*") if k.startswith(PREFIX.encode())]  # data: cluster
-    queue_conn.close()
-    conn.close()
+        queue_conn = redis.Redis.from_url(redis_url)
+        job = Queue(DAYS_QUEUE, connection=queue_conn).enqueue(
+            "workers.rollover.rollover", "2026-11-30T12:10:00+00:00")
+        worker = subprocess.run(
+            [sys.executable, "-m", "daily", "worker", "days", "--burst", "--quiet"],
+            env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
+            text=True, timeout=120, check=False,
+        )
+        assert worker.returncode == 0, worker.stderr[-2000:]
+        job.refresh()
+        assert job.get_status() == "finished", job.latest_result()
+        board = players[0].call("GET", f"/leaderboards/{DATE}/yahtzee").get_json()
+        assert board["frozen"] is True and board["players"] == 10
+        summary, rows = read_archive(archive_path(config.archive_dir, DATE, "yahtzee"))
+        assert summary.players == 10 and len(list(rows)) == 10
+        # the data is on the cluster
+        assert not [k for k in queue_conn.keys("*") if k.startswith(PREFIX.encode())]
+        queue_conn.close()
+        conn.close()
 
 
 def other_paths_through_the_cluster(

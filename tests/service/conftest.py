@@ -4,8 +4,11 @@ clock, a temporary data directory with fresh keys, and helpers to play through H
 A test module marked ``pytest.mark.live`` gets the same fixtures (``client``,
 ``clock``, ``service_config``, ``player``, ``make_player``) on a live server instead:
 real gunicorn with two worker processes on the test's Redis, where consecutive
-requests land on alternate workers (:mod:`tests.service.live`). The game flow is
-tested that way, as it runs in production.
+requests land on alternate workers (:mod:`tests.service.live`). Every HTTP test module
+of the API is marked so: the service is tested as it runs in production. Without the
+mark the fixtures are the app in this process (Flask's test client), for helpers that
+need no HTTP. ``live_variants`` starts live servers of other configurations, one per
+configuration and module.
 """
 
 from __future__ import annotations

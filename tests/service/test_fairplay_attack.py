@@ -6,40 +6,52 @@ through the API. The results go through a real worker process on real Redis; the
 second game is held for review (off the top, around-me, histogram and percentile), its
 player sees why, and the operator's commands clear or disqualify it. Both decisions,
 the rollover's archive and ``daily rebuild`` carry the review.
+
+The API is the live server's (real gunicorn, two workers taking consecutive requests in
+turn).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from flask import Flask
+import redis
 
 from daily.cli import main as cli_main
-from daily.fairplay.ceiling import solve_ceiling
+from daily.fairplay.ceiling import Ceiling, solve_ceiling
 from daily.fairplay.foresight import assess
 from daily.rules import get_ruleset
+from daily.service import keymap
 from daily.service.archive import archive_path, rebuild_board
 from daily.service.config import Config
+from daily.service.fairplay import store_prepared
 from daily.service.leaderboard import Leaderboard
 from daily.service.review import ReviewQueue, review_archive_path
 from daily.strategy.solver import StrategyTable
 from daily.strategy.tablefile import save_table
 from tests.service.conftest import PREFIX, Player, play_out
-from tests.service.test_worker_integration import run_worker_burst
+from tests.service.test_worker_integration import ROOT, run_worker_burst
 from workers.rollover import roll_day
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]
+pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.live]
 
 DATE = "2026-11-29"
 BOARD = f"/leaderboards/{DATE}/yahtzee"
 
 
-def ranked(player: Player) -> dict[str, Any]:
-    body = player.call("POST", "/games", {"ruleset": "yahtzee", "date": DATE, "mode": "ranked"})
+def ranked(player: Player, ruleset: str = "yahtzee") -> dict[str, Any]:
+    body = player.call("POST", "/games", {"ruleset": ruleset, "date": DATE, "mode": "ranked"})
     return body.get_json()
 
 
@@ -51,15 +63,15 @@ def move(player: Player, state: dict[str, Any], kind: str, **body: Any) -> dict[
     return dict(response.get_json())
 
 
-def scout(player: Player) -> np.ndarray:
+def scout(player: Player, ruleset: str = "yahtzee") -> np.ndarray:
     """Reroll every die at every chance: every slot of the day is seen."""
-    rules = get_ruleset("yahtzee")
+    rules = get_ruleset(ruleset)
     slots = np.zeros((rules.turns, rules.rolls_per_turn, rules.dice), dtype=np.int64)
-    state = ranked(player)
+    state = ranked(player, ruleset)
     for t in range(rules.turns):
         slots[t, 0] = state["dice"]
         for r in range(1, rules.rolls_per_turn):
-            state = move(player, state, "roll", hold="00000")
+            state = move(player, state, "roll", hold="0" * rules.dice)
             slots[t, r] = state["dice"]
         box = next(c["box"] for c in state["choices"] if c["legal"])
         state = move(player, state, "score", box=box)
@@ -67,11 +79,12 @@ def scout(player: Player) -> np.ndarray:
     return slots
 
 
-def cash_in(player: Player, slots: np.ndarray) -> dict[str, Any]:
+def cash_in(player: Player, slots: np.ndarray, ruleset: str = "yahtzee",
+            ceiling: Ceiling | None = None) -> dict[str, Any]:
     """Play the perfect-information game move by move."""
-    rules = get_ruleset("yahtzee")
-    ceiling = solve_ceiling(rules, slots)
-    state = ranked(player)
+    rules = get_ruleset(ruleset)
+    ceiling = ceiling or solve_ceiling(rules, slots)
+    state = ranked(player, ruleset)
     for turn in ceiling.perfect_log(seed=bytes(32)).turns:
         for hold in turn.holds:
             state = move(player, state, "roll", hold=hold)
@@ -81,10 +94,12 @@ def cash_in(player: Player, slots: np.ndarray) -> dict[str, Any]:
 
 
 @pytest.fixture
-def with_table(service_config: Config, fairplay_table: StrategyTable) -> Config:
-    """The Yahtzee strategy table where the workers look for it."""
+def with_table(service_config: Config, fairplay_table: StrategyTable) -> Iterator[Config]:
+    """The Yahtzee strategy table where the workers look for it, for one test (the data
+    directory is the module's live server's)."""
     save_table(fairplay_table, service_config.tables_dir, dtype="float64")
-    return service_config
+    yield service_config
+    shutil.rmtree(service_config.tables_dir)
 
 
 @pytest.fixture(scope="session")
@@ -105,11 +120,13 @@ def _cli(monkeypatch: pytest.MonkeyPatch, config: Config, capsys: Any, *argv: st
 
 @pytest.mark.parametrize("table", [True, False], ids=["foresight-test", "ceiling-only"])
 def test_scout_then_perfect_game_never_reaches_the_board(
-    app: Flask, service_config: Config, make_player: Any, fairplay_table: StrategyTable,
-    monkeypatch: pytest.MonkeyPatch, capsys: Any, table: bool,
+    request: pytest.FixtureRequest, service_config: Config, redis_client: redis.Redis,
+    make_player: Any, fairplay_table: StrategyTable, monkeypatch: pytest.MonkeyPatch,
+    capsys: Any, table: bool,
 ) -> None:
     if table:
-        save_table(fairplay_table, service_config.tables_dir, dtype="float64")
+        request.getfixturevalue("with_table")
+    assert service_config.tables_dir.exists() is table
     honest, throwaway, cheat = make_player("Ada"), make_player("x1"), make_player("Ace")
     play_out(honest, ranked(honest))
     slots = scout(throwaway)
@@ -149,7 +166,7 @@ def test_scout_then_perfect_game_never_reaches_the_board(
         assert "tell: turn" in shown
 
     # A second worker run (a retried job) keeps it held.
-    conn = app.extensions["daily"].conn
+    conn = redis_client
     assert run_worker_burst(service_config).returncode == 0
     assert Leaderboard(conn, DATE, "yahtzee", prefix=PREFIX).players() == 2
 
@@ -166,8 +183,8 @@ def test_scout_then_perfect_game_never_reaches_the_board(
 
 
 def test_a_cleared_game_takes_its_rank_and_the_archive_and_rebuild_carry_the_review(
-    app: Flask, with_table: Config, make_player: Any, monkeypatch: pytest.MonkeyPatch,
-    capsys: Any, clock: Any,
+    with_table: Config, redis_client: redis.Redis, make_player: Any,
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, clock: Any,
 ) -> None:
     config = with_table
     honest, throwaway = make_player("Ada"), make_player("x1")
@@ -176,7 +193,7 @@ def test_a_cleared_game_takes_its_rank_and_the_archive_and_rebuild_carry_the_rev
     slots = scout(throwaway)
     games = [cash_in(p, slots) for p in cheats]
     assert run_worker_burst(config).returncode == 0
-    conn = app.extensions["daily"].conn
+    conn = redis_client
     board = Leaderboard(conn, DATE, "yahtzee", prefix=PREFIX)
     assert board.players() == 2
 
@@ -191,7 +208,6 @@ def test_a_cleared_game_takes_its_rank_and_the_archive_and_rebuild_carry_the_rev
     assert cli_main(["review", "disqualify", games[0]["id"]]) == 2
 
     # The day closes: the archive holds the cleared game, the review file both entries.
-    import datetime as dt
 
     after = dt.datetime(2026, 11, 30, 12, 10, tzinfo=dt.UTC)
     roll_day(conn, config, dt.date(2026, 11, 29), "yahtzee", after)
@@ -214,3 +230,78 @@ def test_a_cleared_game_takes_its_rank_and_the_archive_and_rebuild_carry_the_rev
     assert queue.get(games[0]["id"]).state == "cleared"
     assert queue.get(games[1]["id"]).state == "disqualified"
     assert queue.held() == []
+
+
+def _start_consumer(config: Config, log_path: Path) -> subprocess.Popen[bytes]:
+    """``daily worker results`` (not burst), in its own process, logging to a file."""
+    env = dict(os.environ, REDIS_URL=config.redis_url or "", DAILY_KEY_PREFIX=PREFIX,
+               DAILY_DATA_DIR=str(config.data_dir), PYTHONPATH=str(ROOT))
+    env.pop("DAILY_TEST_PAUSE_DIR", None)
+    with log_path.open("wb") as out:
+        return subprocess.Popen([sys.executable, "-m", "daily", "worker", "results"],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+def _wait(condition: Any, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
+    service_config: Config, redis_client: redis.Redis, make_player: Any, tmp_path: Path
+) -> None:
+    """Maxi Yatzy is checked by default (ceiling-only). With the ceiling prepared ahead
+    the consumer only reads it; without it, the consumer computes it in the background
+    and defers the Maxi results meanwhile, while Yahtzee results reach their board."""
+    config = service_config
+    assert "maxi-yatzy" in config.fairplay_rulesets
+    conn = redis_client
+    maxi = get_ruleset("maxi-yatzy")
+    slots = scout(make_player("x1"), "maxi-yatzy")
+    ceiling = solve_ceiling(maxi, slots)  # the scout's accomplice solves the day (10-90 s)
+    honest, cheat = make_player("Ada"), make_player("Ace")
+    play_out(honest, ranked(honest, "maxi-yatzy"))
+    perfect = cash_in(cheat, slots, "maxi-yatzy", ceiling)
+
+    # 1. Prepared ahead (what workers.ceiling.prepare_day_ceiling stores): one GET.
+    store_prepared(conn, PREFIX, dt.date(2026, 11, 29), "maxi-yatzy", ceiling.value, 1.0)
+    done = run_worker_burst(config)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "computing" not in done.stderr  # nothing was solved in the consumer
+    queue = ReviewQueue(conn, PREFIX)
+    entry = queue.entry(perfect["id"])
+    assert entry is not None and entry.state == "held"
+    assert entry.verdict["method"] == "ceiling-only/1"
+    board = Leaderboard(conn, DATE, "maxi-yatzy", prefix=PREFIX)
+    assert board.players() == 2  # the honest player and the scout; not the cheat
+    assert ceiling.value > max(e.score for e in board.top(10))
+
+    # 2. Not prepared: a second cheat and a Yahtzee player finish; the consumer computes
+    #    the Maxi ceiling in a thread, and the Yahtzee result does not wait for it.
+    conn.delete(keymap.fairplay_ceiling(PREFIX, DATE, "maxi-yatzy"))
+    cheat2, yahtzee_player = make_player("Bea"), make_player("Cy")
+    second = cash_in(cheat2, slots, "maxi-yatzy", ceiling)
+    play_out(yahtzee_player, ranked(yahtzee_player))
+    log_path = tmp_path / "consumer.log"
+    consumer = _start_consumer(config, log_path)
+    try:
+        yahtzee_board = Leaderboard(conn, DATE, "yahtzee", prefix=PREFIX)
+        _wait(lambda: yahtzee_board.players() == 1, 120, "the Yahtzee result")
+        # The Maxi ceiling takes seconds: it is not there yet, the Maxi result waits.
+        assert conn.get(keymap.fairplay_ceiling(PREFIX, DATE, "maxi-yatzy")) is None
+        assert queue.entry(second["id"]) is None and board.players() == 2
+        _wait(lambda: queue.entry(second["id"]) is not None, 600, "the Maxi check")
+    finally:
+        consumer.terminate()
+        consumer.wait(timeout=60)
+    log_text = log_path.read_text()
+    assert "is not prepared: computing it in the background" in log_text
+    assert "results deferred" in log_text and "level 20 of 20" in log_text
+    assert str(ceiling.value) not in log_text.replace(perfect["id"], "")  # never logged
+    assert queue.entry(second["id"]).state == "held"
+    assert board.players() == 2
+    # The consumer shared what it computed: the next consumer only reads it.
+    prepared = json.loads(conn.get(keymap.fairplay_ceiling(PREFIX, DATE, "maxi-yatzy")))
+    assert prepared["ceiling"] == ceiling.value

@@ -1,9 +1,12 @@
-"""The weekly special: a third daily set on one day of the week, rotating."""
+"""The weekly special: a third daily set on one day of the week, rotating.
+
+Through the live server (real gunicorn, two workers taking consecutive requests in turn)
+configured with a weekly special.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,22 +14,20 @@ import pytest
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.service.config import Config, ConfigError, load_config
-from daily.service.keys import Keyring, init_keys
+from daily.service.keys import Keyring
 
-from .conftest import PREFIX, Player, play_out
+from .conftest import Player, play_out
 
 ROTATION = "sun:yatzy/yacht/generala/triple-yahtzee"
 
 
-@pytest.fixture
-def service_config(redis_url: str, tmp_path: Path) -> Config:
-    config = load_config({
-        "REDIS_URL": redis_url, "DAILY_KEY_PREFIX": PREFIX,
-        "DAILY_DATA_DIR": str(tmp_path / "data"),
-        "DAILY_RULESETS": f"yahtzee,maxi-yatzy,{ROTATION}",
-    })
-    init_keys(config.keys_dir)
-    return config
+pytestmark = [pytest.mark.redis, pytest.mark.live]
+
+
+@pytest.fixture(scope="module")
+def live_env(live_env: dict[str, str]) -> dict[str, str]:
+    """The live server's environment, with a weekly special."""
+    return {**live_env, "DAILY_RULESETS": f"yahtzee,maxi-yatzy,{ROTATION}"}
 
 
 def test_the_rotation_goes_week_by_week() -> None:
@@ -68,14 +69,16 @@ def test_today_lists_the_special_on_its_day(client: Any) -> None:
     assert by_date["2026-11-28"] == by_date["2026-11-30"] == ["yahtzee", "maxi-yatzy"]
 
 
-def test_the_special_is_played_ranked_only_on_its_day(app: Any, player: Player) -> None:
+def test_the_special_is_played_ranked_only_on_its_day(
+    service_config: Config, player: Player
+) -> None:
     other = player.call("POST", "/games", {"ruleset": "yacht", "date": "2026-11-28"})
     assert other.status_code == 404  # no daily set of yacht that day
     assert other.get_json()["error"]["field"] == "ruleset"
     response = player.call("POST", "/games", {"ruleset": "yacht", "date": "2026-11-29"})
     assert response.status_code == 201
     final = play_out(player, response.get_json())
-    seed = Keyring.load(app.extensions["daily"].config).day_seed("yacht", "2026-11-29")
+    seed = Keyring.load(service_config).day_seed("yacht", "2026-11-29")
     assert replay(MoveLog.from_json(final["log"]), seed).total == final["total"]
     assert player.call("GET", "/days/2026-11-29/yacht").status_code == 200
     assert player.call("GET", "/days/2026-11-28/yacht").status_code == 404
@@ -86,27 +89,16 @@ def test_the_special_is_played_ranked_only_on_its_day(app: Any, player: Player) 
 
 
 def test_a_triple_yahtzee_special_is_a_whole_ranked_game(
-    redis_url: str, tmp_path: Path, clock: Any
+    live_variants: Any, redis_url: str, service_config: Config
 ) -> None:
-    from daily.service.app import create_app
-
-    config = load_config({
-        "REDIS_URL": redis_url, "DAILY_KEY_PREFIX": PREFIX,
-        "DAILY_DATA_DIR": str(tmp_path / "triple"),
-        "DAILY_RULESETS": "yahtzee,sun:triple-yahtzee",
-    })
-    init_keys(config.keys_dir)
-    app = create_app(config, {"TESTING": True, "CLOCK": clock})
-    try:
-        player = Player(app.test_client())
-        response = player.call("POST", "/games", {"ruleset": "triple-yahtzee",
-                                                  "date": "2026-11-29"})
-        assert response.status_code == 201
-        state = response.get_json()
-        assert state["turns"] == 39 and state["card"][13]["box"] == "2.ones"
-        final = play_out(player, state)
-        assert final["over"] and len(final["history"]) == 39
-        seed = Keyring.load(config).day_seed("triple-yahtzee", "2026-11-29")
-        assert replay(MoveLog.from_json(final["log"]), seed).total == final["total"]
-    finally:
-        app.extensions["daily"].conn.close()
+    server = live_variants(DAILY_RULESETS="yahtzee,sun:triple-yahtzee")
+    player = Player(server.client())
+    response = player.call("POST", "/games", {"ruleset": "triple-yahtzee",
+                                              "date": "2026-11-29"})
+    assert response.status_code == 201
+    state = response.get_json()
+    assert state["turns"] == 39 and state["card"][13]["box"] == "2.ones"
+    final = play_out(player, state)
+    assert final["over"] and len(final["history"]) == 39
+    seed = Keyring.load(service_config).day_seed("triple-yahtzee", "2026-11-29")
+    assert replay(MoveLog.from_json(final["log"]), seed).total == final["total"]

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from daily.rules import RULESET_NAMES, get_ruleset
 from daily.service.errors import register_error_handlers
-from daily.web import bp
+from daily.web import bp, draw_qr
 
 STATIC = Path(__file__).resolve().parents[2] / "daily" / "web" / "static"
 I18N = (STATIC / "i18n.js").read_text(encoding="utf-8")
@@ -142,3 +142,9 @@ def test_the_rules_page_describes_every_box_in_both_languages() -> None:
             described = _keys(part[: part.index("notes:")]) | {
                 "ones", "twos", "threes", "fours", "fives", "sixes"}
             assert set(boxes) - described == set(), (ruleset, lang)
+
+
+def test_a_qr_code_is_drawn_once_per_process() -> None:
+    draw_qr.cache_clear()
+    assert draw_qr("http://x/#/import/p_a.b") == draw_qr("http://x/#/import/p_a.b")
+    assert draw_qr.cache_info().hits == 1 and draw_qr.cache_info().misses == 1

@@ -1,4 +1,5 @@
-"""The ceiling job in a real RQ worker process, on a real Redis."""
+"""The ceiling jobs (prepared ahead, and public at the reveal) in real RQ worker
+processes, on a real Redis; the rollover enqueues the preparation."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from pathlib import Path
 import pytest
 import redis
 from rq import Queue
+from rq.job import Job
 
 from daily.errors import StateError
 from daily.fairplay.ceiling import ceiling_of_seed
 from daily.rules import get_ruleset
 from daily.service.config import load_config
 from daily.service.keys import Keyring, init_keys
-from workers.ceiling import record_day_ceiling
+from workers.ceiling import prepare_day_ceiling, record_day_ceiling
+from workers.rollover import rollover
 
 ROOT = Path(__file__).resolve().parents[2]
 PREFIX = "tceil:"
@@ -58,3 +61,69 @@ def test_an_open_day_is_refused(env: dict[str, str], redis_client: redis.Redis) 
     with pytest.raises(StateError, match="not revealed"):
         record_day_ceiling("2026-11-29", "yahtzee", now="2026-11-29T11:00:00+00:00")
     assert redis_client.get(f"{PREFIX}ceiling:2026-11-29:yahtzee") is None
+
+
+OPEN = "2026-11-29"
+
+
+def test_prepare_job_in_a_worker_keeps_the_ceiling_secret(
+    env: dict[str, str], redis_client: redis.Redis
+) -> None:
+    """The job runs while the day is open, stores the value only at the secret key,
+    and the job's result (kept by RQ) carries no value; the reveal reuses it."""
+    job = Queue("days", connection=redis_client).enqueue(
+        "workers.ceiling.prepare_day_ceiling", OPEN, "yahtzee",
+        job_id=f"fairplay-ceiling-{OPEN}-yahtzee",
+    )
+    subprocess.run(
+        [sys.executable, "-m", "rq.cli", "worker", "--burst", "--url", env["REDIS_URL"],
+         "days"],
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, check=True, timeout=300,
+    )
+    seed = Keyring.load(load_config(env)).day_seed("yahtzee", OPEN)
+    value = ceiling_of_seed(get_ruleset("yahtzee"), seed).value
+    raw = redis_client.get(f"{PREFIX}fairplay:ceiling:{OPEN}:yahtzee")
+    assert raw is not None and json.loads(raw)["ceiling"] == value
+    assert 0 < redis_client.ttl(f"{PREFIX}fairplay:ceiling:{OPEN}:yahtzee") <= 4 * 86400
+    assert redis_client.get(f"{PREFIX}ceiling:{OPEN}:yahtzee") is None  # nothing public
+    job.refresh()
+    assert set(job.return_value()) == {"seconds"}
+    # idempotent: nothing is computed again
+    assert prepare_day_ceiling(OPEN, "yahtzee") == {"seconds": 0.0}
+
+
+def test_the_reveal_reuses_the_prepared_ceiling(
+    env: dict[str, str], redis_client: redis.Redis
+) -> None:
+    """Computed once: the public ceiling at the reveal is the prepared one (a marker
+    value here, which no computation would give)."""
+    redis_client.set(f"{PREFIX}fairplay:ceiling:{REVEALED}:yahtzee",
+                     json.dumps({"ceiling": 7, "seconds": 1.5}))
+    assert record_day_ceiling(REVEALED, "yahtzee") == {"ceiling": 7, "seconds": 1.5}
+    assert json.loads(redis_client.get(f"{PREFIX}ceiling:{REVEALED}:yahtzee"))["ceiling"] == 7
+
+
+def test_rollover_prepares_the_open_and_next_days(
+    env: dict[str, str], redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DAILY_PAR_JOBS", "on")
+    monkeypatch.setenv("DAILY_RULESETS", "yahtzee,maxi-yatzy")
+    monkeypatch.setenv("DAILY_FAIRPLAY_RULESETS", "yahtzee,maxi-yatzy")
+    now = "2026-11-29T23:00:00+00:00"  # the 29th and 30th open, the 1st opens at 10:00
+    first = rollover(now)
+    expected = {f"fairplay-ceiling-{d}-{r}" for d in ("2026-11-29", "2026-11-30", "2026-12-01")
+                for r in ("yahtzee", "maxi-yatzy")}
+    assert set(first["prepared"]) == expected
+    for job_id in expected:
+        job = Job.fetch(job_id, connection=redis_client)
+        assert job.func_name == "workers.ceiling.prepare_day_ceiling"
+    assert "prepared" not in rollover(now)  # queued: not enqueued twice
+    # Once stored, a day is not prepared again, even after its job is gone.
+    redis_client.set(f"{PREFIX}fairplay:ceiling:2026-11-29:yahtzee", "{}")
+    Job.fetch("fairplay-ceiling-2026-11-29-yahtzee", connection=redis_client).delete()
+    assert "prepared" not in rollover(now)
+    Job.fetch("fairplay-ceiling-2026-11-29-maxi-yatzy", connection=redis_client).delete()
+    assert rollover(now)["prepared"] == ["fairplay-ceiling-2026-11-29-maxi-yatzy"]
+    monkeypatch.setenv("DAILY_FAIRPLAY_RULESETS", "yahtzee")
+    Job.fetch("fairplay-ceiling-2026-11-29-maxi-yatzy", connection=redis_client).delete()
+    assert "prepared" not in rollover(now)  # not checked: not prepared

@@ -1,0 +1,107 @@
+"""The roll and score calls against a bare Flask hello-world, measured by wrk (a C
+load generator, independent of ``bench/api_throughput.py``'s Python clients).
+
+Usage: ``python bench/api_wrk.py [--seconds 5] [--rounds 3] [--connections 8]
+[--workers 2] [--worker-class gthread]`` (needs ``wrk``: ``apt-get install wrk``).
+
+The same set-up as ``bench/api_throughput.py`` (its own Valkey, fresh keys, gunicorn with
+``deploy/gunicorn.conf.py`` for the app and for ``bench/hello_app.py``, the rate limit
+raised so that it counts but never refuses, the new-player limits off). Each round runs
+``wrk -t N -c N`` on ``GET /hello``, then ``wrk`` with ``bench/wrk_game.lua`` (one
+connection per wrk thread, each playing games of today) on the app; the script prints
+both rates per round and the median ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from api_throughput import free_port, process, valkey_binary  # noqa: E402
+
+
+def wrk(args: list[str]) -> str:
+    """Run wrk; its report."""
+    done = subprocess.run(["wrk", *args], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--worker-class", default="gthread",
+                        choices=("gthread", "sync", "gevent"))
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        parser.error("wrk is not installed (apt-get install wrk)")
+    if not (0 < args.seconds <= 60 and 0 < args.rounds <= 10 and 0 < args.connections <= 64):
+        parser.error("--seconds 1..60, --rounds 1..10, --connections 1..64")
+
+    from daily.service.config import load_config
+    from daily.service.keys import init_keys
+
+    tmp = Path(tempfile.mkdtemp(prefix="dd-wrk-"))
+    redis_port, app_port, hello_port = free_port(), free_port(), free_port()
+    limit = "100000000/minute"
+    env = dict(os.environ, DAILY_DATA_DIR=str(tmp / "data"),
+               REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", DAILY_KEY_PREFIX="wrk:",
+               DAILY_RATE_LIMIT=limit, DAILY_RATE_LIMIT_READS=limit, DAILY_RATE_LIMIT_IP=limit,
+               DAILY_PLAYER_LIMIT="off", DAILY_PLAYER_NET_LIMIT="off",
+               GUNICORN_WORKERS=str(args.workers), GUNICORN_WORKER_CLASS=args.worker_class,
+               GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT))
+    init_keys(load_config(env).keys_dir)
+    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py")]
+    n = str(args.connections)
+    common = ["-t", n, "-c", n, "-d", f"{args.seconds}s"]
+    rounds: list[tuple[float, float]] = []
+    try:
+        with (
+            process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
+                     "--save", "", "--appendonly", "no", "--dir", str(tmp)], env, redis_port),
+            process([*gunicorn, "--bind", f"127.0.0.1:{hello_port}", "bench.hello_app:app"],
+                    env, hello_port),
+            process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
+                     "daily.service.app:create_app()"], env, app_port),
+        ):
+            script = str(ROOT / "bench" / "wrk_game.lua")
+            wrk(["-t", n, "-c", n, "-d", "1s", f"http://127.0.0.1:{hello_port}/hello"])
+            wrk(["-t", n, "-c", n, "-d", "1s", "-s", script, f"http://127.0.0.1:{app_port}"])
+            for number in range(1, args.rounds + 1):
+                report = wrk([*common, f"http://127.0.0.1:{hello_port}/hello"])
+                hello = float(re.search(r"Requests/sec:\s+([\d.]+)", report).group(1))  # type: ignore[union-attr]
+                report = wrk([*common, "-s", script, f"http://127.0.0.1:{app_port}"])
+                found = re.search(r"= ([\d.]+) moves/s, unexpected answers (\d+)", report)
+                assert found is not None, report
+                moves, failed = float(found.group(1)), int(found.group(2))
+                rounds.append((hello, moves))
+                print(f"round {number}: hello {hello:.0f} req/s, roll+score {moves:.0f} req/s "
+                      f"= {moves / hello:.0%} (unexpected answers: {failed})", flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    ratio = statistics.median(moves / hello for hello, moves in rounds)
+    print(f"wrk -t {n} -c {n}, gunicorn {args.workers} {args.worker_class} workers "
+          f"(deploy/gunicorn.conf.py), {args.rounds} x {args.seconds} s per phase, "
+          f"{os.cpu_count()} CPUs shared by server, Redis and wrk; "
+          f"date {dt.datetime.now(dt.UTC).date()}")
+    print(f"roll+score vs hello-world, median of rounds: {ratio:.0%}")
+    print(f"load average after the run: {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
