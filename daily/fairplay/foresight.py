@@ -43,7 +43,8 @@ from daily.strategy.solver import StrategyTable
 
 #: Version of the method; stored with every verdict.
 METHOD = "foresight-llr/1"
-#: The method when no strategy table is available: only a ceiling score is held.
+#: The method without a strategy table (or for a ceiling-only ruleset): only a ceiling
+#: score is held.
 CEILING_ONLY = "ceiling-only/1"
 #: Weights (per point of final score) of the expected values over which the models
 #: are fitted (inverse temperatures).

@@ -205,7 +205,8 @@ class Review(Doc):
     reason: str = Field(description="why, in plain words")
     reason_code: Literal["foresight", "ceiling", "unchecked"] = Field(
         description="foresight: the likelihood test; ceiling: the game scored the day's "
-        "ceiling (no strategy table to test with); unchecked: the check could not run")
+        "ceiling (the check without a strategy table, and Maxi Yatzy's by default); "
+        "unchecked: the check could not run")
     decisions: int | None = Field(description="decisions of the game that were tested")
     optimal_in_hindsight: int | None = Field(
         description="of those, how many were the best with the dice to come known")

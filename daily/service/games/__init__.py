@@ -1,17 +1,20 @@
 """Games in Redis: ranked and practice play, revealed roll by roll, verified by replay.
 
 A game's stored state is its move log so far (compact ``daily-log/1`` text), its
-position (the number of decisions applied) and a few facts (owner, mode, date). Every
-call rebuilds the position with the core (:func:`daily.replay.replay` drives
-:class:`daily.game.Game`), applies one decision and stores the new log, so any process
-can serve the next call and no rule is implemented twice. The dice of a slot are
-computed only when the game reaches it.
+position (the number of decisions applied) and a few facts (owner, mode, date). A call
+rebuilds the position with the core (:func:`daily.replay.replay` drives
+:class:`daily.game.Game`), or takes the replayed copy its process kept when it wrote
+the game last, applies one decision and stores the new log only if the stored record
+is still the one it decided on, so any process can serve the next call and no rule is
+implemented twice. The dice of a slot are computed only when the game reaches it.
 
 The package along its seams:
 
 - :mod:`~daily.service.games.record`: the stored record, game ids, positions;
-- :mod:`~daily.service.games.store`: the records in Redis (Lua compare-and-set on the
-  position, the finishing transaction);
+- :mod:`~daily.service.games.store`: the records in Redis (the move script: rate
+  limits, compare-and-set on the record's SHA-1, the finish; on a cluster the position
+  compare-and-set and the finishing transaction);
+- :mod:`~daily.service.games.cache`: the replayed games a process keeps;
 - :mod:`~daily.service.games.flow`: :class:`GameService`, starting and moving;
 - :mod:`~daily.service.games.views`: the state document, public result, share text;
 - :mod:`~daily.service.games.logs`: the checks of a submitted move log.

@@ -2,23 +2,30 @@
 
 A move is ``read → check → decide → compare-and-set``:
 
-1. read the record from Redis (one ``GET``; no process keeps a copy);
+1. take the record: the copy this process kept when it wrote the game's last move
+   (:mod:`daily.service.games.cache`, with the game already replayed), if it is at the
+   position the request names; else read it from Redis (one call of the move script,
+   which also spends the request's rate limits);
 2. check the owner and the **position** the request names (the number of decisions
    the player saw applied, ``daily-move/1``): a position that is no longer current is
    refused with ``stale_position`` and the current state, except a repeat of the last
-   applied decision at its own position, which answers the current state again and
-   changes nothing (a safe retry);
-3. replay the stored log with the core and apply the decision (the rules answer here,
-   always on the record just read);
-4. write the new record only if the game is still at the position read (one Lua call,
-   or ``WATCH``/``MULTI`` when the game finishes and its result joins the results
-   stream). If
-   another request got there first, the move starts over from step 1, where it is now
-   either a repeat or stale: it is never applied at a position the player did not see.
+   applied decision at its own position, which answers the same again and changes
+   nothing (a safe retry);
+3. replay the stored log with the core (or take the copy's replay) and apply the
+   decision;
+4. write the new record only if the stored text is still, byte for byte, the one the
+   decision was made on (its SHA-1, compared by the move script in the same call that
+   spends the rate limits; for the finishing move the same call claims the result code
+   and appends the result to the results stream; on a cluster a position
+   compare-and-set, and ``WATCH``/``MULTI`` for the finish). If another request got
+   there first, the script answers the record as it is and the move starts over from
+   step 2, where it is now either a repeat or stale: it is never applied at a position
+   the player did not see. A copy is proven current only by this write; a move the
+   rules refuse on a copy is checked again on the record from Redis before the refusal
+   is answered.
 
-Steps 1 and 4 are separate round trips today; both compare on the position only, so
-they can become one script (the process sends the decision and the position it
-expects, the script applies or returns the record) without changing this contract.
+So a move on the worker that wrote the game's previous one is one Redis call; from
+another worker it is two (three with the token check).
 
 Ranked play: the first start of (player, date, ruleset) is recorded atomically and
 never erased; a second start returns that game, or refuses once it is over.

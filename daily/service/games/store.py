@@ -1,11 +1,15 @@
 """Game records in Redis: reading, the ranked-start script, compare-and-set, finishing.
 
-Every write of a game checks its position (``v``, the first field of the record's
-JSON, see :mod:`daily.service.games.record`) against the one the caller read, in the
-same atomic step: a Lua script for a move, ``WATCH``/``MULTI`` for finishing (which
-also appends the result to the results stream). A write whose position moved on
-changes nothing and reports it, so no decision is ever applied to a position it was
-not decided at.
+Every write of a game checks, in the same atomic step, that the stored record is the
+one the caller decided on. On a single server that is one call of the move script
+(:data:`_MOVE`): it spends the request's rate-limit counters, compares the SHA-1 of the
+stored text with the caller's copy and writes (for the finish: claims the result code,
+stores the record and appends the result to the results stream); when the text
+differs it answers the record as it is. On a cluster (the code and the counters live
+in other slots) the position (``v``, the first field of the record's JSON, see
+:mod:`daily.service.games.record`) is compared by a Lua script for a move and by
+``WATCH``/``MULTI`` for the finish. A write whose record moved on changes nothing and
+reports it, so no decision is ever applied to a position it was not decided at.
 Keys: :mod:`daily.service.keymap` (``game``, ``ranked``, ``code``).
 
 Lifetimes: a practice game and its code expire :data:`PRACTICE_TTL` after their last
