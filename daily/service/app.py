@@ -52,6 +52,7 @@ from daily.service.errors import ApiError, handle_http_error, register_error_han
 from daily.service.games import GameService
 from daily.service.groups import Groups
 from daily.service.headers import install_security_headers
+from daily.service.jsonout import OrjsonProvider
 from daily.service.keys import Keyring
 from daily.service.metrics import Metrics
 from daily.service.opponents import strategy_table
@@ -125,8 +126,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     now = app.config.get("NOW")
     if isinstance(now, dt.datetime):
         app.config["CLOCK"] = FixedClock(now)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.compact = True  # type: ignore[attr-defined]
+    app.json = OrjsonProvider(app)  # compact, keys in order, as Flask's own would write
 
     def clock() -> dt.datetime:
         return app.config["CLOCK"]()
