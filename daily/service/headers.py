@@ -68,7 +68,7 @@ def install_security_headers(app: Flask, config: Config) -> None:
     def _security_headers(response: Response) -> Response:
         # One pass over the headers set so far (``setdefault`` walks them twice a name).
         headers = response.headers
-        present = {name.lower() for name in headers.keys()}
+        present = {name.lower() for name, _ in headers}
         headers.extend([(name, value) for lower, name, value in _BY_LOWER
                         if lower not in present])
         if (config.hsts or request.is_secure) and "strict-transport-security" not in present:
