@@ -201,12 +201,23 @@ def card_json(card: Card) -> list[dict[str, Any]]:
 
 
 def upper_json(card: Card) -> dict[str, int]:
-    """The upper section: total, bonus threshold, bonus earned and points still to go."""
+    """The upper section: total, bonus threshold, bonus earned and points still to go
+    (``Card.upper_total``, ``upper_bonus`` and ``upper_to_go``, from one pass over the
+    columns).
+
+    >>> from daily.rules import get_ruleset
+    >>> card = Card.empty(get_ruleset("yahtzee")).fill(5, 30, 0)
+    >>> upper_json(card) == {"total": card.upper_total, "threshold": 63,
+    ...     "bonus": card.upper_bonus, "bonus_value": 35, "to_go": card.upper_to_go}
+    True
+    """
     rules = card.rules
+    columns = card.columns
+    threshold = rules.upper_bonus_threshold
     return {
-        "total": card.upper_total,
-        "threshold": rules.upper_bonus_threshold,
-        "bonus": card.upper_bonus,
+        "total": sum(c.upper * c.weight for c in columns),
+        "threshold": threshold,
+        "bonus": sum(c.bonus * c.weight for c in columns),
         "bonus_value": rules.upper_bonus,
-        "to_go": card.upper_to_go,
+        "to_go": sum(max(0, threshold - c.upper) for c in columns),
     }
