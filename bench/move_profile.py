@@ -9,7 +9,8 @@ rate limits raised so that they count but never refuse. Plays ranked Yahtzee gam
 today (roll, roll, score, a new player per game) and prints the mean CPU time per move
 (``time.process_time``), and the median and best of blocks of 100 moves (the best
 is the least disturbed by other work on a shared machine); ``--hello`` does the same
-for ``bench/hello_app.py``; ``--profile`` prints cProfile's top functions by own and cumulative time.
+for ``bench/hello_app.py``; ``--profile`` prints cProfile's top functions by own and
+cumulative time.
 """
 
 from __future__ import annotations
