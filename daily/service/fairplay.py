@@ -12,11 +12,12 @@ until the reveal, never served). The consumer reads it with one GET and keeps it
   (:func:`daily.fairplay.foresight.assess_ceiling_value`). It needs the value and the
   day's slots (derived from the seed in microseconds), nothing else.
 * The full foresight test (:func:`daily.fairplay.foresight.assess`) needs the
-  ceiling's whole table of values, computed once per process and kept
-  (:data:`CEILINGS_KEPT` days).
+  ceiling's whole table of values: the job keeps it too for the small rulesets
+  (``fairplay:hindsight:<date>:<ruleset>``, :func:`store_hindsight`; 80 kB for
+  Yahtzee), read with one GET; the process keeps it (:data:`CEILINGS_KEPT` days).
 
-When the value is not prepared (the job has not run) or the full table is needed, the
-consumer computes it itself: at once for rulesets of at most :data:`INLINE_BOXES`
+When the value is not prepared (the job has not run) or the full table is needed and
+not kept, the consumer computes it itself: at once for rulesets of at most :data:`INLINE_BOXES`
 boxes (Yahtzee, Yatzy, Yacht: under 2 s), in a background thread for bigger ones (Maxi
 Yatzy: 10 to 90 s). Meanwhile :func:`review_gate` answers :data:`DEFERRED` for that
 day set's results: the consumer leaves them pending and takes them again a few seconds
@@ -36,6 +37,7 @@ import datetime as dt
 import json
 import logging
 import threading
+import zlib
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -49,9 +51,8 @@ from daily.movelog import MoveLog
 from daily.rules import Ruleset, canonical_name
 from daily.service import keymap
 from daily.service.config import Config
-from daily.service.creation import players_from_network
 from daily.service.keys import Keyring
-from daily.service.leaderboard import Result
+from daily.service.leaderboard import Result, as_text
 from daily.service.results_stream import DEFERRED
 from daily.service.review import CLEARED, HELD, ReviewQueue
 
@@ -127,6 +128,26 @@ def store_prepared(conn: redis.Redis, prefix: str, date: dt.date, name: str,
     return dict(json.loads(raw)) if raw is not None else figures
 
 
+def store_hindsight(conn: redis.Redis, prefix: str, date: dt.date, name: str,
+                    values: np.ndarray) -> None:
+    """Keep a day set's table of ceiling values for the consumers' foresight test
+    (rulesets of at most :data:`INLINE_BOXES` boxes: 2 MB, 80 kB compressed, for
+    Yahtzee). Secret like :func:`store_prepared`."""
+    blob = zlib.compress(np.ascontiguousarray(values, dtype="<i2").tobytes(), 6)
+    conn.set(keymap.fairplay_hindsight(prefix, date, name), blob, nx=True, ex=PREPARED_KEPT)
+
+
+def prepared_hindsight(conn: redis.Redis, prefix: str, date: dt.date,
+                       name: str) -> np.ndarray | None:
+    """The table :func:`store_hindsight` kept (None when there is none)."""
+    blob = conn.get(keymap.fairplay_hindsight(prefix, date, name))
+    if blob is None:
+        return None
+    if not isinstance(blob, bytes):  # a connection decoding answers cannot read it
+        raise TypeError("the prepared ceiling table needs a connection answering bytes")
+    return np.frombuffer(zlib.decompress(blob), dtype="<i2").astype(np.int16)
+
+
 def prepared_figures(conn: redis.Redis, prefix: str, date: dt.date,
                      name: str) -> dict[str, Any] | None:
     """The ceiling computed ahead for a day set, or the public one once it is revealed
@@ -164,6 +185,8 @@ def _compute(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.
     if conn is not None and not rules.non_default_options():
         store_prepared(conn, config.key_prefix, date, rules.name, ceiling.value,
                        ceiling.seconds)
+        if len(rules.boxes) <= INLINE_BOXES:
+            store_hindsight(conn, config.key_prefix, date, rules.name, ceiling.values)
     if full:
         _keep(_CEILINGS, key, ceiling)
     return ceiling.value, ceiling.slots, ceiling if full else None
@@ -214,12 +237,35 @@ def ceiling_value(conn: redis.Redis | None, config: Config, rules: Ruleset,
     return found
 
 
+def _from_prepared(conn: redis.Redis, config: Config, rules: Ruleset,
+                   date: dt.date) -> Ceiling | None:
+    """The ceiling rebuilt from its prepared table (one GET), or None."""
+    from daily.fairplay.ceiling import Ceiling, slots_of_seed
+    from daily.strategy.spec import GameSpec
+
+    values = prepared_hindsight(conn, config.key_prefix, date, rules.name)
+    if values is None:
+        return None
+    spec = GameSpec.from_rules(rules)
+    if values.shape != (spec.n_states,):
+        log.error("the prepared ceiling table of %s %s has %d values, expected %d: ignored",
+                  rules.name, date, values.size, spec.n_states)
+        return None
+    slots = slots_of_seed(rules, Keyring.load(config).day_seed(rules.name, date))
+    return Ceiling(spec, slots, values)
+
+
 def day_ceiling(conn: redis.Redis | None, config: Config, rules: Ruleset,
                 date: dt.date) -> Ceiling:
     """The ceiling of a day set with its table of values (computed once per process)."""
     hit = _kept(_CEILINGS, _key(rules, date))
     if hit is not None:
         return hit
+    if conn is not None and not rules.non_default_options():
+        found = _from_prepared(conn, config, rules, date)
+        if found is not None:
+            _keep(_CEILINGS, _key(rules, date), found)
+            return found
     ceiling = _solved(conn, config, rules, date, full=True)[2]
     assert ceiling is not None  # full=True keeps it
     return ceiling
@@ -263,35 +309,80 @@ def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None
     consumer leaves it pending and asks again later); a game an operator cleared goes
     through without a new check.
     """
-    if (result.ruleset, result.date) in _WAITING:
-        return DEFERRED
+    return review_gates(conn, config, [result])[0]
+
+
+def review_gates(
+    conn: redis.Redis, config: Config, results: list[Result]
+) -> list[str | None]:
+    """:func:`review_gate` for a batch of results, with a handful of pipelined round
+    trips for the whole batch (the review index; the players' networks; the board's
+    review statistics) instead of five per result."""
     queue = ReviewQueue(conn, config.key_prefix)
-    entry = queue.entry(result.game_id)
-    if entry is not None:
-        return None if entry.state == CLEARED else entry.state
-    try:
-        verdict = check_result(conn, config, result)
-    except CeilingPending:
-        return DEFERRED
-    except DailyError as exc:  # no keyring, a log that does not replay: an operator looks
-        log.error("fair-play check of game %s could not run: %s", result.game_id, exc)
-        queue.hold(result, {
-            "method": UNCHECKED, "flagged": True, "total": result.total,
-            "reason": f"the fair-play check could not run ({exc})",
-        })
-        return HELD
-    if verdict is None:
-        return None
-    network = players_from_network(conn, config.key_prefix, result.player_id)
-    queue.note_signals(
-        result.date.isoformat(), result.ruleset, game_id=result.game_id,
-        scout_like=verdict.scouting >= SCOUT_SHARE,
-        busy_network=network is not None and network >= BUSY_NETWORK,
-    )
-    if not verdict.flagged:
-        return None
-    queue.hold(result, {**verdict.to_json(), "network_new_players": network})
-    return HELD
+    out: list[str | None] = [None] * len(results)
+    todo = [i for i, r in enumerate(results) if (r.ruleset, r.date) not in _WAITING]
+    for i in set(range(len(results))) - set(todo):
+        out[i] = DEFERRED
+    if not todo:
+        return out
+    with conn.pipeline(transaction=False) as pipe:
+        for i in todo:
+            pipe.hget(queue.index_key, results[i].game_id)
+        indexed = pipe.execute()
+    checked: list[tuple[int, Verdict]] = []
+    for i, where in zip(todo, indexed, strict=True):
+        result = results[i]
+        entry = queue.entry(result.game_id) if where is not None else None
+        if entry is not None:
+            out[i] = None if entry.state == CLEARED else entry.state
+            continue
+        try:
+            verdict = check_result(conn, config, result)
+        except CeilingPending:
+            out[i] = DEFERRED
+            continue
+        except DailyError as exc:  # no keyring, a log that does not replay: an operator looks
+            log.error("fair-play check of game %s could not run: %s", result.game_id, exc)
+            queue.hold(result, {
+                "method": UNCHECKED, "flagged": True, "total": result.total,
+                "reason": f"the fair-play check could not run ({exc})",
+            })
+            out[i] = HELD
+            continue
+        if verdict is not None:
+            checked.append((i, verdict))
+    if not checked:
+        return out
+    networks = _networks(conn, config.key_prefix, [results[i].player_id for i, _ in checked])
+    queue.note_signals_many([
+        (results[i].date.isoformat(), results[i].ruleset, results[i].game_id,
+         verdict.scouting >= SCOUT_SHARE, network is not None and network >= BUSY_NETWORK)
+        for (i, verdict), network in zip(checked, networks, strict=True)
+    ])
+    for (i, verdict), network in zip(checked, networks, strict=True):
+        if verdict.flagged:
+            queue.hold(results[i], {**verdict.to_json(), "network_new_players": network})
+            out[i] = HELD
+    return out
+
+
+def _networks(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[int | None]:
+    """:func:`daily.service.creation.players_from_network` of many players, in two
+    pipelined round trips."""
+    with conn.pipeline(transaction=False) as pipe:
+        for player_id in player_ids:
+            pipe.get(keymap.player_origin(prefix, player_id))
+        origins = pipe.execute()
+    wanted = [i for i, origin in enumerate(origins) if origin is not None]
+    with conn.pipeline(transaction=False) as pipe:
+        for i in wanted:
+            day, net = as_text(origins[i]).split(" ")
+            pipe.get(keymap.network_count(prefix, day, net))
+        counts = pipe.execute() if wanted else []
+    out: list[int | None] = [None] * len(player_ids)
+    for i, count in zip(wanted, counts, strict=True):
+        out[i] = int(count) if count is not None else None
+    return out
 
 
 def day_ceiling_value(

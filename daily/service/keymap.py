@@ -52,6 +52,11 @@ key                                    type     what, and how long it lives
                                                 for the results path (:mod:`workers.ceiling`);
                                                 secret until the reveal (never served);
                                                 4 days (``EX``)
+``P fairplay:hindsight:<date>:<ruleset>``
+                                       STRING   the ceiling's table of values (zlib of
+                                                int16), for the foresight test of the
+                                                small rulesets (Yahtzee: 80 kB); secret
+                                                like the above; 4 days (``EX``)
 ``P lb:{<date>:<ruleset>}:review``     HASH     game id -> JSON review entry of a held game
                                                 (:mod:`daily.service.review`); forever
 ``P lb:{<date>:<ruleset>}:signals``    HASH     checked / scout_like / busy_network counts
@@ -240,6 +245,16 @@ def fairplay_ceiling(prefix: str, date: dt.date | str, ruleset: str) -> str:
     'dd:fairplay:ceiling:2026-11-29:maxi-yatzy'
     """
     return f"{prefix}fairplay:ceiling:{_date(date)}:{ruleset}"
+
+
+def fairplay_hindsight(prefix: str, date: dt.date | str, ruleset: str) -> str:
+    """The ceiling's table of values of a day set, computed ahead (secret until the
+    reveal).
+
+    >>> fairplay_hindsight("dd:", "2026-11-29", "yahtzee")
+    'dd:fairplay:hindsight:2026-11-29:yahtzee'
+    """
+    return f"{prefix}fairplay:hindsight:{_date(date)}:{ruleset}"
 
 
 def review_index(prefix: str) -> str:

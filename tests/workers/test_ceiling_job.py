@@ -3,12 +3,16 @@ processes, on a real Redis; the rollover enqueues the preparation."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import logging
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
+import numpy as np
 import pytest
 import redis
 from rq import Queue
@@ -18,6 +22,7 @@ from daily.errors import StateError
 from daily.fairplay.ceiling import ceiling_of_seed
 from daily.rules import get_ruleset
 from daily.service.config import load_config
+from daily.service.fairplay import day_ceiling
 from daily.service.keys import Keyring, init_keys
 from workers.ceiling import prepare_day_ceiling, record_day_ceiling
 from workers.rollover import rollover
@@ -88,8 +93,33 @@ def test_prepare_job_in_a_worker_keeps_the_ceiling_secret(
     assert redis_client.get(f"{PREFIX}ceiling:{OPEN}:yahtzee") is None  # nothing public
     job.refresh()
     assert set(job.return_value()) == {"seconds"}
+    # The foresight test's table (Yahtzee is small) is kept too, secret as well.
+    hindsight = f"{PREFIX}fairplay:hindsight:{OPEN}:yahtzee"
+    assert 0 < redis_client.ttl(hindsight) <= 4 * 86400
     # idempotent: nothing is computed again
     assert prepare_day_ceiling(OPEN, "yahtzee") == {"seconds": 0.0}
+
+
+def test_the_consumer_uses_the_prepared_table(
+    env: dict[str, str], redis_client: redis.Redis, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What the job kept is what a consumer's foresight test uses, without solving."""
+    prepare_day_ceiling(OPEN, "yahtzee")
+    rules = get_ruleset("yahtzee")
+    seed = Keyring.load(load_config(env)).day_seed("yahtzee", OPEN)
+    expected = ceiling_of_seed(rules, seed)
+    caplog.set_level(logging.INFO, logger="daily.service.fairplay")
+    found = day_ceiling(redis_client, load_config(env), rules, dt.date(2026, 11, 29))
+    assert "computing" not in caplog.text
+    assert np.array_equal(found.values, expected.values)
+    assert np.array_equal(found.slots, expected.slots) and found.value == expected.value
+    # A damaged table is ignored (logged), and the consumer solves the day itself.
+    redis_client.set(f"{PREFIX}fairplay:hindsight:2026-11-28:yahtzee",
+                     zlib.compress(b"\0\0" * 10))
+    again = day_ceiling(redis_client, load_config(env), rules, dt.date(2026, 11, 28))
+    assert "has 10 values" in caplog.text and "computing" in caplog.text
+    assert again.value == ceiling_of_seed(
+        rules, Keyring.load(load_config(env)).day_seed("yahtzee", "2026-11-28")).value
 
 
 def test_the_reveal_reuses_the_prepared_ceiling(
