@@ -68,7 +68,8 @@ def wait_for_port(port: int, timeout: float = 20.0) -> None:
 
 
 def cpu_seconds(root_pid: int) -> float:
-    """User+system CPU time of a process and its children (from /proc; Linux only)."""
+    """User+system CPU time of a process and its children, the exited ones included
+    (from /proc; Linux only)."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for entry in Path("/proc").iterdir():
@@ -81,6 +82,8 @@ def cpu_seconds(root_pid: int) -> float:
         pid, ppid = int(entry.name), int(fields[1])
         if root_pid in (pid, ppid):
             total += (int(fields[11]) + int(fields[12])) / ticks
+        if pid == root_pid:  # workers that exited (max_requests) and were reaped
+            total += (int(fields[13]) + int(fields[14])) / ticks
     return total
 
 
