@@ -241,6 +241,8 @@ def main() -> int:
                # every game is a new player: the new-player limits would stop the run
                DAILY_PLAYER_LIMIT="off", DAILY_PLAYER_NET_LIMIT="off",
                GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT),
+               # no worker recycling during a run: the CPU counted is every request's
+               GUNICORN_CMD_ARGS="--max-requests 0",
                GUNICORN_WORKER_CLASS=args.worker_class)
     init_keys(load_config(env).keys_dir)
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py")]
