@@ -144,6 +144,9 @@ def main() -> int:
           f"{statistics.median(blocks) * 1e6:.0f} us, best {min(blocks) * 1e6:.0f} us")
     if profiler:
         stats = pstats.Stats(profiler)
+        calls = stats.total_calls  # type: ignore[attr-defined]
+        print(f"Python function calls per move: {calls / args.moves:.0f} (does not depend "
+              "on the machine's load)")
         stats.sort_stats("tottime").print_stats(args.top)
         stats.sort_stats("cumulative").print_stats(args.top)
     return 0
