@@ -46,12 +46,12 @@ import numpy as np
 import redis
 
 from daily.dice import parse_date
-from daily.errors import DailyError
+from daily.errors import DailyError, LogFormatError
 from daily.movelog import MoveLog
 from daily.rules import Ruleset, canonical_name
 from daily.service import keymap
 from daily.service.config import Config
-from daily.service.creation import players_from_network
+from daily.service.creation import players_from_networks
 from daily.service.keys import Keyring
 from daily.service.leaderboard import Result
 from daily.service.results_stream import DEFERRED
@@ -272,6 +272,19 @@ def day_ceiling(conn: redis.Redis | None, config: Config, rules: Ruleset,
     return ceiling
 
 
+def warm_up(config: Config) -> None:
+    """Import the check's engine (numba among it: seconds on a loaded machine) before
+    the first result, so that it does not hold up the first batch; nothing when no
+    ruleset is checked.
+
+    >>> from daily.service.config import load_config
+    >>> warm_up(load_config({"DAILY_FAIRPLAY_RULESETS": "off"}))
+    """
+    if config.fairplay_rulesets:
+        import daily.fairplay.foresight
+        import daily.strategy.store  # noqa: F401
+
+
 def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
     """The verdict on a ranked result, or None when it has no complete log or its
     ruleset is not checked (``DAILY_FAIRPLAY_RULESETS``).
@@ -297,8 +310,12 @@ def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Ve
         except StrategyError:
             table = None
     if table is None:
+        if log.day is not None and log.day != result.date:
+            raise LogFormatError(f"the log is of {log.day}, the result of {result.date}",
+                                 field="log")
         value, slots = ceiling_value(conn, config, rules, result.date)
-        return assess_ceiling_value(log, value, slots)
+        # The total is the server's, computed when the game finished: no replay needed.
+        return assess_ceiling_value(log, value, slots, total=result.total)
     return assess(log, day_ceiling(conn, config, rules, result.date), table)
 
 
@@ -308,37 +325,60 @@ def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None
     Returns ``"held"`` (flagged now or earlier, waiting for an operator),
     ``"disqualified"``, or :data:`DEFERRED` (its day's ceiling is being computed: the
     consumer leaves it pending and asks again later); a game an operator cleared goes
-    through without a new check.
+    through without a new check. :func:`review_gate_many` does a batch.
     """
-    if (result.ruleset, result.date) in _WAITING:
-        return DEFERRED
+    return review_gate_many(conn, config, [result])[0]
+
+
+def review_gate_many(conn: redis.Redis, config: Config,
+                     results: list[Result]) -> list[str | None]:
+    """:func:`review_gate` of a batch of results, its Redis work pipelined: a few round
+    trips per batch (the review index, the players' networks, the statistics), not per
+    result. Only the rare held games cost more."""
+    out: list[str | None] = [None] * len(results)
     queue = ReviewQueue(conn, config.key_prefix)
-    entry = queue.entry(result.game_id)
-    if entry is not None:
-        return None if entry.state == CLEARED else entry.state
-    try:
-        verdict = check_result(conn, config, result)
-    except CeilingPending:
-        return DEFERRED
-    except DailyError as exc:  # no keyring, a log that does not replay: an operator looks
-        log.error("fair-play check of game %s could not run: %s", result.game_id, exc)
-        queue.hold(result, {
-            "method": UNCHECKED, "flagged": True, "total": result.total,
-            "reason": f"the fair-play check could not run ({exc})",
-        })
-        return HELD
-    if verdict is None:
-        return None
-    network = players_from_network(conn, config.key_prefix, result.player_id)
-    queue.note_signals(
-        result.date.isoformat(), result.ruleset, game_id=result.game_id,
-        scout_like=verdict.scouting >= SCOUT_SHARE,
-        busy_network=network is not None and network >= BUSY_NETWORK,
-    )
-    if not verdict.flagged:
-        return None
-    queue.hold(result, {**verdict.to_json(), "network_new_players": network})
-    return HELD
+    with conn.pipeline(transaction=False) as pipe:
+        for result in results:
+            pipe.hget(queue.index_key, result.game_id)
+        indexed = pipe.execute()
+    checked: list[tuple[int, Verdict]] = []
+    for i, (result, where) in enumerate(zip(results, indexed, strict=True)):
+        if (result.ruleset, result.date) in _WAITING:
+            out[i] = DEFERRED
+            continue
+        entry = queue.entry(result.game_id) if where is not None else None
+        if entry is not None:
+            out[i] = None if entry.state == CLEARED else entry.state
+            continue
+        try:
+            verdict = check_result(conn, config, result)
+        except CeilingPending:
+            out[i] = DEFERRED
+            continue
+        except DailyError as exc:  # no keyring, a log that does not replay: an operator looks
+            log.error("fair-play check of game %s could not run: %s", result.game_id, exc)
+            queue.hold(result, {
+                "method": UNCHECKED, "flagged": True, "total": result.total,
+                "reason": f"the fair-play check could not run ({exc})",
+            })
+            out[i] = HELD
+            continue
+        if verdict is not None:
+            checked.append((i, verdict))
+    if not checked:
+        return out
+    networks = players_from_networks(conn, config.key_prefix,
+                                     [results[i].player_id for i, _ in checked])
+    queue.note_signals_many([
+        (results[i].date.isoformat(), results[i].ruleset, results[i].game_id,
+         verdict.scouting >= SCOUT_SHARE, network is not None and network >= BUSY_NETWORK)
+        for (i, verdict), network in zip(checked, networks, strict=True)
+    ])
+    for (i, verdict), network in zip(checked, networks, strict=True):
+        if verdict.flagged:
+            queue.hold(results[i], {**verdict.to_json(), "network_new_players": network})
+            out[i] = HELD
+    return out
 
 
 def day_ceiling_value(

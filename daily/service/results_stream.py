@@ -288,7 +288,7 @@ class ResultConsumer:
         claim_idle_ms: int = CLAIM_IDLE_MS,
         pause: Callable[[list[str]], None] | None = None,
         player_ttl: int | None = None,
-        gate: Callable[[Result], str | None] | None = None,
+        gate: Callable[[list[Result]], list[str | None]] | None = None,
     ) -> None:
         self.conn = conn
         # The statistics of a player expire with their account (DAILY_PLAYER_DAYS).
@@ -301,7 +301,8 @@ class ResultConsumer:
         self.pause = pause
         self._apply = conn.register_script(_APPLY)
         self._ack = conn.register_script(_ACK)
-        self.gate = gate  # the fair-play check: None lets a result onto its board
+        # The fair-play check of a batch: per result, None lets it onto its board.
+        self.gate = gate
         self._board = conn.register_script(BOARD_RECORD)
         self._stats = conn.register_script(STATS_RECORD)
         self.cluster = isinstance(conn, RedisCluster)
@@ -405,9 +406,20 @@ class ResultConsumer:
 
     def apply(self, entries: Iterable[tuple[int, bytes, Mapping[bytes, bytes]]]) -> BatchOutcome:
         """Apply entries ``(shard, id, fields)``: one script call each, pipelined."""
+        parsed: list[tuple[int, str, str, Result | ResultError]] = []
+        for shard, entry_id, fields in entries:
+            raw = _field(fields, "r")
+            try:
+                parsed.append((shard, as_text(entry_id), raw, Result.from_json(raw)))
+            except ResultError as exc:
+                parsed.append((shard, as_text(entry_id), raw, exc))
+        valid = [r for *_, r in parsed if isinstance(r, Result)]
+        # The fair-play gate sees the whole batch at once (its Redis work is pipelined).
+        verdicts = iter(self.gate(valid) if self.gate is not None and valid else [])
         calls = [
-            self._call(shard, as_text(entry_id), _field(fields, "r"))
-            for shard, entry_id, fields in entries
+            self._call(shard, entry_id, raw, result,
+                       next(verdicts, None) if isinstance(result, Result) else None)
+            for shard, entry_id, raw, result in parsed
         ]
         outcome = BatchOutcome(game_ids=[c[3] for c in calls])
         outcome.deferred = sum(1 for c in calls if c[0] == "defer")
@@ -494,18 +506,16 @@ class ResultConsumer:
                     replies[index] = reply
         return replies
 
-    def _call(self, shard: int, entry_id: str, raw: str) -> _Call:
+    def _call(self, shard: int, entry_id: str, raw: str, result: Result | ResultError,
+              verdict: str | None) -> _Call:
         stream_keys = [
             stream_key(self.prefix, shard), open_key(self.prefix, shard),
             rejected_key(self.prefix, shard),
         ]
-        try:
-            result = Result.from_json(raw)
-        except ResultError as exc:
+        if isinstance(result, ResultError):
             date, game_id = _salvage(raw)
-            rejected: list[Any] = [entry_id, GROUP, date, game_id, f"invalid: {exc}", raw]
+            rejected: list[Any] = [entry_id, GROUP, date, game_id, f"invalid: {result}", raw]
             return "reject", stream_keys, rejected, game_id
-        verdict = self.gate(result) if self.gate is not None else None
         if verdict == DEFERRED:
             # The fair-play check waits for its day's ceiling: not applied, not
             # acknowledged; claim() takes it again once idle for claim_idle_ms.

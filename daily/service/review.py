@@ -272,6 +272,28 @@ class ReviewQueue:
                 pipe.hincrby(key, "busy_network", 1)
             pipe.execute()
 
+    def note_signals_many(self, games: list[tuple[str, str, str, bool, bool]]) -> None:
+        """:meth:`note_signals` of many games ``(date, ruleset, game_id, scout_like,
+        busy_network)`` in two pipelined round trips (a batch of the results consumer)."""
+        if not games:
+            return
+        keys = [keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
+                for date, ruleset, *_ in games]
+        with self.conn.pipeline(transaction=False) as pipe:
+            for key, (_, _, game_id, _, _) in zip(keys, games, strict=True):
+                pipe.sadd(key + ":seen", game_id)
+            added = pipe.execute()
+        with self.conn.pipeline(transaction=False) as pipe:
+            for key, new, (*_, scout_like, busy_network) in zip(keys, added, games, strict=True):
+                if not new:
+                    continue
+                pipe.hincrby(key, "checked", 1)
+                if scout_like:
+                    pipe.hincrby(key, "scout_like", 1)
+                if busy_network:
+                    pipe.hincrby(key, "busy_network", 1)
+            pipe.execute()
+
     def signals(self, date: str, ruleset: str) -> dict[str, int]:
         """The board's review statistics (see :meth:`note_signals`)."""
         key = keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
