@@ -26,7 +26,7 @@ and takes over entries idle for :data:`CLAIM_IDLE_MS` (5 s), so another consumer
 the same one restarted) applies them within seconds.
 
 The same mechanism defers a result: when the gate (the fair-play check,
-:func:`daily.service.fairplay.review_gate`) answers :data:`DEFERRED` (its day's
+:func:`daily.service.fairplay.review_gate_many`) answers :data:`DEFERRED` (its day's
 ceiling is still being computed), the entry is neither applied nor acknowledged; it
 stays pending and a claim takes it again once idle, while the other entries of the
 batch, and of every other day set, are applied as usual.
