@@ -7,9 +7,11 @@ itself reads ``REDIS_URL`` and the other ``DAILY_*`` variables.
 import multiprocessing
 import os
 
-# Request limits and the hook that makes gunicorn's own 400/414/431 answers JSON,
+# Request limits, the hook that makes gunicorn's own 400/414/431 answers JSON and the
+# one that marks an exited worker's metrics dead (with PROMETHEUS_MULTIPROC_DIR set),
 # shared with `daily serve`.
 from daily.service.webserver import (  # noqa: F401
+    child_exit,
     limit_request_field_size,
     limit_request_fields,
     limit_request_line,

@@ -145,7 +145,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
     import os
     import signal
 
-    from daily.service.fairplay import review_gate_many, warm_up
+    from daily.service.fairplay import review_gates, warm_up
     from daily.service.results_stream import ResultConsumer, pause_dir_hook
 
     if not 1 <= args.batch <= 10_000:
@@ -160,7 +160,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
     consumer = ResultConsumer(
         conn, prefix=config.key_prefix, name=args.name,
         batch=args.batch, pause=pause_dir_hook(Path(pause_dir)) if pause_dir else None,
-        gate=functools.partial(review_gate_many, conn, config),
+        gate=functools.partial(review_gates, conn, config),
         player_ttl=config.player_days * 86400,
     )
     for signum in (signal.SIGTERM, signal.SIGINT):

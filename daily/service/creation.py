@@ -277,26 +277,3 @@ def players_from_network(conn: redis.Redis, prefix: str, player_id: str) -> int 
     day, net = _text(origin).split(" ")
     count = conn.get(keymap.network_count(prefix, day, net))
     return int(count) if count is not None else None
-
-
-def players_from_networks(
-    conn: redis.Redis, prefix: str, player_ids: list[str]
-) -> list[int | None]:
-    """:func:`players_from_network` of many players in two pipelined round trips (the
-    results consumer asks for a whole batch)."""
-    out: list[int | None] = [None] * len(player_ids)
-    if not player_ids:
-        return out
-    with conn.pipeline(transaction=False) as pipe:
-        for player_id in player_ids:
-            pipe.get(keymap.player_origin(prefix, player_id))
-        origins = pipe.execute()
-    wanted = [(i, _text(o).split(" ")) for i, o in enumerate(origins) if o is not None]
-    if wanted:
-        with conn.pipeline(transaction=False) as pipe:
-            for _, (day, net) in wanted:
-                pipe.get(keymap.network_count(prefix, day, net))
-            counts = pipe.execute()
-        for (i, _), count in zip(wanted, counts, strict=True):
-            out[i] = int(count) if count is not None else None
-    return out

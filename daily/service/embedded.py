@@ -197,6 +197,22 @@ def _wait_for_ping(url: str, process: subprocess.Popen[bytes]) -> None:
         client.close()
 
 
+def fresh_directory(path: Path) -> None:
+    """Create ``path`` (mode 0700) or empty it of files.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()) / "metrics"
+    >>> fresh_directory(d); (d / "counter_1.db").write_text("old"); fresh_directory(d)
+    3
+    >>> list(d.iterdir())
+    []
+    """
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for entry in path.iterdir():
+        if entry.is_file() or entry.is_symlink():
+            entry.unlink()
+
+
 @contextmanager
 def valkey_server(data_dir: Path, appendfsync: str = "everysec") -> Iterator[str]:
     """Run a private Valkey (AOF in ``data_dir``, no password) for the block; yields its URL.
@@ -292,6 +308,17 @@ class EmbeddedStack:
             env.setdefault("DAILY_ROLLOVER_INTERVAL", str(DEMO_ROLLOVER_INTERVAL))
         return env
 
+    def _metrics_dir(self, env: dict[str, str]) -> str:
+        """Where the web workers keep their metrics, so ``/metrics`` adds up all of them:
+        the operator's ``PROMETHEUS_MULTIPROC_DIR`` if set, else ``<data>/metrics``,
+        emptied now (figures of an earlier run must not count)."""
+        chosen = env.get("PROMETHEUS_MULTIPROC_DIR")
+        if chosen:
+            return chosen
+        path = (self.config.data_dir / "metrics").resolve()
+        fresh_directory(path)
+        return str(path)
+
     def _start_valkey(self, env: dict[str, str]) -> str:
         from daily.service.keys import init_keys
 
@@ -366,6 +393,7 @@ class EmbeddedStack:
                            ("scheduler", ["scheduler"])):
             self.supervisor.start(ChildSpec(name, [python, "-m", "daily", *argv], env))
         host, port_web = self.config.host, self.config.port
+        web_env = {**env, "PROMETHEUS_MULTIPROC_DIR": self._metrics_dir(env)}
         web = self.supervisor.start(ChildSpec(
             "web",
             [
@@ -378,7 +406,7 @@ class EmbeddedStack:
                 "--access-logfile", "-",
                 "daily.service.app:create_app()",
             ],
-            env,
+            web_env,
         ))
         shown_host = f"[{host}]" if ":" in host else host
         base = f"http://{shown_host}:{port_web}"

@@ -51,9 +51,8 @@ from daily.movelog import MoveLog
 from daily.rules import Ruleset, canonical_name
 from daily.service import keymap
 from daily.service.config import Config
-from daily.service.creation import players_from_networks
 from daily.service.keys import Keyring
-from daily.service.leaderboard import Result
+from daily.service.leaderboard import Result, as_text
 from daily.service.results_stream import DEFERRED
 from daily.service.review import CLEARED, HELD, ReviewQueue
 
@@ -325,27 +324,31 @@ def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None
     Returns ``"held"`` (flagged now or earlier, waiting for an operator),
     ``"disqualified"``, or :data:`DEFERRED` (its day's ceiling is being computed: the
     consumer leaves it pending and asks again later); a game an operator cleared goes
-    through without a new check. :func:`review_gate_many` does a batch.
+    through without a new check.
     """
-    return review_gate_many(conn, config, [result])[0]
+    return review_gates(conn, config, [result])[0]
 
 
-def review_gate_many(conn: redis.Redis, config: Config,
-                     results: list[Result]) -> list[str | None]:
-    """:func:`review_gate` of a batch of results, its Redis work pipelined: a few round
-    trips per batch (the review index, the players' networks, the statistics), not per
-    result. Only the rare held games cost more."""
-    out: list[str | None] = [None] * len(results)
+def review_gates(
+    conn: redis.Redis, config: Config, results: list[Result]
+) -> list[str | None]:
+    """:func:`review_gate` for a batch of results, with a handful of pipelined round
+    trips for the whole batch (the review index; the players' networks; the board's
+    review statistics) instead of five per result."""
     queue = ReviewQueue(conn, config.key_prefix)
+    out: list[str | None] = [None] * len(results)
+    todo = [i for i, r in enumerate(results) if (r.ruleset, r.date) not in _WAITING]
+    for i in set(range(len(results))) - set(todo):
+        out[i] = DEFERRED
+    if not todo:
+        return out
     with conn.pipeline(transaction=False) as pipe:
-        for result in results:
-            pipe.hget(queue.index_key, result.game_id)
+        for i in todo:
+            pipe.hget(queue.index_key, results[i].game_id)
         indexed = pipe.execute()
     checked: list[tuple[int, Verdict]] = []
-    for i, (result, where) in enumerate(zip(results, indexed, strict=True)):
-        if (result.ruleset, result.date) in _WAITING:
-            out[i] = DEFERRED
-            continue
+    for i, where in zip(todo, indexed, strict=True):
+        result = results[i]
         entry = queue.entry(result.game_id) if where is not None else None
         if entry is not None:
             out[i] = None if entry.state == CLEARED else entry.state
@@ -367,8 +370,7 @@ def review_gate_many(conn: redis.Redis, config: Config,
             checked.append((i, verdict))
     if not checked:
         return out
-    networks = players_from_networks(conn, config.key_prefix,
-                                     [results[i].player_id for i, _ in checked])
+    networks = _networks(conn, config.key_prefix, [results[i].player_id for i, _ in checked])
     queue.note_signals_many([
         (results[i].date.isoformat(), results[i].ruleset, results[i].game_id,
          verdict.scouting >= SCOUT_SHARE, network is not None and network >= BUSY_NETWORK)
@@ -378,6 +380,25 @@ def review_gate_many(conn: redis.Redis, config: Config,
         if verdict.flagged:
             queue.hold(results[i], {**verdict.to_json(), "network_new_players": network})
             out[i] = HELD
+    return out
+
+
+def _networks(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[int | None]:
+    """:func:`daily.service.creation.players_from_network` of many players, in two
+    pipelined round trips."""
+    with conn.pipeline(transaction=False) as pipe:
+        for player_id in player_ids:
+            pipe.get(keymap.player_origin(prefix, player_id))
+        origins = pipe.execute()
+    wanted = [i for i, origin in enumerate(origins) if origin is not None]
+    with conn.pipeline(transaction=False) as pipe:
+        for i in wanted:
+            day, net = as_text(origins[i]).split(" ")
+            pipe.get(keymap.network_count(prefix, day, net))
+        counts = pipe.execute() if wanted else []
+    out: list[int | None] = [None] * len(player_ids)
+    for i, count in zip(wanted, counts, strict=True):
+        out[i] = int(count) if count is not None else None
     return out
 
 

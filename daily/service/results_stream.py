@@ -26,7 +26,7 @@ and takes over entries idle for :data:`CLAIM_IDLE_MS` (5 s), so another consumer
 the same one restarted) applies them within seconds.
 
 The same mechanism defers a result: when the gate (the fair-play check,
-:func:`daily.service.fairplay.review_gate_many`) answers :data:`DEFERRED` (its day's
+:func:`daily.service.fairplay.review_gate`) answers :data:`DEFERRED` (its day's
 ceiling is still being computed), the entry is neither applied nor acknowledged; it
 stays pending and a claim takes it again once idle, while the other entries of the
 batch, and of every other day set, are applied as usual.
@@ -301,7 +301,7 @@ class ResultConsumer:
         self.pause = pause
         self._apply = conn.register_script(_APPLY)
         self._ack = conn.register_script(_ACK)
-        # The fair-play check of a batch: per result, None lets it onto its board.
+        # The fair-play check of a batch: None lets a result onto its board.
         self.gate = gate
         self._board = conn.register_script(BOARD_RECORD)
         self._stats = conn.register_script(STATS_RECORD)
@@ -406,20 +406,20 @@ class ResultConsumer:
 
     def apply(self, entries: Iterable[tuple[int, bytes, Mapping[bytes, bytes]]]) -> BatchOutcome:
         """Apply entries ``(shard, id, fields)``: one script call each, pipelined."""
-        parsed: list[tuple[int, str, str, Result | ResultError]] = []
-        for shard, entry_id, fields in entries:
-            raw = _field(fields, "r")
+        raws = [(shard, as_text(entry_id), _field(fields, "r"))
+                for shard, entry_id, fields in entries]
+        parsed: list[Result | ResultError] = []
+        for _shard, _id, raw in raws:
             try:
-                parsed.append((shard, as_text(entry_id), raw, Result.from_json(raw)))
+                parsed.append(Result.from_json(raw))
             except ResultError as exc:
-                parsed.append((shard, as_text(entry_id), raw, exc))
-        valid = [r for *_, r in parsed if isinstance(r, Result)]
-        # The fair-play gate sees the whole batch at once (its Redis work is pipelined).
+                parsed.append(exc)
+        valid = [r for r in parsed if isinstance(r, Result)]
         verdicts = iter(self.gate(valid) if self.gate is not None and valid else [])
         calls = [
             self._call(shard, entry_id, raw, result,
-                       next(verdicts, None) if isinstance(result, Result) else None)
-            for shard, entry_id, raw, result in parsed
+                       next(verdicts) if isinstance(result, Result) and self.gate else None)
+            for (shard, entry_id, raw), result in zip(raws, parsed, strict=True)
         ]
         outcome = BatchOutcome(game_ids=[c[3] for c in calls])
         outcome.deferred = sum(1 for c in calls if c[0] == "defer")
@@ -506,8 +506,10 @@ class ResultConsumer:
                     replies[index] = reply
         return replies
 
-    def _call(self, shard: int, entry_id: str, raw: str, result: Result | ResultError,
-              verdict: str | None) -> _Call:
+    def _call(
+        self, shard: int, entry_id: str, raw: str, result: Result | ResultError,
+        verdict: str | None,
+    ) -> _Call:
         stream_keys = [
             stream_key(self.prefix, shard), open_key(self.prefix, shard),
             rejected_key(self.prefix, shard),

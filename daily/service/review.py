@@ -273,18 +273,19 @@ class ReviewQueue:
             pipe.execute()
 
     def note_signals_many(self, games: list[tuple[str, str, str, bool, bool]]) -> None:
-        """:meth:`note_signals` of many games ``(date, ruleset, game_id, scout_like,
-        busy_network)`` in two pipelined round trips (a batch of the results consumer)."""
-        if not games:
-            return
+        """:meth:`note_signals` of many games ``(date, ruleset, game id, scout_like,
+        busy_network)`` in two pipelined round trips (the ``SADD``, then the counts of the
+        games not counted yet)."""
         keys = [keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
                 for date, ruleset, *_ in games]
         with self.conn.pipeline(transaction=False) as pipe:
-            for key, (_, _, game_id, _, _) in zip(keys, games, strict=True):
+            for key, (_d, _r, game_id, _s, _b) in zip(keys, games, strict=True):
                 pipe.sadd(key + ":seen", game_id)
             added = pipe.execute()
         with self.conn.pipeline(transaction=False) as pipe:
-            for key, new, (*_, scout_like, busy_network) in zip(keys, added, games, strict=True):
+            for key, new, (_d, _r, _g, scout_like, busy_network) in zip(
+                keys, added, games, strict=True
+            ):
                 if not new:
                     continue
                 pipe.hincrby(key, "checked", 1)

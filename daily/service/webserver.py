@@ -15,6 +15,7 @@ b'HTTP/1.1 414 URI Too Long\\r\\nConnection: c'
 from __future__ import annotations
 
 import json
+import os
 import socket
 from typing import Any
 
@@ -62,6 +63,27 @@ def write_json_error(sock: socket.socket, status_int: int, reason: str, mesg: st
     from gunicorn import util
 
     util.write_nonblock(sock, json_error_response(status_int, reason, mesg))
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """Gunicorn hook (in the master): a worker has exited; with
+    ``PROMETHEUS_MULTIPROC_DIR`` set, its live gauges stop counting in ``/metrics``
+    (``prometheus_client.multiprocess.mark_process_dead``; its counters and histograms
+    keep adding up).
+
+    >>> import os, tempfile, types
+    >>> os.environ["PROMETHEUS_MULTIPROC_DIR"] = d = tempfile.mkdtemp()
+    >>> _ = open(os.path.join(d, "gauge_liveall_4242.db"), "w").close()
+    >>> child_exit(None, types.SimpleNamespace(pid=4242))
+    >>> os.listdir(d)
+    []
+    >>> del os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    """
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid, directory)
 
 
 def post_worker_init(worker: Any) -> None:

@@ -141,3 +141,52 @@ def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) ->
     assert seen[-1]["maxi-yatzy"] == {"state": "missing"}  # nobody asked to build it
     assert "Traceback" not in log
     assert not list((serve.data_dir / "tables").glob("*.progress"))
+
+
+def test_serve_adds_up_the_metrics_of_both_web_workers(redis_url, tmp_path) -> None:
+    """With its default two web workers, `daily serve` gives them a fresh multiprocess
+    directory (<data>/metrics): /metrics counts the requests every worker answered."""
+    import threading
+
+    env = serve_env(tmp_path, REDIS_URL=redis_url)
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    metrics_dir = tmp_path / "data" / "metrics"
+    metrics_dir.mkdir(parents=True)
+    (metrics_dir / "counter_1.db").write_bytes(b"figures of an earlier run")
+    assert subprocess.run([sys.executable, "-m", "daily", "keys", "init"], env=env,
+                          cwd=ROOT, capture_output=True, timeout=30).returncode == 0
+    serve = start_serve(tmp_path, env, "--host", "127.0.0.1")
+    line = 'daily_http_requests_total{endpoint="/api/v1/health",method="GET",status="200"}'
+
+    def health_count() -> float:
+        with urllib.request.urlopen(f"{serve.base}/metrics", timeout=10) as r:
+            text = r.read().decode()
+        found = [row.rpartition(" ")[2] for row in text.splitlines()
+                 if row.rpartition(" ")[0] == line]
+        return float(found[0]) if found else 0.0
+
+    def hit(times: int) -> None:
+        for _ in range(times):
+            with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=10) as r:
+                assert r.status == 200
+
+    try:
+        assert not (metrics_dir / "counter_1.db").exists()  # emptied at start
+        web = serve.pid_of("web")
+        workers = descendants(web)
+        assert len(workers) == 2, workers
+        before = health_count()
+        sent = 0
+        # Parallel clients until both workers have answered some (their own files).
+        while not all((metrics_dir / f"counter_{pid}.db").exists() for pid in workers):
+            assert sent < 400, (sent, sorted(p.name for p in metrics_dir.iterdir()))
+            threads = [threading.Thread(target=hit, args=(5,)) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            sent += 20
+        assert health_count() - before == sent
+        assert serve.stop(signal.SIGTERM) == 0
+    finally:
+        serve.kill_everything()

@@ -1,10 +1,15 @@
 """Gunicorn settings of the live test server: the deployment's, plus one test hook.
 
 ``DAILY_TEST_HANDOFF`` (seconds, default 0): when set, each worker takes one
-connection at a time and rests that long after each response, so a client's next
-request is taken by another worker (consecutive requests land on alternate workers).
+connection at a time and closes it after one response (no keep-alive, so browsers too
+open a new connection per request); after each response it rests until another worker
+has answered a request, at most that long. While it rests only the other workers
+accept, so a client's next request is taken by another worker: consecutive requests
+land on alternate workers (strictly, as long as the next request comes within the
+handoff time).
 """
 
+import multiprocessing
 import os
 import time
 from pathlib import Path
@@ -15,11 +20,18 @@ exec(compile(_DEPLOY.read_text(), str(_DEPLOY), "exec"))
 wsgi_app = "tests.service.live_app:create()"
 accesslog = None
 _HANDOFF = float(os.environ.get("DAILY_TEST_HANDOFF", "0"))
+#: The pid of the worker that answered last, shared by the workers (forked from here).
+_LAST = multiprocessing.RawValue("q", 0)
 if _HANDOFF > 0:
     worker_connections = 1
+    keepalive = 0
 
 
 def post_request(worker: object, req: object, environ: object, resp: object) -> None:
-    """Rest after a response, so that the other workers take the next connection."""
+    """Rest after a response until another worker has answered (the handoff)."""
     if _HANDOFF > 0:
-        time.sleep(_HANDOFF)
+        me = os.getpid()
+        _LAST.value = me
+        deadline = time.monotonic() + _HANDOFF
+        while _LAST.value == me and time.monotonic() < deadline:
+            time.sleep(0.003)

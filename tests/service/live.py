@@ -3,9 +3,10 @@
 :func:`start_gunicorn` runs ``gunicorn -c tests/service/gunicorn_test.conf.py`` (the
 deployment's ``deploy/gunicorn.conf.py`` plus test hooks) serving
 ``tests.service.live_app:create()`` on a free port. By default it has two gthread
-workers that each take one connection at a time and rest a moment after each
-response (``DAILY_TEST_HANDOFF`` seconds), so consecutive requests of one client land
-on alternate workers; ``production=True`` keeps the deployment's threads and
+workers that each take one connection at a time and, after each response, rest until
+the other worker has answered (at most ``DAILY_TEST_HANDOFF`` seconds, see
+``gunicorn_test.conf.py``), so consecutive requests of one client land on alternate
+workers; ``production=True`` keeps the deployment's threads and
 connection limits instead (for concurrency tests). Every response carries
 ``X-Worker-Pid``.
 
@@ -39,23 +40,35 @@ CONFIG = Path(__file__).with_name("gunicorn_test.conf.py")
 
 
 class FileClockControl:
-    """Moves the time of every worker process (the file ``live_app.FileClock`` reads)."""
+    """Moves the time of every worker process (the file ``live_app.FileClock`` reads);
+    ``now=None`` (or :meth:`real`) lets it follow the real time."""
 
-    def __init__(self, path: Path, now: dt.datetime) -> None:
+    def __init__(self, path: Path, now: dt.datetime | None) -> None:
         self.path = path
-        self.set(now)
+        if now is None:
+            self.real()
+        else:
+            self.set(now)
+
+    def _write(self, text: str) -> None:
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(text)
+        tmp.replace(self.path)
 
     def set(self, now: dt.datetime) -> None:
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(now.isoformat())
-        tmp.replace(self.path)
-        self.now = now
+        self._write(now.isoformat())
+        self.now: dt.datetime | None = now
+
+    def real(self) -> None:
+        """Back to the real time."""
+        self._write("now")
+        self.now = None
 
     def advance(self, **delta: float) -> None:
-        self.set(self.now + dt.timedelta(**delta))
+        self.set(self() + dt.timedelta(**delta))
 
     def __call__(self) -> dt.datetime:
-        return self.now
+        return self.now if self.now is not None else dt.datetime.now(dt.UTC)
 
 
 class HttpResponse:
@@ -152,9 +165,11 @@ class LiveServer:
 @contextmanager
 def start_gunicorn(
     env: dict[str, str], tmp: Path, *, workers: int = 2, production: bool = False,
+    port: int | None = None,
 ) -> Iterator[LiveServer]:
-    """Run gunicorn with ``workers`` worker processes until the block ends."""
-    port = free_port()
+    """Run gunicorn with ``workers`` worker processes (on ``port``, default a free one)
+    until the block ends."""
+    port = port or free_port()
     log = tmp / f"gunicorn-{port}.log"
     full = {
         **os.environ, **env, "PYTHONPATH": str(ROOT),

@@ -3,8 +3,8 @@
 Loaded by gunicorn (``tests.service.live_app:create()``) in the fixtures of
 :mod:`tests.service.live`. What it adds is for tests only and lives only here:
 
-- the clock is read from ``DAILY_TEST_CLOCK_FILE`` (ISO 8601) at every call, so a test
-  moves time for every worker process at once;
+- the clock is read from ``DAILY_TEST_CLOCK_FILE`` (ISO 8601, or ``now`` for the real
+  time) at every call, so a test moves time for every worker process at once;
 - each response says which worker process served it (``X-Worker-Pid``);
 - with ``DAILY_TEST_WORLD`` = ``{"agreed": [[turn, roll], ...]}`` the dice of every day
   slot *not* listed are changed (each face ``f`` becomes ``7 - f``; ``"all"`` changes
@@ -32,13 +32,17 @@ from daily.service.dayseeds import DaySeeds
 
 
 class FileClock:
-    """The time written in a file (shared by every worker process)."""
+    """The time written in a file (shared by every worker process); ``now``: the real
+    time."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
 
     def __call__(self) -> dt.datetime:
-        return dt.datetime.fromisoformat(self.path.read_text().strip())
+        text = self.path.read_text().strip()
+        if text == "now":
+            return dt.datetime.now(dt.UTC)
+        return dt.datetime.fromisoformat(text)
 
 
 class OtherWorld(DaySeeds):

@@ -1,8 +1,9 @@
 """The OpenAPI document is exact. Schemathesis drives every operation of the real app -
-gunicorn with two workers on its own Redis, over HTTP - with generated valid (positive)
-and invalid (negative) requests and runs every check it has: valid requests accepted,
-invalid ones refused, status codes, content types, headers and bodies as documented,
-never a 5xx. And every ``/api/v1`` route of the app is in the document.
+the live test server: gunicorn with two workers taking consecutive requests in turn, on
+the test's Redis, over HTTP - with generated valid (positive) and invalid (negative)
+requests and runs every check it has: valid requests accepted, invalid ones refused,
+status codes, content types, headers and bodies as documented, never a 5xx. And every
+``/api/v1`` route of the app is in the document.
 
 The suite draws the same examples on every run (Hypothesis derandomized), so a green CI
 stays green; ``DAILY_FUZZ=1`` draws new ones each run, for exploring (and with more
@@ -10,11 +11,9 @@ examples, ``DAILY_FUZZ_EXAMPLES=N``)."""
 
 from __future__ import annotations
 
-import datetime as dt
-import json
+import itertools
 import os
 import re
-import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -28,11 +27,13 @@ from schemathesis.config import SchemathesisConfig
 from daily import calendar
 from daily.rules import get_ruleset
 from daily.service.app import create_app
+from daily.service.config import Config
 from daily.strategy.tablefile import save_table
-from tests.service.served import Server
+from tests.service.conftest import NOON
+from tests.service.live import HttpClient, LiveServer, start_gunicorn
 from tests.strategy.conftest import shared_table
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]
+pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.live]
 
 FUZZ = os.environ.get("DAILY_FUZZ") == "1"
 _MORE = int(os.environ.get("DAILY_FUZZ_EXAMPLES", "0"))
@@ -47,23 +48,31 @@ expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "41
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """The deployment, its limits off (schemathesis sends hundreds of requests), with the
-    Yahtzee strategy table so that hints on a practice game answer."""
-    served = Server(tmp_path_factory.mktemp("openapi"), DAILY_RATE_LIMIT="off",
-                    DAILY_PLAYER_POW_BITS="0")  # generated bodies cannot solve a challenge
+def live_server(
+    live_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """The live server (its rate limits and proof-of-work off, as for every live module:
+    schemathesis sends hundreds of requests, and generated bodies cannot solve a
+    challenge), with the Yahtzee strategy table so that hints on a practice game answer.
+    Between two generated requests schemathesis takes its time: the worker that
+    answered rests until the other has answered, up to a second (instead of the
+    suite's 0.05 s), so that consecutive requests still alternate."""
+    from daily.service.config import load_config
+
     table = shared_table(tmp_path_factory, get_ruleset("yahtzee"))
-    save_table(table, served.config.tables_dir)
-    yield served
-    served.stop()
+    save_table(table, load_config(live_env).tables_dir)
+    env = {**live_env, "DAILY_TEST_HANDOFF": "1"}
+    with start_gunicorn(env, tmp_path_factory.mktemp("gunicorn")) as server:
+        yield server
 
 
-def call(server: Server, method: str, path: str, body: Any = None,
+def call(client: HttpClient, method: str, path: str, body: Any = None,
          token: str | None = None) -> Any:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    status, _, raw = server.request(method, "/api/v1" + path, json.dumps(body), headers)
-    assert status in (200, 201), raw
-    return json.loads(raw)
+    response = client.open("/api/v1" + path, method, json=body if body is not None else {},
+                           headers=headers)
+    assert response.status_code in (200, 201), response.data
+    return response.get_json()
 
 
 def run_operation(operation: Any, mode: GenerationMode, base_url: str,
@@ -83,10 +92,9 @@ def run_operation(operation: Any, mode: GenerationMode, base_url: str,
         assert mode is GenerationMode.NEGATIVE, operation.label
 
 
-def test_every_api_route_is_in_the_document(server: Server) -> None:
-    app = create_app(server.config)
-    with urllib.request.urlopen(f"{server.url}/api/v1/openapi.json", timeout=10) as answer:
-        doc = json.loads(answer.read())
+def test_every_api_route_is_in_the_document(client: HttpClient, service_config: Config) -> None:
+    app = create_app(service_config)
+    doc = client.get("/api/v1/openapi.json").get_json()
     routes = 0
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1"):
@@ -98,33 +106,35 @@ def test_every_api_route_is_in_the_document(server: Server) -> None:
     assert routes == sum(len(ops) for ops in doc["paths"].values()) >= 17
 
 
-def test_every_operation_conforms_to_the_document(server: Server) -> None:
-    token = call(server, "POST", "/players", {"name": "Ada"})["token"]
-    today = calendar.open_dates(dt.datetime.now(dt.UTC))[-1].isoformat()  # open a day more
+def test_every_operation_conforms_to_the_document(client: HttpClient) -> None:
+    token = call(client, "POST", "/players", {"name": "Ada"})["token"]
+    today = calendar.open_dates(NOON)[-1].isoformat()  # the server's clock; open a day more
     games = {
-        name: call(server, "POST", "/games", body, token)["id"] for name, body in (
+        name: call(client, "POST", "/games", body, token)["id"] for name, body in (
             ("ranked", {"ruleset": "yahtzee", "date": today}),
             ("practice", {"ruleset": "yahtzee", "mode": "practice"}),
             ("six dice", {"ruleset": "maxi-yatzy", "mode": "practice"}),  # no table: no hints
         )
     }
-    schema = schemathesis.openapi.from_url(f"{server.url}/api/v1/openapi.json", config=CONFIG)
+    # Two workers took the requests in turn.
+    assert all(a != b for a, b in itertools.pairwise(client.workers)), client.workers
+    schema = schemathesis.openapi.from_url(f"{client.url}/api/v1/openapi.json", config=CONFIG)
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 17
     def ada() -> dict[str, str]:
         return {"Authorization": f"Bearer {token}"}
 
     def newcomer() -> dict[str, str]:  # rotating or revoking spends the token
-        return {"Authorization": f"Bearer {call(server, 'POST', '/players', {})['token']}"}
+        return {"Authorization": f"Bearer {call(client, 'POST', '/players', {})['token']}"}
 
     for operation in operations:
         headers = newcomer if operation.path.endswith("/players/me/token") else ada
         for mode in EXAMPLES:
-            run_operation(operation, mode, server.url, headers)
+            run_operation(operation, mode, client.url, headers)
             if "{game_id}" not in operation.path:
                 continue
             for name, game in games.items():
                 if name == "six dice" and operation.path.endswith("/hint"):
                     continue
-                run_operation(operation, mode, server.url, headers,
+                run_operation(operation, mode, client.url, headers,
                               path_parameters={"game_id": game})

@@ -1,11 +1,17 @@
-"""Fixtures of the browser tests: the real app on a real port, real Chromium, real workers.
+"""Fixtures of the browser tests: the live server, real Chromium, real workers.
 
-``live_server`` runs ``daily.service.app.create_app`` (API + web blueprint) with werkzeug
-in a background thread, on the test's Redis database, with a known master secret so
-the tests can recompute the day seed and replay the game with the core. ``chromium``
-is Debian's browser driven by Playwright (it never downloads one of its own).
-``run_results_worker`` runs a real results consumer process (``daily worker results
---burst``) on the results stream.
+``live_server`` is the service as it runs in production: real gunicorn with two worker
+processes taking consecutive requests in turn (:func:`tests.service.live.start_gunicorn`,
+the browser's requests included: no keep-alive), on the test's Redis database (flushed
+before every test), with a known master secret so the tests recompute the day seed and
+replay the game with the core. One server serves the whole session; a test asks for
+another configuration by indirect parametrization (``{"DAILY_RATE_LIMIT":
+"24/minute"}``), and gets a server of that configuration, started once per module.
+Tests change what the server sees only from outside: its Redis, its data directory, its
+clock (``live_server.clock``, a file every worker reads; the real time unless a test
+sets it). ``chromium`` is Debian's browser driven by Playwright (it never downloads one
+of its own). ``run_results_worker`` runs a real results consumer process (``daily
+worker results --burst``) on the results stream.
 """
 
 from __future__ import annotations
@@ -14,14 +20,19 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
+
+from daily.service.config import load_config
+from daily.service.embedded import free_port
+from daily.service.keys import init_keys
+from tests.conftest import base_url
+from tests.service.live import FileClockControl, start_gunicorn
 
 from .server import LiveServer, server_env
 
@@ -38,33 +49,71 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-@pytest.fixture
-def live_server(
-    request: pytest.FixtureRequest, redis_url: str, tmp_path: Path
+
+
+def _serve(
+    stack: ExitStack, redis_db: int, tmp: Path, overrides: dict[str, str]
+) -> LiveServer:
+    """Start a live server with ``overrides`` on the test database; stops with ``stack``."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {
+        **server_env(f"{base_url()}/{redis_db}", tmp / "data"),
+        "DAILY_PUBLIC_URL": url,
+        "DAILY_TEST_CLOCK_FILE": str(tmp / "clock"),
+        # A browser takes its time between requests (it draws, the test clicks): the
+        # worker that answered rests until the other has answered, up to a second.
+        "DAILY_TEST_HANDOFF": "1",
+        **overrides,
+    }
+    init_keys(load_config(env).keys_dir)
+    clock = FileClockControl(tmp / "clock", None)
+    stack.enter_context(start_gunicorn(env, tmp, port=port))
+    return LiveServer(url=url, env=env, clock=clock)
+
+
+@pytest.fixture(scope="session")
+def web_server(
+    redis_db: int, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LiveServer]:
-    """The real app served over HTTP from a thread, torn down after the test.
+    """The live server of the default test configuration, for the session."""
+    with ExitStack() as stack:
+        yield _serve(stack, redis_db, tmp_path_factory.mktemp("web"), {})
+
+
+@pytest.fixture(scope="module")
+def web_variants(
+    redis_db: int, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[[dict[str, str]], LiveServer]]:
+    """Live servers of other configurations: one per distinct set of overrides and
+    module, stopped at the end of the module."""
+    with ExitStack() as stack:
+        started: dict[tuple[tuple[str, str], ...], LiveServer] = {}
+
+        def variant(overrides: dict[str, str]) -> LiveServer:
+            key = tuple(sorted(overrides.items()))
+            if key not in started:
+                tmp = tmp_path_factory.mktemp("web-variant")
+                started[key] = _serve(stack, redis_db, tmp, overrides)
+            return started[key]
+
+        yield variant
+
+
+@pytest.fixture
+def live_server(request: pytest.FixtureRequest, redis_url: str) -> Iterator[LiveServer]:
+    """The live server for one test, on a clean Redis database, at the real time.
 
     Indirect parametrization may override settings: ``{"DAILY_RATE_LIMIT": "20/minute"}``.
     """
-    from daily.service.app import create_app
-    from daily.service.config import load_config
-    from daily.service.keys import init_keys
-
-    data_dir = tmp_path / "data"
-    env = {**server_env(redis_url, data_dir), **getattr(request, "param", {})}
-    config = load_config(env)
-    init_keys(config.keys_dir)
-    app = create_app(config, {"TESTING": True})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    url = f"http://127.0.0.1:{server.server_port}"
-    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
-    thread.start()
-    try:
-        yield LiveServer(url=url, env={**env, "DAILY_PUBLIC_URL": url}, app=app)
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        server.server_close()
+    overrides = getattr(request, "param", None)
+    if overrides:
+        server = request.getfixturevalue("web_variants")(overrides)
+    else:
+        server = request.getfixturevalue("web_server")
+    server.clock.real()
+    yield server
+    server.clock.real()
 
 
 @pytest.fixture

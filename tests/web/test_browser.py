@@ -7,6 +7,7 @@ against the API.
 
 from __future__ import annotations
 
+import itertools
 import json
 import urllib.request
 from pathlib import Path
@@ -53,6 +54,11 @@ def new_page(
     page.on("console", lambda msg: errors.append(msg.text)
             if "Content Security Policy" in msg.text else None)
     page.errors = errors  # type: ignore[attr-defined]
+    # The worker process that answered each API request, in order.
+    workers: list[str] = []
+    page.on("response", lambda r: workers.append(r.headers.get("x-worker-pid", "?"))
+            if "/api/v1/" in r.url else None)
+    page.served_by = workers  # type: ignore[attr-defined]
     return context, page
 
 
@@ -130,6 +136,10 @@ def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
     assert len(boxes) == 13
     game = check_total_against_core(live_server, page, "yahtzee")
     assert game["result"]["code"]
+    # Two worker processes answered the page's requests, in turn.
+    pids = page.served_by  # type: ignore[attr-defined]
+    switched = sum(a != b for a, b in itertools.pairwise(pids)) / (len(pids) - 1)
+    assert len(set(pids)) == 2 and switched >= 0.9, (switched, pids)
 
     # Copy result: the share text lands on the clipboard.
     page.get_by_test_id("copy-result").click()
@@ -164,9 +174,8 @@ def test_ranked_yahtzee_by_clicking_then_share_result_and_leaderboard(
 
     # The leaderboard lists the player, and marks the row as theirs. The par job's
     # figures (written where the par worker writes them) are shown beside it.
-    services = live_server.app.extensions["daily"]
-    services.conn.set(
-        keymap.par(services.config.key_prefix, game["date"], "yahtzee"),
+    live_server.redis.set(
+        keymap.par(live_server.prefix, game["date"], "yahtzee"),
         json.dumps({"easy": 231, "medium": 245, "hard": 262}),
     )
     page.goto(f"/#/board/{game['date']}/yahtzee")
@@ -440,7 +449,6 @@ def test_a_day_closing_mid_game_is_explained_and_the_game_kept(
     import datetime as dt
 
     from daily import calendar
-    from daily.service.clock import FixedClock
 
     context, page = new_page(chromium, live_server)
     page.goto("/")
@@ -450,7 +458,7 @@ def test_a_day_closing_mid_game_is_explained_and_the_game_kept(
     day = dt.date.fromisoformat(
         api_get(live_server, f"/games/{before['id']}", token_of(page))["date"]
     )
-    live_server.app.config["CLOCK"] = FixedClock(calendar.closes_at(day) + dt.timedelta(hours=1))
+    live_server.clock.set(calendar.closes_at(day) + dt.timedelta(hours=1))  # every worker's
     page.locator(".die[data-index='0']").click()
     page.get_by_test_id("roll").click()
     expect(page.locator("#banner")).to_contain_text("This day closed while you were playing")
@@ -490,11 +498,10 @@ def test_rate_limit_is_explained_and_loses_nothing(
     expect(banner).to_contain_text("Too many requests: wait")
     assert page.locator("#banner").get_by_role("button", name="Retry").is_visible()
     page.screenshot(path=artifacts / "laptop-rate-limited.png")
-    # Every move the server accepted is on screen: compare with the server's own state.
-    services = live_server.app.extensions["daily"]
-    player = services.players.authenticate(token_of(page))
-    on_server = services.games.get(player, state(page)["id"])
+    # Every move the server accepted is on screen: compare with the server's own state
+    # (reads have a budget of their own).
     shown = state(page)
+    on_server = api_get(live_server, f"/games/{shown['id']}", token_of(page))
     assert (shown["turn"], shown["roll"], shown["dice"]) == (
         on_server["turn"], on_server["roll"], on_server["dice"]
     )

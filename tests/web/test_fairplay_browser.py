@@ -35,7 +35,6 @@ document.addEventListener("DOMContentLoaded", () => {
 def test_a_newcomer_solves_the_proof_of_work_and_plays(
     chromium: Browser, live_server: LiveServer
 ) -> None:
-    services = live_server.app.extensions["daily"]
     context, page = new_page(chromium, live_server)
     workers: list[str] = []
     page.on("worker", lambda worker: workers.append(worker.url))
@@ -44,7 +43,8 @@ def test_a_newcomer_solves_the_proof_of_work_and_plays(
     page.get_by_test_id("play-yahtzee").click()  # creates the player: solves the challenge
     page.wait_for_selector("section.game")
     token = token_of(page)
-    assert token and services.players.get(token.split(".")[0]) is not None
+    assert token and live_server.redis.exists(
+        keymap.account(live_server.prefix, token.split(".")[0]))
     # solved off the page's thread, while the page said what it was doing
     assert [url for url in workers if url.endswith("/pow-worker.js")], workers
     assert "Preparing your player…" in page.evaluate("window.__preparing")
@@ -77,13 +77,13 @@ def test_a_newcomer_solves_the_proof_of_work_and_plays(
 def test_review_notice_and_ceiling(
     chromium: Browser, live_server: LiveServer
 ) -> None:
-    services = live_server.app.extensions["daily"]
     context, page = new_page(chromium, live_server)
     page.goto("/")
     page.get_by_test_id("play-yahtzee").click()
     page.wait_for_selector("section.game")
     token = token_of(page)
-    assert token and services.players.get(token.split(".")[0]) is not None
+    assert token and live_server.redis.exists(
+        keymap.account(live_server.prefix, token.split(".")[0]))
     play_game(page)
     game_id = state(page)["id"]
     game = api_get(live_server, f"/games/{game_id}", token)
@@ -95,7 +95,7 @@ def test_review_notice_and_ceiling(
     })
     # What the results worker does for a flagged game (the detection itself is tested in
     # tests/fairplay and end to end in tests/service/test_fairplay_attack.py).
-    ReviewQueue(services.conn, services.config.key_prefix).hold(result, {
+    ReviewQueue(live_server.redis, live_server.prefix).hold(result, {
         "method": "foresight-llr/1", "flagged": True, "decisions": 30,
         "optimal_in_hindsight": 29, "reason": "29 of 30 decisions were exactly the best",
         "ceiling": 346,
@@ -106,8 +106,8 @@ def test_review_notice_and_ceiling(
     assert page.errors == []  # type: ignore[attr-defined]
 
     # The result page in Italian, once the ceiling is known.
-    services.conn.set(keymap.ceiling(services.config.key_prefix, game["date"], "yahtzee"),
-                      json.dumps({"ceiling": 346}))
+    live_server.redis.set(keymap.ceiling(live_server.prefix, game["date"], "yahtzee"),
+                          json.dumps({"ceiling": 346}))
     it_context, it_page = new_page(chromium, live_server, locale="it-IT")
     it_page.goto(f"/r/{game['result']['code']}")
     expect(it_page.get_by_test_id("review")).to_contain_text("In revisione")
@@ -117,12 +117,11 @@ def test_review_notice_and_ceiling(
 
 
 def test_ceiling_on_the_board(chromium: Browser, live_server: LiveServer) -> None:
-    services = live_server.app.extensions["daily"]
     context, page = new_page(chromium, live_server)
     page.goto("/")
     date = page.evaluate("fetch('/api/v1/today').then(r => r.json())")["open_dates"][0]
-    services.conn.set(keymap.ceiling(services.config.key_prefix, date, "yahtzee"),
-                      json.dumps({"ceiling": 346}))
+    live_server.redis.set(keymap.ceiling(live_server.prefix, date, "yahtzee"),
+                          json.dumps({"ceiling": 346}))
     page.goto(f"/#/board/{date}/yahtzee")
     expect(page.get_by_test_id("ceiling")).to_have_text("Perfect game with foresight: 346")
     context.close()
