@@ -28,8 +28,9 @@ import re
 from typing import Any
 
 import orjson
-from flask import Response
+from flask import Flask
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.sansio.response import Response
 
 #: A negative exponent of one digit: orjson writes ``1.5e-7`` where Python writes
 #: ``1.5e-07``.
@@ -81,8 +82,10 @@ class OrjsonProvider(DefaultJSONProvider):
     def response(self, *args: Any, **kwargs: Any) -> Response:
         """A JSON response, as Flask's (a newline after the document)."""
         obj = self._prepare_response_obj(args, kwargs)
-        if self.compact and not self.sort_keys and self.ensure_ascii:
+        app = self._app  # typed as Flask's sansio App, whose responses take no body
+        if (self.compact and not self.sort_keys and self.ensure_ascii
+                and isinstance(app, Flask)):
             data = self._fast(obj)
             if data is not None:
-                return self._app.response_class(data + b"\n", mimetype=self.mimetype)
+                return app.response_class(data + b"\n", mimetype=self.mimetype)
         return super().response(obj)
