@@ -68,7 +68,8 @@ def wait_for_port(port: int, timeout: float = 20.0) -> None:
 
 
 def cpu_seconds(root_pid: int) -> float:
-    """User+system CPU time of a process and its children (from /proc; Linux only)."""
+    """User+system CPU time of a process and its children, the exited ones included
+    (from /proc; Linux only)."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for entry in Path("/proc").iterdir():
@@ -81,6 +82,8 @@ def cpu_seconds(root_pid: int) -> float:
         pid, ppid = int(entry.name), int(fields[1])
         if root_pid in (pid, ppid):
             total += (int(fields[11]) + int(fields[12])) / ticks
+        if pid == root_pid:  # workers that exited (max_requests) and were reaped
+            total += (int(fields[13]) + int(fields[14])) / ticks
     return total
 
 
@@ -101,10 +104,11 @@ def process(args: list[str], env: dict[str, str], port: int) -> Iterator[subproc
 
 
 @contextmanager
-def other_checkout(root: Path | None, env: dict[str, str], port: int) -> Iterator[None]:
+def other_checkout(root: Path | None, env: dict[str, str],
+                   port: int) -> Iterator[subprocess.Popen[bytes] | None]:
     """The app of another checkout under gunicorn (nothing without ``root``)."""
     if root is None:
-        yield
+        yield None
         return
     root = root.resolve()
     other = dict(env, PYTHONPATH=str(root), DAILY_KEY_PREFIX="bench-also:")
@@ -114,7 +118,7 @@ def other_checkout(root: Path | None, env: dict[str, str], port: int) -> Iterato
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         wait_for_port(port)
-        yield
+        yield proc
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -237,6 +241,8 @@ def main() -> int:
                # every game is a new player: the new-player limits would stop the run
                DAILY_PLAYER_LIMIT="off", DAILY_PLAYER_NET_LIMIT="off",
                GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT),
+               # no worker recycling during a run: the CPU counted is every request's
+               GUNICORN_CMD_ARGS="--max-requests 0",
                GUNICORN_WORKER_CLASS=args.worker_class)
     init_keys(load_config(env).keys_dir)
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py")]
@@ -247,7 +253,7 @@ def main() -> int:
     api: dict[str, list[float]] = {"roll": [], "score": []}
     also: dict[str, list[float]] = {"roll": [], "score": []}
     also_port = free_port()
-    cpu_hello = cpu_api = 0.0
+    cpu_hello = cpu_api = cpu_also = 0.0
     try:
         with (
             process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
@@ -259,7 +265,7 @@ def main() -> int:
             other_checkout(args.also, dict(
                 env, GUNICORN_WORKER_CLASS=args.also_worker_class or args.worker_class,
                 GUNICORN_THREADS=str(args.also_threads or env.get("GUNICORN_THREADS", 4))),
-                also_port),
+                also_port) as also_server,
         ):
             run_clients(hello_loop, args.clients, 0.5, hello_port)  # warm-up
             run_clients(game_loop, args.clients, 0.5, app_port, today)
@@ -278,9 +284,11 @@ def main() -> int:
                 api["roll"] += out["roll"]
                 api["score"] += out["score"]
                 rounds.append((base, (len(out["roll"]) + len(out["score"])) / took))
-                if args.also:
+                if args.also and also_server is not None:
+                    cpu = cpu_seconds(also_server.pid)
                     out, took = run_clients(game_loop, args.clients, args.seconds, also_port,
                                             today)
+                    cpu_also += cpu_seconds(also_server.pid) - cpu
                     also["roll"] += out["roll"]
                     also["score"] += out["score"]
                     also_rounds.append((len(out["roll"]) + len(out["score"])) / took)
@@ -315,8 +323,10 @@ def main() -> int:
     games = len(api["roll"]) + len(api["score"])
     hello_ms = cpu_hello / max(len(hello["hello"]), 1) * 1000
     game_ms = cpu_api / max(games, 1) * 1000
+    also_ms = cpu_also / max(len(also["roll"]) + len(also["score"]), 1) * 1000
     print(f"server CPU per request (gunicorn workers, user+system): hello {hello_ms:.2f} ms, "
-          f"roll/score {game_ms:.2f} ms (player creation and game starts included)")
+          f"roll/score {game_ms:.2f} ms (player creation and game starts included)"
+          + (f", --also roll/score {also_ms:.2f} ms" if args.also else ""))
     print(f"load average after the run: {os.getloadavg()[0]:.1f}")
     return 0
 

@@ -23,12 +23,20 @@ as in production) in a temporary directory; everything is stopped at the end.
     .venv/bin/python bench/finish_latency.py                       # 500/s for 10 s
     .venv/bin/python bench/finish_latency.py --rate 1000 --seconds 10
     .venv/bin/python bench/finish_latency.py --rate 0 --count 20000  # drain rate
+    .venv/bin/python bench/finish_latency.py --ruleset maxi-yatzy --prepare
+
+``--ruleset maxi-yatzy`` appends Maxi Yatzy results (a valid 20-turn log); ``--fairplay``
+sets the consumers' ``DAILY_FAIRPLAY_RULESETS`` (default: the service's default, which
+checks both sets); ``--prepare`` first runs the ceiling job
+(:func:`workers.ceiling.prepare_day_ceiling`, in this process, not timed) so that the
+consumers find the day's ceiling as they would in production.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import multiprocessing
 import os
 import signal
@@ -57,6 +65,19 @@ PREFIX = "bench:"
 LOG = "dl1~yahtzee~-~d2026-11-29~YcA.YcB.YcC.YcD.YcE.YcF.YcG.YcH.YcI.YcJ.YcK.YcL.YcM"
 
 
+@functools.cache
+def log_of(ruleset: str) -> str:
+    """A complete move log of the day (Yahtzee: :data:`LOG`; else every box in turn)."""
+    if ruleset == "yahtzee":
+        return LOG
+    from daily.movelog import MoveLog, Turn
+    from daily.rules import get_ruleset
+
+    rules = get_ruleset(ruleset)
+    turns = tuple(Turn(("1" * (rules.dice - 1) + "0",), box) for box in rules.box_ids)
+    return MoveLog(ruleset, turns, (), None, DATE).to_text()
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -72,16 +93,16 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))]
 
 
-def result(n: int, opens: float) -> dict[str, object]:
+def result(n: int, opens: float, ruleset: str = "yahtzee") -> dict[str, object]:
     return {
         "game_id": f"g_{n:08d}", "player_id": f"p_{n:08d}", "player_name": f"P{n}",
-        "date": DATE.isoformat(), "ruleset": "yahtzee", "total": 150 + n % 200,
-        "finished_at": opens + n / 1000, "code": f"DD-{n:010d}", "log": LOG,
+        "date": DATE.isoformat(), "ruleset": ruleset, "total": 150 + n % 200,
+        "finished_at": opens + n / 1000, "code": f"DD-{n:010d}", "log": log_of(ruleset),
     }
 
 
 def produce(url: str, first: int, count: int, step: int, rate: float, t0: float,
-            out: Connection) -> None:
+            out: Connection, ruleset: str = "yahtzee") -> None:
     """Append games first, first + step, ... on schedule; send back their append times."""
     conn = redis.Redis.from_url(url)
     stream = ResultStream(conn, prefix=PREFIX)
@@ -98,7 +119,7 @@ def produce(url: str, first: int, count: int, step: int, rate: float, t0: float,
                 late += 1
         with conn.pipeline(transaction=True) as pipe:
             pipe.set(f"{PREFIX}game:g_{n:08d}", "x" * 600)  # the finished game record
-            stream.append(pipe, result(n, opens))
+            stream.append(pipe, result(n, opens, ruleset))
             pipe.execute()
         times[n] = time.time()
     out.send((times, late, time.process_time() - cpu0))
@@ -131,13 +152,14 @@ def watch(conn: redis.Redis, board: Leaderboard, count: int, rate: float, t0: fl
 WARM_UP = 40
 
 
-def warm_up(conn: redis.Redis, stream: ResultStream, first: int) -> None:
+def warm_up(conn: redis.Redis, stream: ResultStream, first: int,
+            ruleset: str = "yahtzee") -> None:
     """Trickle :data:`WARM_UP` results (ids after the measured ones) over 2 s so that
     every consumer gets some, then wait until all are applied."""
     opens = calendar.opens_at(DATE).timestamp()
     for n in range(first, first + WARM_UP):
         with conn.pipeline(transaction=True) as pipe:
-            stream.append(pipe, result(n, opens))
+            stream.append(pipe, result(n, opens, ruleset))
             pipe.execute()
         time.sleep(2.0 / WARM_UP)
     deadline = time.time() + 120
@@ -153,6 +175,10 @@ def main() -> int:
     parser.add_argument("--count", type=int, help="finishes (default rate x seconds)")
     parser.add_argument("--consumers", type=int, default=2)
     parser.add_argument("--producers", type=int, default=2, help="appending processes")
+    parser.add_argument("--ruleset", default="yahtzee", choices=["yahtzee", "maxi-yatzy"])
+    parser.add_argument("--fairplay", help="the consumers' DAILY_FAIRPLAY_RULESETS")
+    parser.add_argument("--prepare", action="store_true",
+                        help="compute the day's ceiling ahead (the ceiling job), not timed")
     args = parser.parse_args()
     count = args.count or int(args.rate * args.seconds)
     with tempfile.TemporaryDirectory(prefix="dd-bench-") as tmp, \
@@ -161,6 +187,14 @@ def main() -> int:
         init_keys(load_config({"DAILY_DATA_DIR": str(data)}).keys_dir)  # the fair-play check
         env = dict(os.environ, REDIS_URL=url, DAILY_KEY_PREFIX=PREFIX, PYTHONPATH=str(ROOT),
                    DAILY_DATA_DIR=str(data))
+        if args.fairplay is not None:
+            env["DAILY_FAIRPLAY_RULESETS"] = args.fairplay
+        if args.prepare:
+            os.environ.update(REDIS_URL=url, DAILY_KEY_PREFIX=PREFIX, DAILY_DATA_DIR=str(data))
+            from workers.ceiling import prepare_day_ceiling
+
+            took = prepare_day_ceiling(DATE.isoformat(), args.ruleset)["seconds"]
+            print(f"the day's {args.ruleset} ceiling prepared ahead in {took:.1f} s (not timed)")
         conn = redis.Redis.from_url(url)
         stream = ResultStream(conn, prefix=PREFIX)
         stream.ensure_group()
@@ -174,8 +208,8 @@ def main() -> int:
         ]
         try:
             time.sleep(2.0)  # let the consumers start
-            board = Leaderboard(conn, DATE, "yahtzee", prefix=PREFIX)
-            warm_up(conn, stream, count)
+            board = Leaderboard(conn, DATE, args.ruleset, prefix=PREFIX)
+            warm_up(conn, stream, count, args.ruleset)
             memory0 = conn.info("memory")["used_memory"]
             cpu_consumers0 = sum(cpu_seconds(c.pid) for c in consumers)
             cpu_redis0 = redis_cpu(conn)
@@ -187,7 +221,8 @@ def main() -> int:
             for i in range(args.producers):
                 mine, theirs = multiprocessing.Pipe(duplex=False)
                 proc = multiprocessing.Process(
-                    target=produce, args=(url, i, count, args.producers, args.rate, t0, theirs)
+                    target=produce,
+                    args=(url, i, count, args.producers, args.rate, t0, theirs, args.ruleset),
                 )
                 proc.start()
                 pipes.append(mine)
@@ -231,6 +266,8 @@ def main() -> int:
                 except subprocess.TimeoutExpired:
                     c.kill()
             conn.close()
+    checked = env.get("DAILY_FAIRPLAY_RULESETS", "the default")
+    print(f"{args.ruleset} results; fair-play check of the consumers: {checked}")
     offered = f"{count / produced:.0f}/s offered" if args.rate else "appended first"
     print(f"{count} finishes appended in {produced:.2f} s ({offered}, {late} >50 ms late);"
           f" all {players} on the board {drained:.2f} s after the start"

@@ -145,7 +145,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
     import os
     import signal
 
-    from daily.service.fairplay import review_gates
+    from daily.service.fairplay import review_gates, warm_up
     from daily.service.results_stream import ResultConsumer, pause_dir_hook
 
     if not 1 <= args.batch <= 10_000:
@@ -165,6 +165,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
     )
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: consumer.stop())
+    warm_up(config)
     logging.getLogger("daily.results").info("results consumer %s started", consumer.name)
     consumer.run(burst=args.burst)
     return 0

@@ -256,9 +256,14 @@ def assess_ceiling_only(log: MoveLog, ceiling: Ceiling) -> Verdict:
     return assess_ceiling_value(log, ceiling.value, ceiling.slots)
 
 
-def assess_ceiling_value(log: MoveLog, value: int, slots: np.ndarray) -> Verdict:
+def assess_ceiling_value(
+    log: MoveLog, value: int, slots: np.ndarray, total: int | None = None
+) -> Verdict:
     """:func:`assess_ceiling_only` from the ceiling's value and the day's slot matrix
     alone (what the results path keeps: no table of the programme).
+
+    ``total``: the game's total as the server computed it when the game finished (the
+    results path has it); the log is then not replayed, which is most of the cost.
 
     >>> from daily.rules import get_ruleset
     >>> from daily.fairplay.ceiling import ceiling_of_seed
@@ -268,16 +273,20 @@ def assess_ceiling_value(log: MoveLog, value: int, slots: np.ndarray) -> Verdict
     True
     >>> assess_ceiling_value(perfect, ceiling.value + 1, ceiling.slots).flagged
     False
+    >>> assess_ceiling_value(perfect, ceiling.value, ceiling.slots, total=ceiling.value).flagged
+    True
     """
-    try:
-        result = replay(log, slots=_SlotView(slots))
-    except DailyError as exc:
-        raise LogFormatError(f"the log does not replay on the day's dice: {exc}",
-                             field="log") from None
+    if total is None:
+        try:
+            result = replay(log, slots=_SlotView(slots))
+        except DailyError as exc:
+            raise LogFormatError(f"the log does not replay on the day's dice: {exc}",
+                                 field="log") from None
+        total = result.total if result.complete else None
     decided = turns_to_actions(log.rules, log)
     scouting = scouting_share(decided)
-    flagged = result.complete and result.total >= value
-    return Verdict(flagged, 0.0, result.total, value, len(decided), 0, (), scouting,
+    flagged = log.complete and total is not None and total >= value
+    return Verdict(flagged, 0.0, total or 0, value, len(decided), 0, (), scouting,
                    CEILING_ONLY)
 
 

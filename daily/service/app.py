@@ -30,7 +30,7 @@ import importlib
 import logging
 import pkgutil
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +52,7 @@ from daily.service.errors import ApiError, handle_http_error, register_error_han
 from daily.service.games import GameService
 from daily.service.groups import Groups
 from daily.service.headers import install_security_headers
+from daily.service.jsonout import OrjsonProvider
 from daily.service.keys import Keyring
 from daily.service.metrics import Metrics
 from daily.service.opponents import strategy_table
@@ -84,6 +85,24 @@ class Services:
     creation: CreationGuard
 
 
+class DailyFlask(Flask):
+    """Flask, checking once per function (not on every call) that a hook or a view is
+    not a coroutine (Flask asks ``inspect`` each time, six times per request here)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plain_functions: set[Callable[..., Any]] = set()
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """``func`` itself if it is a plain function, else Flask's sync wrapper."""
+        if func in self._plain_functions:
+            return func
+        wrapped = super().ensure_sync(func)
+        if wrapped is func:
+            self._plain_functions.add(func)
+        return wrapped
+
+
 def api_blueprints() -> list[Blueprint]:
     """Every ``bp`` Blueprint defined by a module of :mod:`daily.service.api`."""
     found = []
@@ -111,7 +130,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     ['/api/v1/health']
     """
     config = config or load_config()
-    app = Flask(__name__)
+    app = DailyFlask(__name__)
     proxies = config.trusted_proxies
     if proxies:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
@@ -125,8 +144,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     now = app.config.get("NOW")
     if isinstance(now, dt.datetime):
         app.config["CLOCK"] = FixedClock(now)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.compact = True  # type: ignore[attr-defined]
+    app.json = OrjsonProvider(app)  # compact, keys in order, as Flask's own would write
 
     def clock() -> dt.datetime:
         return app.config["CLOCK"]()

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from daily.card import Card
+from daily.rules import Ruleset
 from daily.service.domain import Invalid
 
 PREFIX = "DD-"
@@ -92,6 +93,22 @@ def random_code(prefix: str, length: int) -> str:
     return prefix + "".join(secrets.choice(CROCKFORD) for _ in range(length))
 
 
+#: The best points of each box, per ruleset object (a few thousand evaluations to make).
+_BEST: dict[int, tuple[Ruleset, list[int]]] = {}
+
+
+def _best_points(rules: Ruleset) -> list[int]:
+    """The best points each box of ``rules`` can score (served points included)."""
+    found = _BEST.get(id(rules))
+    if found is None or found[0] is not rules:
+        table = rules.served_table  # the same as rules.table unless served points exist
+        best = [max(points[i] for points in table.values()) for i in range(len(rules.boxes))]
+        if len(_BEST) >= 64:
+            _BEST.clear()
+        found = _BEST[id(rules)] = (rules, best)
+    return found[1]
+
+
 def box_marks(card: Card) -> list[str]:
     """One square per box: green at 60 % of the box's best or more, yellow below,
     black for a scratched box.
@@ -102,9 +119,7 @@ def box_marks(card: Card) -> list[str]:
     >>> "".join(box_marks(card)[:6])
     '🟨⬛⬛⬛⬛🟩'
     """
-    rules = card.rules
-    table = rules.served_table  # the same as rules.table unless served points exist
-    best = [max(points[i] for points in table.values()) for i in range(len(rules.boxes))]
+    best = _best_points(card.rules)
     marks = []
     for points, top in zip(card.scores, best, strict=True):
         if not points:

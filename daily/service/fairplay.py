@@ -46,7 +46,7 @@ import numpy as np
 import redis
 
 from daily.dice import parse_date
-from daily.errors import DailyError
+from daily.errors import DailyError, LogFormatError
 from daily.movelog import MoveLog
 from daily.rules import Ruleset, canonical_name
 from daily.service import keymap
@@ -271,6 +271,19 @@ def day_ceiling(conn: redis.Redis | None, config: Config, rules: Ruleset,
     return ceiling
 
 
+def warm_up(config: Config) -> None:
+    """Import the check's engine (numba among it: seconds on a loaded machine) before
+    the first result, so that it does not hold up the first batch; nothing when no
+    ruleset is checked.
+
+    >>> from daily.service.config import load_config
+    >>> warm_up(load_config({"DAILY_FAIRPLAY_RULESETS": "off"}))
+    """
+    if config.fairplay_rulesets:
+        import daily.fairplay.foresight
+        import daily.strategy.store  # noqa: F401
+
+
 def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
     """The verdict on a ranked result, or None when it has no complete log or its
     ruleset is not checked (``DAILY_FAIRPLAY_RULESETS``).
@@ -296,8 +309,12 @@ def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Ve
         except StrategyError:
             table = None
     if table is None:
+        if log.day is not None and log.day != result.date:
+            raise LogFormatError(f"the log is of {log.day}, the result of {result.date}",
+                                 field="log")
         value, slots = ceiling_value(conn, config, rules, result.date)
-        return assess_ceiling_value(log, value, slots)
+        # The total is the server's, computed when the game finished: no replay needed.
+        return assess_ceiling_value(log, value, slots, total=result.total)
     return assess(log, day_ceiling(conn, config, rules, result.date), table)
 
 

@@ -50,6 +50,8 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 
+_BY_LOWER = tuple((name.lower(), name, value) for name, value in HEADERS.items())
+
 
 def install_security_headers(app: Flask, config: Config) -> None:
     """Add :data:`HEADERS` (and HSTS when it applies) to every response of ``app``.
@@ -64,8 +66,11 @@ def install_security_headers(app: Flask, config: Config) -> None:
 
     @app.after_request
     def _security_headers(response: Response) -> Response:
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
-        if config.hsts or request.is_secure:
-            response.headers.setdefault("Strict-Transport-Security", HSTS)
+        # One pass over the headers set so far (``setdefault`` walks them twice a name).
+        headers = response.headers
+        present = {name.lower() for name, _ in headers}
+        headers.extend([(name, value) for lower, name, value in _BY_LOWER
+                        if lower not in present])
+        if (config.hsts or request.is_secure) and "strict-transport-security" not in present:
+            headers["Strict-Transport-Security"] = HSTS
         return response

@@ -41,6 +41,8 @@ def nesting_exceeds(raw: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
     >>> nesting_exceeds(b'{"a": [[1], "]]]]"]}', limit=3), nesting_exceeds(b"[" * 4, limit=3)
     (False, True)
     """
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False  # not enough opening brackets, in strings or not (the usual body)
     brackets = _JSON_STRINGS.sub(b"", raw).translate(None, _NOT_BRACKETS)
     depth = 0
     for byte in brackets:

@@ -29,6 +29,9 @@ compare this path with the reference on random positions of every exact ruleset.
 from __future__ import annotations
 
 import functools
+import threading
+import weakref
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -48,6 +51,7 @@ from daily.strategy.spec import (
 if TYPE_CHECKING:  # pragma: no cover
     from daily.strategy.advisor import Position
     from daily.strategy.solver import StrategyTable
+    from daily.strategy.spec import GameSpec
 
 #: Turn states kept per engine (and process). A Yahtzee state holds 2 x 462 floats
 #: (7.4 kB), a Maxi Yatzy one 3 x 924 (22 kB): 2,048 states are 15 to 45 MB at most.
@@ -323,6 +327,46 @@ def roll_keeps(table: StrategyTable) -> tuple[np.ndarray, np.ndarray]:
     return np.array(start, dtype=np.int64), np.array(out, dtype=np.int64)
 
 
+@dataclass(frozen=True, eq=False)
+class _Shared:
+    """What every engine on one :class:`daily.strategy.spec.GameSpec` reads: built once
+    per spec (50-100 ms of Python), so a new advisor on a table starts at once."""
+
+    keep_start: np.ndarray
+    keep_list: np.ndarray
+    raw_t: np.ndarray
+    kidx_t: np.ndarray
+    code_index: np.ndarray
+    holds: list[str]
+    kept: list[tuple[int, ...]]
+    keep_texts: list[str]
+
+
+_SHARED: weakref.WeakKeyDictionary[GameSpec, _Shared] = weakref.WeakKeyDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared(table: StrategyTable) -> _Shared:
+    spec = table.spec
+    with _SHARED_LOCK:
+        hit = _SHARED.get(spec)
+    if hit is not None:
+        return hit
+    keep_start, keep_list = roll_keeps(table)
+    raw_t = np.ascontiguousarray(spec.raw.T)
+    kidx_t = np.ascontiguousarray(raw_t // np.maximum(spec.upper_face, 1)[:, None])
+    code_index = np.full(7**6, -1, dtype=np.int64)
+    for i, k in enumerate(spec.keeps):
+        code_index[sum(int(c) * 7**f for f, c in enumerate(k))] = i
+    n = table.rules.dice
+    holds = ["".join("1" if bits >> i & 1 else "0" for i in range(n)) for bits in range(1 << n)]
+    kept = [counts_to_dice(k) for k in spec.keeps]
+    texts = ["keeping " + "-".join(map(str, k)) if k else "rerolling everything" for k in kept]
+    built = _Shared(keep_start, keep_list, raw_t, kidx_t, code_index, holds, kept, texts)
+    with _SHARED_LOCK:
+        return _SHARED.setdefault(spec, built)
+
+
 class HintEngine:
     """Hints of one table, exact and fast; one per advisor (and so per table and process).
 
@@ -338,23 +382,13 @@ class HintEngine:
         self._spec = spec
         self._args = (spec.params, spec.raw, spec.raw_served, spec.alike, spec.upper_face,
                       spec.joker_points)
-        self._keep_start, self._keep_list = roll_keeps(table)
-        self._raw_t = np.ascontiguousarray(spec.raw.T)
-        faces = np.maximum(spec.upper_face, 1)[:, None]
-        self._kidx_t = np.ascontiguousarray(self._raw_t // faces)
-        self._code_index = np.full(7**6, -1, dtype=np.int64)
-        for i, k in enumerate(spec.keeps):
-            self._code_index[sum(int(c) * 7**f for f, c in enumerate(k))] = i
-        n = self.rules.dice
-        self._holds = ["".join("1" if bits >> i & 1 else "0" for i in range(n))
-                       for bits in range(1 << n)]
-        self._kept = [counts_to_dice(k) for k in spec.keeps]
+        shared = _shared(table)
+        self._keep_start, self._keep_list = shared.keep_start, shared.keep_list
+        self._raw_t, self._kidx_t = shared.raw_t, shared.kidx_t
+        self._code_index, self._holds = shared.code_index, shared.holds
+        self._kept, self._keep_texts = shared.kept, shared.keep_texts
         self._box_ids = [b.id for b in self.rules.boxes]
         self._box_words = [b.replace("_", " ") for b in self._box_ids]
-        self._keep_texts = [
-            "keeping " + "-".join(map(str, k)) if k else "rerolling everything"
-            for k in self._kept
-        ]
         self._upper = [i for i, f in enumerate(spec.upper_face) if f]
         p = spec.params
         self._threshold = int(p[P_THRESHOLD])

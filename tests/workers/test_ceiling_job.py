@@ -157,3 +157,35 @@ def test_rollover_prepares_the_open_and_next_days(
     monkeypatch.setenv("DAILY_FAIRPLAY_RULESETS", "yahtzee")
     Job.fetch("fairplay-ceiling-2026-11-29-maxi-yatzy", connection=redis_client).delete()
     assert "prepared" not in rollover(now)  # not checked: not prepared
+
+
+def test_the_gate_holds_by_the_servers_total_and_refuses_a_log_of_another_day(
+    env: dict[str, str], redis_client: redis.Redis
+) -> None:
+    """Ceiling-only (Maxi Yatzy by default): the prepared value, one GET, against the
+    total the server computed; a log of another day cannot be checked and is held."""
+    from daily.movelog import MoveLog, Turn
+    from daily.service.fairplay import review_gates, store_prepared
+    from daily.service.leaderboard import Result
+    from daily.service.review import ReviewQueue
+
+    config = load_config(env)
+    rules = get_ruleset("maxi-yatzy")
+    day = dt.date(2026, 11, 27)  # a day no other test of this process checks
+
+    def result(n: int, total: int, log_day: dt.date = day) -> Result:
+        turns = tuple(Turn((), box) for box in rules.box_ids)
+        log = MoveLog("maxi-yatzy", turns, (), None, log_day).to_text()
+        return Result(f"g_{n}", f"p_{n}", f"P{n}", day, "maxi-yatzy", total, 1.0,
+                      f"DD-{n}", log)
+
+    store_prepared(redis_client, PREFIX, day, "maxi-yatzy", 480, 1.0)
+    verdicts = review_gates(redis_client, config, [
+        result(1, 479), result(2, 480), result(3, 480, dt.date(2026, 11, 26)),
+    ])
+    assert verdicts == [None, "held", "held"]
+    queue = ReviewQueue(redis_client, PREFIX)
+    assert queue.get("g_2").verdict["method"] == "ceiling-only/1"
+    assert queue.get("g_3").verdict["method"] == "unchecked"
+    assert "2026-11-26" in queue.get("g_3").verdict["reason"]
+    assert queue.signals("2026-11-27", "maxi-yatzy")["checked"] == 2

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import redis
 
-from daily.card import Card
+from daily.card import Card, ColumnTotals
 from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import turns_json
@@ -95,6 +95,7 @@ class GameViews:
             # A practice seed is shown once the game is over, unless a challenge uses it.
             log_json["seed"] = None
         over = game.over
+        upper, total = upper_and_total(card)
         state: dict[str, Any] = {
             "id": record.id,
             "mode": record.mode,
@@ -118,8 +119,8 @@ class GameViews:
             ],
             "extra_bonus": card.extra_bonus,
             "extra_count": card.extra_count,
-            "upper": upper_json(card),
-            "total": card.total,
+            "upper": upper,
+            "total": total,
             "history": [] if light else turns_json(game.history),
             "log": log_json,
             "result": None,
@@ -200,13 +201,40 @@ def card_json(card: Card) -> list[dict[str, Any]]:
     return [{"box": box, "points": pts} for box, pts in card.as_dict().items()]
 
 
+def upper_and_total(card: Card) -> tuple[dict[str, int], int]:
+    """:func:`upper_json` and ``card.total`` from one pass over the columns.
+
+    >>> from daily.rules import get_ruleset
+    >>> card = Card.empty(get_ruleset("yahtzee")).fill(5, 30, 0).fill(12, 50, 0)
+    >>> upper_and_total(card) == (upper_json(card), card.total)
+    True
+    """
+    columns = card.columns
+    total = sum((c.upper + c.bonus + c.lower) * c.weight for c in columns)
+    return _upper(card, columns), total + card.extra_bonus
+
+
 def upper_json(card: Card) -> dict[str, int]:
-    """The upper section: total, bonus threshold, bonus earned and points still to go."""
+    """The upper section: total, bonus threshold, bonus earned and points still to go
+    (``Card.upper_total``, ``upper_bonus`` and ``upper_to_go``, from one pass over the
+    columns).
+
+    >>> from daily.rules import get_ruleset
+    >>> card = Card.empty(get_ruleset("yahtzee")).fill(5, 30, 0)
+    >>> upper_json(card) == {"total": card.upper_total, "threshold": 63,
+    ...     "bonus": card.upper_bonus, "bonus_value": 35, "to_go": card.upper_to_go}
+    True
+    """
+    return _upper(card, card.columns)
+
+
+def _upper(card: Card, columns: tuple[ColumnTotals, ...]) -> dict[str, int]:
     rules = card.rules
+    threshold = rules.upper_bonus_threshold
     return {
-        "total": card.upper_total,
-        "threshold": rules.upper_bonus_threshold,
-        "bonus": card.upper_bonus,
+        "total": sum(c.upper * c.weight for c in columns),
+        "threshold": threshold,
+        "bonus": sum(c.bonus * c.weight for c in columns),
         "bonus_value": rules.upper_bonus,
-        "to_go": card.upper_to_go,
+        "to_go": sum(max(0, threshold - c.upper) for c in columns),
     }

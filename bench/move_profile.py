@@ -1,0 +1,156 @@
+"""CPU per roll/score inside the app, with every before/after request hook, without
+gunicorn or sockets: the WSGI app is called directly with prepared environments.
+
+Usage: ``REDIS_URL=redis://127.0.0.1:6394/0 python bench/move_profile.py [--moves 3000]
+[--profile] [--hello]``
+
+A fresh key prefix on the given Redis (never a production one: it writes games),
+rate limits raised so that they count but never refuse. Plays ranked Yahtzee games of
+today (roll, roll, score, a new player per game) and prints the mean CPU time per move
+(``time.process_time``), and the median and best of blocks of 100 moves (the best
+is the least disturbed by other work on a shared machine); ``--hello`` does the same
+for ``bench/hello_app.py``; ``--profile`` prints cProfile's top functions by own and
+cumulative time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import datetime as dt
+import io
+import json
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+BLOCK = 100
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def environ(method: str, path: str, body: bytes, token: str | None) -> dict[str, Any]:
+    env = {
+        "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "SCRIPT_NAME": "",
+        "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1", "REMOTE_PORT": "50000",
+        "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body)),
+        "HTTP_HOST": "127.0.0.1:8000", "HTTP_CONTENT_TYPE": "application/json",
+        "wsgi.input": io.BytesIO(body), "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
+        "wsgi.version": (1, 0),
+    }
+    if token:
+        env["HTTP_AUTHORIZATION"] = "Bearer " + token
+    return env
+
+
+def call(app: Any, method: str, path: str, body: Any = None,
+         token: str | None = None) -> tuple[int, Any]:
+    status, data = call_raw(app, method, path, body, token)
+    return status, json.loads(data) if data else None
+
+
+def call_raw(app: Any, method: str, path: str, body: Any = None,
+             token: str | None = None) -> tuple[int, bytes]:
+    raw = b"" if body is None else json.dumps(body).encode()
+    status: list[str] = []
+    chunks = app(environ(method, path, raw, token), lambda s, h, e=None: status.append(s))
+    data = b"".join(chunks)
+    if hasattr(chunks, "close"):
+        chunks.close()
+    return int(status[0][:3]), data
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=3000)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--hello", action="store_true")
+    parser.add_argument("--top", type=int, default=45)
+    args = parser.parse_args()
+    if args.hello:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from hello_app import app as hello
+
+        for _ in range(200):
+            call(hello, "GET", "/hello")
+        started = time.process_time()
+        for _ in range(args.moves):
+            call(hello, "GET", "/hello")
+        print(f"hello: {(time.process_time() - started) / args.moves * 1e6:.0f} us CPU/request")
+        return 0
+
+    from daily.service.app import create_app
+    from daily.service.config import load_config
+    from daily.service.keys import init_keys
+
+    tmp = Path(tempfile.mkdtemp(prefix="dd-prof-"))
+    limit = "100000000/minute"
+    env = dict(os.environ, DAILY_DATA_DIR=str(tmp / "data"),
+               DAILY_KEY_PREFIX=f"prof-{uuid.uuid4().hex[:8]}:",
+               DAILY_RATE_LIMIT=limit, DAILY_RATE_LIMIT_READS=limit, DAILY_RATE_LIMIT_IP=limit,
+               DAILY_PLAYER_LIMIT="off", DAILY_PLAYER_NET_LIMIT="off")
+    config = load_config(env)
+    init_keys(config.keys_dir)
+    app = create_app(config)
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    moves = 0
+    spent = 0.0
+    profiler = cProfile.Profile(time.process_time) if args.profile else None
+    warm = 300
+    blocks: list[float] = []  # mean CPU per move of each block of BLOCK moves
+    block = 0.0
+    while moves < args.moves + warm:
+        status, body = call(app, "POST", "/api/v1/players", {})
+        assert status == 201, body
+        token = body["token"]
+        status, state = call(app, "POST", "/api/v1/games",
+                             {"ruleset": "yahtzee", "date": today, "mode": "ranked"}, token)
+        assert status == 201, state
+        while not state["over"] and moves < args.moves + warm:
+            if state["rolls_left"]:
+                path, payload = f"/api/v1/games/{state['id']}/roll", {
+                    "hold": "11000", "position": state["position"]}
+            else:
+                box = next(c["box"] for c in state["choices"] if c["legal"])
+                path, payload = f"/api/v1/games/{state['id']}/score", {
+                    "box": box, "position": state["position"]}
+            counted = moves >= warm
+            if counted and profiler:
+                profiler.enable()
+            started = time.process_time()
+            status, raw = call_raw(app, "POST", path, payload, token)
+            if counted:
+                took = time.process_time() - started
+                spent += took
+                block += took
+                if (moves - warm + 1) % BLOCK == 0:
+                    blocks.append(block / BLOCK)
+                    block = 0.0
+            if counted and profiler:
+                profiler.disable()
+            state = json.loads(raw)
+            assert status == 200, state
+            moves += 1
+    print(f"roll/score: {spent / args.moves * 1e6:.0f} us CPU/move (in process, "
+          f"{args.moves} moves); blocks of {BLOCK}: median "
+          f"{statistics.median(blocks) * 1e6:.0f} us, best {min(blocks) * 1e6:.0f} us")
+    if profiler:
+        stats = pstats.Stats(profiler)
+        calls = stats.total_calls  # type: ignore[attr-defined]
+        print(f"Python function calls per move: {calls / args.moves:.0f} (does not depend "
+              "on the machine's load)")
+        stats.sort_stats("tottime").print_stats(args.top)
+        stats.sort_stats("cumulative").print_stats(args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
