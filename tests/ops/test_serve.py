@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 import redis
@@ -190,3 +191,20 @@ def test_serve_adds_up_the_metrics_of_both_web_workers(redis_url, tmp_path) -> N
         assert serve.stop(signal.SIGTERM) == 0
     finally:
         serve.kill_everything()
+
+
+def test_serve_keeps_the_operators_metrics_directory(tmp_path) -> None:
+    """PROMETHEUS_MULTIPROC_DIR set by the operator is the web workers' as it is (not
+    emptied); unset, it is <data>/metrics, emptied."""
+    from daily.service.config import load_config
+    from daily.service.embedded import EmbeddedStack
+
+    stack = EmbeddedStack(load_config({"DAILY_DATA_DIR": str(tmp_path / "data")}))
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "counter_7.db").write_bytes(b"kept")
+    assert stack._metrics_dir({"PROMETHEUS_MULTIPROC_DIR": str(theirs)}) == str(theirs)
+    assert (theirs / "counter_7.db").exists()
+    ours = stack._metrics_dir({})
+    assert ours == str((tmp_path / "data" / "metrics").resolve())
+    assert list(Path(ours).iterdir()) == []
