@@ -253,29 +253,15 @@ class ReviewQueue:
             write_review_archive(self, result.date.isoformat(), result.ruleset, archive_dir)
         return outcome
 
-    def note_signals(self, date: str, ruleset: str, *, scout_like: bool, busy_network: bool,
-                     game_id: str) -> None:
-        """Count a checked game in the board's review statistics (once per game).
+    def note_signals_many(self, games: list[tuple[str, str, str, bool, bool]]) -> None:
+        """Count checked games ``(date, ruleset, game id, scout_like, busy_network)`` in
+        their boards' review statistics, once per game, in two pipelined round trips (the
+        ``SADD``, then the counts of the games not counted yet).
 
         ``scout_like``: it rerolled every die nearly every time; ``busy_network``: its
         player came from a network that created many players that day. Statistics for
         operators, never a reason to hold a game by themselves.
         """
-        key = keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
-        if not self.conn.sadd(key + ":seen", game_id):
-            return
-        with self.conn.pipeline(transaction=False) as pipe:
-            pipe.hincrby(key, "checked", 1)
-            if scout_like:
-                pipe.hincrby(key, "scout_like", 1)
-            if busy_network:
-                pipe.hincrby(key, "busy_network", 1)
-            pipe.execute()
-
-    def note_signals_many(self, games: list[tuple[str, str, str, bool, bool]]) -> None:
-        """:meth:`note_signals` of many games ``(date, ruleset, game id, scout_like,
-        busy_network)`` in two pipelined round trips (the ``SADD``, then the counts of the
-        games not counted yet)."""
         keys = [keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
                 for date, ruleset, *_ in games]
         with self.conn.pipeline(transaction=False) as pipe:
@@ -296,7 +282,7 @@ class ReviewQueue:
             pipe.execute()
 
     def signals(self, date: str, ruleset: str) -> dict[str, int]:
-        """The board's review statistics (see :meth:`note_signals`)."""
+        """The board's review statistics (see :meth:`note_signals_many`)."""
         key = keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
         raw = self.conn.hgetall(key)
         out = {"checked": 0, "scout_like": 0, "busy_network": 0}
