@@ -30,9 +30,11 @@ install: $(DEV_DEPS)
 run: install-run
 	$(BIN)/daily serve
 
-# Debian's chromium for the browser tests (installed when running as root with apt-get).
+# Debian's chromium for the browser tests and nginx-light for the nginx error-page test
+# (installed when running as root with apt-get).
 test-prereqs:
 	@tools/need_chromium.sh
+	@tools/need_nginx.sh
 
 lint: install
 	$(BIN)/ruff check .
