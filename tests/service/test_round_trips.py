@@ -57,11 +57,13 @@ class Session:
 
 
 class Monitor:
-    """The commands clients send Redis while the block runs (MONITOR, scripts' own
-    commands left out)."""
+    """The commands clients send this test's Redis database while the block runs
+    (MONITOR, scripts' own commands left out). MONITOR shows every database of the
+    server, and other test processes use theirs meanwhile, so only ``url``'s counts."""
 
     def __init__(self, url: str) -> None:
         self.conn = redis.Redis.from_url(url)
+        self.db = int(self.conn.connection_pool.connection_kwargs.get("db", 0))
         self.marker = f"end-{uuid.uuid4().hex}"
         self.commands: list[str] = []
         self.signal = redis.Redis.from_url(url)
@@ -78,7 +80,7 @@ class Monitor:
             command = self.monitor.next_command()
             if self.marker in command["command"]:
                 return
-            if command.get("client_type") != "lua":
+            if command.get("client_type") != "lua" and command.get("db") == self.db:
                 self.commands.append(command["command"])
 
     def __exit__(self, *exc: object) -> None:
