@@ -88,8 +88,10 @@ def cpu_seconds(root_pid: int) -> float:
 
 
 @contextmanager
-def process(args: list[str], env: dict[str, str], port: int) -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+def process(args: list[str], env: dict[str, str], port: int,
+            cwd: Path = ROOT) -> Iterator[subprocess.Popen[bytes]]:
+    """Run ``args`` in ``cwd`` until the block ends, once ``port`` answers."""
+    proc = subprocess.Popen(args, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         wait_for_port(port)
@@ -114,18 +116,8 @@ def other_checkout(root: Path | None, env: dict[str, str],
     other = dict(env, PYTHONPATH=str(root), DAILY_KEY_PREFIX="bench-also:")
     args = [sys.executable, "-m", "gunicorn", "-c", str(root / "deploy/gunicorn.conf.py"),
             "--bind", f"127.0.0.1:{port}", "daily.service.app:create_app()"]
-    proc = subprocess.Popen(args, env=other, cwd=root, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        wait_for_port(port)
+    with process(args, other, port, cwd=root) as proc:
         yield proc
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def valkey_binary() -> str:
