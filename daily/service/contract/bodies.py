@@ -12,7 +12,7 @@ not a number, ``true`` is not ``1``). A field that may be left out may not be ``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
@@ -169,12 +169,17 @@ def _practice_model(variant: Variant) -> type[Body]:
     )
 
 
+def _by_spelling(build: Callable[[Variant], type[Body]]) -> dict[str, type[Body]]:
+    """``build(variant)`` once per ruleset, under each spelling of its name."""
+    out: dict[str, type[Body]] = {}
+    for variant in VARIANTS:
+        model = build(variant)
+        out.update(dict.fromkeys(ruleset_spellings(variant.name), model))
+    return out
+
+
 #: The random-dice practice model of each ruleset spelling.
-PRACTICE_STARTS: dict[str, type[Body]] = {}
-for _variant in VARIANTS:
-    _model = _practice_model(_variant)
-    for _spelling in ruleset_spellings(_variant.name):
-        PRACTICE_STARTS[_spelling] = _model
+PRACTICE_STARTS = _by_spelling(_practice_model)
 
 #: Every shape of ``POST /games`` (exactly one matches a body), for the document.
 START_MODELS: tuple[type[Body], ...] = (
@@ -316,11 +321,7 @@ def _fresh_challenge_model(variant: Variant) -> type[Body]:
     )
 
 
-FRESH_CHALLENGES: dict[str, type[Body]] = {}
-for _variant in VARIANTS:
-    _fresh = _fresh_challenge_model(_variant)
-    for _spelling in ruleset_spellings(_variant.name):
-        FRESH_CHALLENGES[_spelling] = _fresh
+FRESH_CHALLENGES = _by_spelling(_fresh_challenge_model)
 
 #: Every shape of ``POST /challenges``.
 CHALLENGE_MODELS: tuple[type[Body], ...] = (
