@@ -204,6 +204,29 @@ def _insert(
 
 
 @njit(cache=True)
+def round4(x):  # pragma: no cover - compiled
+    """``round(x, 4)`` exactly as Python computes it, or NaN where this cannot be sure.
+
+    Python rounds the exact binary value of ``x`` to 4 decimals and returns the nearest
+    double to that decimal. ``y = x * 10^4`` is off the exact product by at most 2.2e-7
+    here (``0 <= y < 10^9``), so unless ``y`` lies within 10^-5 of a half-integer both
+    round to the same integer ``n``, and ``n / 10^4`` (exact operands, one correctly
+    rounded division) is that nearest double. Outside that (negative, huge or nearly a
+    tie: NaN) the caller asks Python's :func:`round`.
+    """
+    y = x * 10000.0
+    if not 0.0 <= y < 1e9:
+        return np.nan
+    n = np.floor(y)
+    d = y - n  # exact: 0 <= y < 2^52
+    if abs(d - 0.5) < 1e-5:
+        return np.nan
+    if d > 0.5:
+        n += 1.0
+    return n / 10000.0
+
+
+@njit(cache=True)
 def hint_rows(
     code, rolls_left, served, mask, u, y, base, W, use_future, P, raw, raw_served, alike,
     upper_face, joker_points, E, keep_start, keep_list, keeps, code_index, limit,
@@ -213,7 +236,8 @@ def hint_rows(
     ``code`` is the dice showing, in slot order, as base-7 digits (die ``i`` is digit
     ``i``). Each row: kind (0 box, 1 keep), box index or keep index, value (``base``
     plus the expected points to come), points (a keep: its hold mask, bit ``i`` for die
-    ``i``, leftmost dice first), extra bonus, and two sort keys. A box's value is ``base
+    ``i``, leftmost dice first), extra bonus, two sort keys, then the value and the loss
+    against the best row as the answer shows them (:func:`round4`). A box's value is ``base
     + ((points + extra bonus + upper bonus if crossed) + value of the next state)`` as
     in :meth:`daily.strategy.advisor.Advisor.box_actions`; a keep's is ``base +
     E[rolls_left][K]``.
@@ -228,7 +252,7 @@ def hint_rows(
         counts += 7 ** (dice[i] - 1)
     r = code_index[counts] - r0
     rw = raw_served if served else raw
-    rows = np.empty((limit, 7))
+    rows = np.empty((limit, 9))
     count = 0
     extra = kernel.extra_bonus(r, mask, y, P, alike)
     mode, mbox, jok = kernel.joker_mode(r, mask, P, alike, upper_face)
@@ -272,6 +296,9 @@ def hint_rows(
             K = keep_list[j]
             v = E[rolls_left, K]
             count = _insert(rows, count, limit, 1, K, base + v, 0, 0, v, j)
+    for i in range(count):
+        rows[i, 7] = round4(rows[i, 2])
+        rows[i, 8] = round4(rows[0, 2] - rows[i, 2])
     need = np.empty(6, dtype=np.int64)
     for i in range(count):
         if rows[i, 0] == 1:
@@ -397,6 +424,9 @@ class HintEngine:
         self._bonus = self.rules.upper_bonus
         self._served = bool(self.rules.served)
         self._no_keeps = np.zeros((1, 1))
+        # A plain array on the table's memory: a memory map (an ndarray subclass) costs
+        # every compiled call about 1 us more to dispatch.
+        self._values = np.asarray(table.values)
         self._nb = int(p[P_BOXES])
         self.turn_keeps = functools.lru_cache(maxsize=turns)(self._turn_keeps)
         # Small pure functions of their arguments, memoized (bounded, thread-safe).
@@ -405,7 +435,7 @@ class HintEngine:
 
     def _turn_keeps(self, mask: int, upper: int, flag: int) -> np.ndarray:
         s = self._spec
-        return turn_keeps(mask, upper, flag, self.table.values, not self.greedy, s.params,
+        return turn_keeps(mask, upper, flag, self._values, not self.greedy, s.params,
                           s.raw, self._raw_t, self._kidx_t, s.alike, s.upper_face,
                           s.joker_points, s.child, s.parent)
 
@@ -439,7 +469,7 @@ class HintEngine:
         keeps = self.turn_keeps(mask, upper, flag) if left else self._no_keeps
         served = self._served and left == self._first
         rows = hint_rows(self.dice_code(pos.dice), left, served, mask, upper, flag, total,
-                         self.table.values, not self.greedy, *self._args, keeps,
+                         self._values, not self.greedy, *self._args, keeps,
                          self._keep_start, self._keep_list, self._spec.keeps,
                          self._code_index, limit)
         return rows, total
@@ -448,24 +478,24 @@ class HintEngine:
         """The best action and the next ``top`` alternatives, as JSON (the same answer as
         :func:`daily.strategy.advisor.hint_json` on the reference actions)."""
         rows, total = self.rows(pos, top + 1)
-        dice = pos.dice
         acts = []
-        values = []
-        for kind, ident, value, points, bonus, _own, _index in rows.tolist():
+        box_ids, box_words, holds, kept, keep_texts = (
+            self._box_ids, self._box_words, self._holds, self._kept, self._keep_texts)
+        lines = rows.tolist()
+        best = lines[0][2]
+        for kind, ident, value, points, bonus, _own, _index, shown, loss in lines:
+            if shown != shown:  # NaN: too near a tie for the compiled rounding
+                shown = round(value, 4)
             k = int(ident)
             if kind == 0:
                 pts = int(points)
-                box = self._box_ids[k]
-                acts.append({"kind": "box", "value": round(value, 4), "box": box,
-                             "points": pts, "bonus": int(bonus),
-                             "text": f"scoring {pts} in {self._box_words[k]}"})
+                act = {"kind": "box", "value": shown, "box": box_ids[k], "points": pts,
+                       "bonus": int(bonus), "text": f"scoring {pts} in {box_words[k]}"}
             else:
-                acts.append({"kind": "keep", "value": round(value, 4),
-                             "hold": self._holds[int(points)], "kept": list(self._kept[k]),
-                             "text": self._keep_texts[k]})
-            values.append(value)
-        best = values[0]
-        for i in range(1, len(acts)):
-            acts[i]["loss"] = round(best - values[i], 4)
+                act = {"kind": "keep", "value": shown, "hold": holds[int(points)],
+                       "kept": list(kept[k]), "text": keep_texts[k]}
+            if acts:
+                act["loss"] = loss if loss == loss else round(best - value, 4)
+            acts.append(act)
         return {"best": acts[0], "alternatives": acts[1:], "rolls_left": pos.rolls_left,
-                "dice": list(dice), "total": total}
+                "dice": list(pos.dice), "total": total}

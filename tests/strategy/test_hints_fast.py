@@ -90,3 +90,25 @@ def test_the_turn_cache_is_bounded(yahtzee_table: StrategyTable) -> None:
     info = advisor.engine.turn_keeps.cache_info()
     assert info.currsize <= 16 and info.misses > 16
     assert advisor.engine.cache_bytes() == info.currsize * 3 * 462 * 8
+
+
+def test_compiled_rounding_is_pythons_round_or_declines() -> None:
+    """round4 gives exactly round(x, 4) (the same double) or NaN, which sends the caller
+    to Python's round: near ties, negative and huge values."""
+    from daily.strategy.hints import round4
+
+    rng = random.Random(5)
+    values = [rng.uniform(0, 2000) for _ in range(20000)]
+    values += [rng.randrange(40_000_000) / 20000 for _ in range(20000)]  # exact ties
+    values += [v + d for v in values[-2000:] for d in (1e-9, -1e-9, 6e-5, -6e-5)]
+    values += [0.0, 0.03125, 0.00005, 1e5 - 1e-9, 2.5e5]
+    declined = 0
+    for x in values:
+        shown = round4(x)
+        if shown != shown:
+            declined += 1
+            continue
+        assert shown == round(x, 4), x
+    assert declined < len(values) // 2
+    for x in (0.03125, -1.0, 1e6, 253.00005):  # a tie, negative, huge, near a tie
+        assert round4(x) != round4(x), x
