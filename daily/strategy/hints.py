@@ -109,21 +109,34 @@ def best_boxes(
     for b in range(nb):
         if mask >> b & 1 or (forced == 1 and b != first):
             continue
+        # Branch-free maxima over the rolls (the compiler vectorizes them).
         if upper_face[b] > 0:
             k = kidx_t[b]
+            s = succ[b]
             for r in range(nr):
-                v = succ[b, k[r]]
-                if v > v0[r]:
-                    v0[r] = v
+                v = s[k[r]]
+                w = v0[r]
+                v0[r] = v if v > w else w
+            continue
+        pts = raw_t[b]
+        s0 = succ[b, 0]
+        if b == dbox and y == 0:  # scores 0 whatever the roll
+            for r in range(nr):
+                v = 0 + s0
+                w = v0[r]
+                v0[r] = v if v > w else w
+        elif b == ybox and ny == 2:  # the flag: whether the box gets points
+            s1 = succ[b, 1]
+            for r in range(nr):
+                p = pts[r]
+                v = p + (s1 if p > 0 else s0)
+                w = v0[r]
+                v0[r] = v if v > w else w
         else:
-            pts = raw_t[b]
-            zero = b == dbox and y == 0
-            flagged = b == ybox and ny == 2
             for r in range(nr):
-                p = 0 if zero else pts[r]
-                v = p + succ[b, 1 if flagged and p > 0 else 0]
-                if v > v0[r]:
-                    v0[r] = v
+                v = pts[r] + s0
+                w = v0[r]
+                v0[r] = v if v > w else w
     for r in range(nr):
         if alike[r] >= 0:
             v0[r] = _roll_best(r, mask, y, first, P, raw, alike, upper_face, joker_points,
@@ -148,21 +161,23 @@ def turn_keeps(
     E = np.empty((max(R, 2), nk))
     M = np.empty(nk)
     for j in range(1, R):
-        for ki in range(nk - 1, -1, -1):
-            if ki >= r0:
-                E[j, ki] = v0[ki - r0] if j == 1 else M[ki]
-            else:
-                s = 0.0
-                for f in range(6):
-                    s += E[j, child[ki, f]]
-                E[j, ki] = s / 6.0
+        Ej = E[j]
+        for ki in range(r0, nk):  # the rolls: score (j = 1) or the best keep of j - 1
+            Ej[ki] = v0[ki - r0] if j == 1 else M[ki]
+        for ki in range(r0 - 1, -1, -1):  # the keeps, each after its children
+            c = child[ki]
+            s = 0.0
+            for f in range(6):
+                s += Ej[c[f]]
+            Ej[ki] = s / 6.0
         if j < R - 1:
-            for ki in range(nk):
-                m = E[j, ki]
+            for ki in range(nk):  # parents before children: M of a parent is final
+                m = Ej[ki]
+                p = parent[ki]
                 for f in range(6):
-                    p = parent[ki, f]
-                    if p >= 0 and M[p] > m:
-                        m = M[p]
+                    q = p[f]
+                    if q >= 0 and M[q] > m:
+                        m = M[q]
                 M[ki] = m
     return E
 
