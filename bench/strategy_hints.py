@@ -11,7 +11,9 @@ starting empty. The first query of a turn runs the turn kernel; the others are a
 and one compiled call.
 
 Printed for the stream: wall-clock p50/p95/p99/max, CPU-time (``time.thread_time``)
-p50/p99, throughput, the turn cache's hits and misses, the process's memory (RSS, and
+p50/p99, throughput, the garbage collector's passes during the queries (the answers the
+bench keeps for its check survive, so the collector runs every few dozen queries) and
+the p99 of the queries none ran in, the turn cache's hits and misses, the process's memory (RSS, and
 the cache's size), and the load average before and after; then the same queries
 through the reference path (:meth:`Advisor.reference_hint`, placements in Python), side
 by side in the same run, and a check that both give the same answers.
@@ -87,22 +89,54 @@ def rss_mb() -> float:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
+class Collections:
+    """The garbage collector's passes (``gc.callbacks``): how many, per generation, and
+    how long they took; ``count`` tells whether one ran during a query."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.per_gen = [0, 0, 0]
+        self.seconds = 0.0
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        self.seconds += time.perf_counter() - self._started
+        self.count += 1
+        self.per_gen[info["generation"]] += 1
+
+
 def timed(label: str, rules: Ruleset, queries: list[Query],
           query: Callable[[Position], object]) -> list[object]:
-    wall, cpu, answers = [], [], []
+    wall, cpu, answers, collected = [], [], [], []
     gc.collect()
+    collections = Collections()
+    gc.callbacks.append(collections)
     started = time.perf_counter()
-    for scores, dice, left, extra in queries:
-        w, c = time.perf_counter(), time.thread_time()
-        answers.append(query(Position(rules, scores, dice, left, extra)))
-        cpu.append(time.thread_time() - c)
-        wall.append(time.perf_counter() - w)
+    try:
+        for scores, dice, left, extra in queries:
+            n = collections.count
+            w, c = time.perf_counter(), time.thread_time()
+            answers.append(query(Position(rules, scores, dice, left, extra)))
+            cpu.append(time.thread_time() - c)
+            wall.append(time.perf_counter() - w)
+            collected.append(collections.count != n)
+    finally:
+        gc.callbacks.remove(collections)
     took = time.perf_counter() - started
     w_ms, c_ms = np.array(wall) * 1000, np.array(cpu) * 1000
     p = np.percentile
     print(f"  {label:<9} wall p50 {p(w_ms, 50):.4f} p95 {p(w_ms, 95):.4f} p99 {p(w_ms, 99):.4f}"
           f" max {w_ms.max():.3f} ms | CPU p50 {p(c_ms, 50):.4f} p99 {p(c_ms, 99):.4f} ms |"
           f" {len(queries) / took:,.0f} queries/s")
+    quiet = ~np.array(collected)
+    gens = "/".join(map(str, collections.per_gen))
+    print(f"            garbage collector: {collections.count} passes during "
+          f"{int((~quiet).sum()):,} queries (generations 0/1/2: {gens}), "
+          f"{collections.seconds * 1000:.1f} ms in all; the other {int(quiet.sum()):,} "
+          f"queries: wall p99 {p(w_ms[quiet], 99):.4f} ms, CPU p99 {p(c_ms[quiet], 99):.4f} ms")
     return answers
 
 
