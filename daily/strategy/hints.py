@@ -146,20 +146,22 @@ def best_boxes(
 @njit(cache=True)
 def turn_keeps(
     mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face, joker_points,
-    child, parent,
+    child, parent_or_none,
 ):  # pragma: no cover - compiled
     """``E[j][K]``: the value of keeping ``K`` with ``j`` rolls left, for j = 1 .. R-1.
 
     The same arithmetic as :func:`daily.strategy.kernel.turn_tables` (row 0 is unused),
     without its last level: the value of the turn before its first roll, which no
-    decision needs.
+    decision needs. ``parent_or_none`` is the spec's ``parent`` with ``nk`` (the index
+    of a value that is never the best) where a keep has no parent.
     """
     nk, nr, r0, R = P[11], P[12], P[13], P[10]
     v0 = np.empty(nr)
     best_boxes(mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face,
                joker_points, v0)
     E = np.empty((max(R, 2), nk))
-    M = np.empty(nk)
+    M = np.empty(nk + 1)
+    M[nk] = kernel.NEG  # where a missing parent points: never the best
     for j in range(1, R):
         Ej = E[j]
         for ki in range(r0, nk):  # the rolls: score (j = 1) or the best keep of j - 1
@@ -173,11 +175,10 @@ def turn_keeps(
         if j < R - 1:
             for ki in range(nk):  # parents before children: M of a parent is final
                 m = Ej[ki]
-                p = parent[ki]
-                for f in range(6):
-                    q = p[f]
-                    if q >= 0 and M[q] > m:
-                        m = M[q]
+                p = parent_or_none[ki]
+                for f in range(6):  # branch-free: the missing parents are M[nk]
+                    v = M[p[f]]
+                    m = v if v > m else m
                 M[ki] = m
     return E
 
@@ -378,6 +379,7 @@ class _Shared:
     keep_list: np.ndarray
     raw_t: np.ndarray
     kidx_t: np.ndarray
+    parent_or_none: np.ndarray
     code_index: np.ndarray
     holds: list[str]
     kept: list[tuple[int, ...]]
@@ -404,7 +406,9 @@ def _shared(table: StrategyTable) -> _Shared:
     holds = ["".join("1" if bits >> i & 1 else "0" for i in range(n)) for bits in range(1 << n)]
     kept = [counts_to_dice(k) for k in spec.keeps]
     texts = ["keeping " + "-".join(map(str, k)) if k else "rerolling everything" for k in kept]
-    built = _Shared(keep_start, keep_list, raw_t, kidx_t, code_index, holds, kept, texts)
+    parent_or_none = np.where(spec.parent < 0, spec.n_keeps, spec.parent)
+    built = _Shared(keep_start, keep_list, raw_t, kidx_t, parent_or_none, code_index, holds,
+                    kept, texts)
     with _SHARED_LOCK:
         return _SHARED.setdefault(spec, built)
 
@@ -427,6 +431,7 @@ class HintEngine:
         shared = _shared(table)
         self._keep_start, self._keep_list = shared.keep_start, shared.keep_list
         self._raw_t, self._kidx_t = shared.raw_t, shared.kidx_t
+        self._parent_or_none = shared.parent_or_none
         self._code_index, self._holds = shared.code_index, shared.holds
         self._kept, self._keep_texts = shared.kept, shared.keep_texts
         self._box_ids = [b.id for b in self.rules.boxes]
@@ -452,7 +457,7 @@ class HintEngine:
         s = self._spec
         return turn_keeps(mask, upper, flag, self._values, not self.greedy, s.params,
                           s.raw, self._raw_t, self._kidx_t, s.alike, s.upper_face,
-                          s.joker_points, s.child, s.parent)
+                          s.joker_points, s.child, self._parent_or_none)
 
     def cache_bytes(self) -> int:
         """The bytes of turn values the LRU holds now."""
