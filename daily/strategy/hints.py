@@ -498,7 +498,7 @@ class HintEngine:
         """The best action and the next ``top`` alternatives, as JSON (the same answer as
         :func:`daily.strategy.advisor.hint_json` on the reference actions)."""
         rows, total = self.rows(pos, top + 1)
-        acts = []
+        acts: list[dict[str, Any]] = []
         box_ids, box_words, holds, kept, keep_texts = (
             self._box_ids, self._box_words, self._holds, self._kept, self._keep_texts)
         lines = rows.tolist()
