@@ -195,10 +195,11 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
 #: Endpoints that are never rate limited (probes, scrapers and the static files).
 UNLIMITED_ENDPOINTS = frozenset({"ops.health", "metrics", "web.static"})
 #: Endpoints whose rate-limit counters the game move script spends, in the same Redis
-#: call as the move (single server; on a cluster they are counted apart). A request
-#: refused before the script (401, 422, a rule refused on the process's copy) spends
-#: them once its answer is ready, and gets 429 instead when over a limit.
-FOLDED_ENDPOINTS = frozenset({"games.roll", "games.score"})
+#: call as the move or, for a hint, as the read of the game (single server; on a
+#: cluster they are counted apart). A request refused before the script (401, 422, a
+#: rule refused on the process's copy) spends them once its answer is ready, and gets
+#: 429 instead when over a limit.
+FOLDED_ENDPOINTS = frozenset({"games.roll", "games.score", "strategy.hint"})
 
 
 def _verified_id() -> str | None:

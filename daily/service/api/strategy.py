@@ -23,6 +23,7 @@ from daily.service.contract.operations import operation
 from daily.service.contract.responses import Analysis, HintAnswer
 from daily.service.domain import Conflict, Unavailable
 from daily.service.players import Player
+from daily.service.requests import pending_limit
 from daily.strategy.advisor import Advisor, Position
 from daily.strategy.analysis import analyse
 from daily.strategy.spec import StrategyError
@@ -50,13 +51,13 @@ def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
     ``top`` (0 to 20, default 3) is how many alternatives besides the best.
     """
     top = body.top if body.top is not None else 3
-    result, _ = current_services().games.for_advice(player, game_id)
-    if result.complete:
-        raise Conflict("the game is over; ask for its analysis", field="id")
-    game = result.game
-    advisor = _advisor(result.rules)
-    out = advisor.hint(Position.from_game(game), top)
-    out.update(turn=game.turn + 1, roll=game.roll + 1, heuristic=advisor.heuristic)
+    games = current_services().games
+    with games.game_to_advise(player, game_id, pending_limit()) as game:
+        if game.over:
+            raise Conflict("the game is over; ask for its analysis", field="id")
+        advisor = _advisor(game.rules)
+        out = advisor.hint(Position.from_game(game), top)
+        out.update(turn=game.turn + 1, roll=game.roll + 1, heuristic=advisor.heuristic)
     return out
 
 

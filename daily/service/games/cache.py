@@ -50,6 +50,25 @@ class GameCache:
         with self._lock:
             return self._entries.pop(game_id, None)
 
+    def give_back(self, lent: Cached) -> None:
+        """Return an entry taken only to be read (a hint), unless the game has another
+        entry by now (a move of this process wrote a newer copy meanwhile).
+
+        >>> from types import SimpleNamespace as Fake
+        >>> cache = GameCache(size=2)
+        >>> lent = Cached(Fake(record=Fake(id="g_1")), played="game")
+        >>> cache.give_back(lent)
+        >>> cache.take("g_1") is lent
+        True
+        """
+        game_id = lent.stored.record.id
+        with self._lock:
+            if game_id in self._entries:
+                return
+            self._entries[game_id] = lent
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
     def put(self, stored: Stored, played: Any) -> None:
         """Keep ``played``, the game replayed to ``stored`` (just written by this process)."""
         with self._lock:

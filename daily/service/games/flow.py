@@ -36,7 +36,8 @@ from __future__ import annotations
 import datetime as dt
 import hmac
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -279,6 +280,15 @@ class GameService:
             return record.challenge is None  # a challenge's seed stays on the server
         return calendar.status(record.day, self.clock()) == "revealed"
 
+    def _advisable(self, record: GameRecord, player: Player) -> GameRecord:
+        """``record`` if it is the player's and advice on it is allowed (403 else)."""
+        self._owned(record, player)
+        if not self.revealed(record):
+            raise Forbidden(
+                "hints and analysis are for practice games and revealed days only", field="id"
+            )
+        return record
+
     def for_advice(
         self, player: Player, game_id: str
     ) -> tuple[ReplayResult, SlotSource | None]:
@@ -287,14 +297,33 @@ class GameService:
         Only practice games and games of revealed days: advice during an open day would
         hand ranked players the optimal move, so those get 403.
         """
-        record = self._owned(self.store.load(game_id), player)
-        if not self.revealed(record):
-            raise Forbidden(
-                "hints and analysis are for practice games and revealed days only", field="id"
-            )
+        record = self._advisable(self.store.load(game_id), player)
         rules = get_ruleset(record.ruleset, record.options)
         slots = self._slots(record, rules)
         return replay(record.move_log, slots=slots), slots
+
+    @contextmanager
+    def game_to_advise(
+        self, player: Player, game_id: str, limit: Pending | None = None
+    ) -> Iterator[Game]:
+        """One of the player's games where it stands, for a hint (403 as
+        :meth:`for_advice`), read from Redis in the call that spends ``limit``.
+
+        When the process's copy (:mod:`daily.service.games.cache`) is the stored record
+        exactly, its game is lent for the block, out of the cache (no move of this
+        process can change it meanwhile), instead of replaying the log; a copy that is
+        not current is dropped. Read the game only, inside the block.
+        """
+        stored = self.store.read_spending(game_id, limit)
+        record = self._advisable(stored.record, player)
+        cached = self.cache.take(game_id)
+        if cached is None or cached.stored.raw != stored.raw:
+            yield self._replay(record).game
+            return
+        try:
+            yield cached.played.game
+        finally:
+            self.cache.give_back(cached)
 
     def ranked_game(self, player_id: str, date: str, ruleset: str) -> GameRecord | None:
         """The player's ranked game of a day set, if started."""
