@@ -1,9 +1,11 @@
-"""The move lane: ``POST /api/v1/games/<id>/roll`` and ``/score`` answered without
-Flask's request machinery.
+"""The move lane: ``POST /api/v1/games/<id>/roll``, ``/score`` and ``/hint`` answered
+without Flask's request machinery.
 
-Moves are nearly all of the API's traffic (39 of the 41 calls of a Yahtzee game), and
-Flask's request context, routing, hook dispatch and response object cost about as much
-CPU as a warm move itself (``docs/performance.md``). The lane is a WSGI middleware
+Moves are nearly all of the API's traffic (39 of the 41 calls of a Yahtzee game, and a
+player who asks for hints makes as many hints), and Flask's request context, routing,
+hook dispatch and response object cost about as much CPU as a warm move itself
+(``docs/performance.md``); a hint is the same kind of call (a read of the game and a
+few microseconds of the strategy engine, :func:`daily.service.api.strategy.hint_answer`). The lane is a WSGI middleware
 in front of the Flask app (behind ``ProxyFix``, so it sees the client's address and
 scheme). It serves every move that reaches the game service, by the same calls as the
 views of :mod:`daily.service.api.games`, with the same rate limits (spent in the move's
@@ -39,7 +41,8 @@ from pydantic import ValidationError
 from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.wrappers import Request
 
-from daily.service.contract.bodies import Roll, Score
+from daily.service.api.strategy import hint_answer
+from daily.service.contract.bodies import Hint, Roll, Score
 from daily.service.contract.fields import GAME_ID_PATTERN
 from daily.service.errors import ErrorAnswer, error_answer, http_error_answer, too_many_requests
 from daily.service.headers import security_headers
@@ -55,7 +58,7 @@ if TYPE_CHECKING:
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
-_MOVE_PATH = re.compile(r"/api/v1/games/([^/]*)/(roll|score)")
+_MOVE_PATH = re.compile(r"/api/v1/games/([^/]*)/(roll|score|hint)")
 _GAME_ID = re.compile(GAME_ID_PATTERN.removeprefix("^").removesuffix("$"))
 _DIGITS = re.compile(r"[0-9]{1,9}")
 
@@ -83,6 +86,7 @@ class MoveLane:
         rules = {rule.endpoint: rule.rule for rule in flask_app.url_map.iter_rules()}
         #: The metrics label of each move (the Flask rule that serves it otherwise).
         self.endpoint = {kind: rules[f"games.{kind}"] for kind in ("roll", "score")}
+        self.endpoint["hint"] = rules["strategy.hint"]
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """Serve one request (WSGI)."""
@@ -131,7 +135,7 @@ class MoveLane:
         return self.services.players.authenticate(token) if token is not None else None
 
     @staticmethod
-    def _move(kind: str, raw: bytes) -> Roll | Score | None:
+    def _move(kind: str, raw: bytes) -> Roll | Score | Hint | None:
         """The body as a valid move, else ``None`` (Flask then names what is wrong)."""
         try:
             body = orjson.loads(raw)
@@ -140,12 +144,14 @@ class MoveLane:
         if not isinstance(body, dict):
             return None
         try:
+            if kind == "hint":
+                return Hint.model_validate(body)
             return Roll.model_validate(body) if kind == "roll" else Score.model_validate(body)
         except ValidationError:
             return None
 
     def _serve(
-        self, request: Request, player: Player, game_id: str, move: Roll | Score
+        self, request: Request, player: Player, game_id: str, move: Roll | Score | Hint
     ) -> tuple[int, dict[str, Any], tuple[tuple[str, str], ...]]:
         """Status, document and extra headers of a move, as the view and Flask's hooks
         and error handlers would answer it."""
@@ -158,7 +164,9 @@ class MoveLane:
         state: dict[str, Any] = {}
         try:
             with serving(request):
-                if isinstance(move, Roll):
+                if isinstance(move, Hint):
+                    state = hint_answer(services, player, game_id, move.top, pending)
+                elif isinstance(move, Roll):
                     state = services.games.roll(player, game_id, move.hold, move.position,
                                                 pending)
                 else:

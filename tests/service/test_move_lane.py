@@ -19,6 +19,10 @@ from typing import Any
 
 import pytest
 
+from daily.rules import get_ruleset
+from daily.service.config import load_config
+from daily.strategy.solver import solve
+from daily.strategy.tablefile import save_table
 from tests.service.conftest import best_box, metric
 from tests.service.live import HttpClient, HttpResponse, LiveServer
 
@@ -97,6 +101,10 @@ def run(server: LiveServer) -> tuple[list[Answer], list[Call], list[int]]:
     send(f"{game}/roll", {"hold": "11000", "position": state["position"]}, headers=bob)  # 403
     send("/games/g_0000000000000000000000/roll", {"hold": "11000", "position": 1})  # 404
     send("/games/g-bad/roll", {"hold": "11000", "position": 1})  # 422 naming the id
+    send(f"{game}/hint", {"top": 1})  # a ranked game of an open day: 403
+    send(f"{game}/hint", {"top": 1}, headers=bob)  # another player's game: 403
+    send(f"{game}/hint", {"top": 99})  # 422
+    send("/games/g_0000000000000000000000/hint", {"top": 1})  # 404
     state = send(f"{game}/score", {"box": "chance", "position": state["position"]})
     send(f"{game}/score", {"box": "chance", "position": state["position"]})  # filled: 409
     send(f"{game}/score", {"box": "sevens", "position": state["position"]})  # no such box
@@ -135,6 +143,8 @@ def test_the_lane_answers_every_move_as_flask_does(
     assert {(status, flask) for kind, status, flask in calls if kind in ("roll", "score")} \
         == {(200, False), (403, False), (404, False), (409, False), (429, False),
             (400, True), (401, True), (422, True)}
+    assert {(status, flask) for kind, status, flask in calls if kind == "hint"} \
+        == {(403, False), (404, False), (422, True)}
     assert all(flask for _, _, flask in without[1])
     final = json.loads(next(text for status, _, text in reversed(answers) if status == 200))
     share = final["result"]["share_text"]
@@ -155,3 +165,34 @@ def test_the_lane_counts_moves_in_the_metrics(servers: tuple[LiveServer, LiveSer
     rolls = calls.count(("roll", 200, False))
     assert rolls > 10
     assert metric(client, line) - before == rolls
+
+
+def test_the_lane_answers_hints_as_flask_does(
+    servers: tuple[LiveServer, LiveServer], live_env: dict[str, str]
+) -> None:
+    """One practice game, asked through both servers (they share Redis and the data
+    directory): the same answers, the lane's without Flask; a missing table is the same
+    503 on both."""
+    rules = get_ruleset("yacht", {"forced_order": True})
+    tables = load_config(live_env).tables_dir
+    lane, flask = (HttpClient(server.url) for server in servers)
+    created = lane.post("/api/v1/players", json={"name": "Cy"}, headers=FORWARDED).get_json()
+    cy = {**FORWARDED, "Authorization": f"Bearer {created['token']}"}
+    game = lane.post("/api/v1/games", headers=cy, json={
+        "ruleset": "yacht", "mode": "practice", "options": {"forced_order": True}}).get_json()
+    path = f"/api/v1/games/{game['id']}/hint"
+
+    def both(body: Any) -> list[HttpResponse]:
+        return [client.post(path, json=body, headers=cy) for client in (lane, flask)]
+
+    missing = both({"top": 1})
+    assert [r.status_code for r in missing] == [503, 503]
+    assert normalized(missing[0], {}) == normalized(missing[1], {})
+    save_table(solve(rules), tables)
+    for body in ({"top": 2}, {"top": 0}, {}):
+        answers = both(body)
+        assert [r.status_code for r in answers] == [200, 200], answers[0].get_json()
+        assert normalized(answers[0], {}) == normalized(answers[1], {})
+        assert "X-Test-Flask" not in answers[0].headers
+        assert "X-Test-Flask" in answers[1].headers
+        assert answers[0].get_json()["turn"] == 1

@@ -11,7 +11,8 @@ triple-yahtzee``).
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint
 
@@ -23,6 +24,7 @@ from daily.service.contract.operations import operation
 from daily.service.contract.responses import Analysis, HintAnswer
 from daily.service.domain import Conflict, Unavailable
 from daily.service.players import Player
+from daily.service.ratelimit import Pending
 from daily.service.requests import pending_limit
 from daily.strategy.advisor import Advisor, Position
 from daily.strategy.analysis import analyse
@@ -30,16 +32,34 @@ from daily.strategy.spec import StrategyError
 from daily.strategy.store import advisor_for
 from daily.strategy.triple import TripleAdvisor
 
+if TYPE_CHECKING:
+    from daily.service.app import Services
+
 bp = Blueprint("strategy", __name__)
 
 
 
-def _advisor(rules: Ruleset) -> Advisor | TripleAdvisor:
+def _advisor(rules: Ruleset, tables_dir: Path | None = None) -> Advisor | TripleAdvisor:
     """The process's warm advisor of the ruleset (503 naming the build command if none)."""
     try:
-        return advisor_for(rules, current_services().config.tables_dir)
+        return advisor_for(rules, tables_dir or current_services().config.tables_dir)
     except StrategyError as exc:
         raise Unavailable(exc.message, field="table") from None
+
+
+def hint_answer(
+    services: Services, player: Player, game_id: str, top: int | None,
+    limit: Pending | None,
+) -> dict[str, Any]:
+    """The answer of a hint (the view's, and the move lane's: :mod:`daily.service.movelane`);
+    ``limit``: the request's rate-limit counters, spent in the read of the game."""
+    with services.games.game_to_advise(player, game_id, limit) as game:
+        if game.over:
+            raise Conflict("the game is over; ask for its analysis", field="id")
+        advisor = _advisor(game.rules, services.config.tables_dir)
+        out = advisor.hint(Position.from_game(game), 3 if top is None else top)
+        out.update(turn=game.turn + 1, roll=game.roll + 1, heuristic=advisor.heuristic)
+    return out
 
 
 @bp.post("/games/<game_id>/hint")
@@ -50,15 +70,7 @@ def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
 
     ``top`` (0 to 20, default 3) is how many alternatives besides the best.
     """
-    top = body.top if body.top is not None else 3
-    games = current_services().games
-    with games.game_to_advise(player, game_id, pending_limit()) as game:
-        if game.over:
-            raise Conflict("the game is over; ask for its analysis", field="id")
-        advisor = _advisor(game.rules)
-        out = advisor.hint(Position.from_game(game), top)
-        out.update(turn=game.turn + 1, roll=game.roll + 1, heuristic=advisor.heuristic)
-    return out
+    return hint_answer(current_services(), player, game_id, body.top, pending_limit())
 
 
 @bp.get("/games/<game_id>/analysis")
