@@ -457,7 +457,7 @@ class GameService:
                 exc.message, field=exc.field, turn=exc.turn, roll=exc.roll
             ) from None
         log = MoveLog.of_game(game, seed=result.log.seed, day=result.log.day)
-        after = replace(record, v=record.v + 1, log=log.to_text())
+        after = record.advanced(log.to_text())
         if game.over:
             self._finish(stored, after, game, log, player, limit)
             return self._view(after, _Position(game, log), just_finished=True)
