@@ -249,6 +249,30 @@ def _rules_of(name: str, options: tuple[tuple[str, OptionValue, type], ...]) -> 
     return get_ruleset(name, {k: v for k, v, _ in options})
 
 
+def text_after(text: str, kind: str, value: str, rules: Ruleset, over: bool) -> str | None:
+    """The compact text of a log one decision later, from the text before it: a reroll
+    (``kind`` ``"roll"``, ``value`` its mask) or a filled box (``"score"``, the box id;
+    ``over``: that ended the game), as :meth:`MoveLog.to_text` of the game would give
+    it, without going over every turn again. ``None`` when ``text`` does not end with
+    a turn in progress (``*``) or an empty list of turns.
+
+    >>> text_after("dl1~yacht~-~d2026-11-29~", "roll", "01110", get_ruleset("yacht"), False)
+    'dl1~yacht~-~d2026-11-29~O*'
+    >>> text_after("dl1~yacht~-~d2026-11-29~O*", "score", "twos", get_ruleset("yacht"), False)
+    'dl1~yacht~-~d2026-11-29~OB.*'
+    """
+    if text.endswith("*"):
+        head = text[:-1]
+    elif text.endswith("~") and text.count("~") == 4:
+        head = text
+    else:
+        return None
+    if kind == "roll":
+        char = _MASK_CHAR.get(value)
+        return None if char is None else f"{head}{char}*"
+    return f"{head}{_B64[rules.box_index(value)]}{'' if over else '.*'}"
+
+
 def parse_log(text: str | bytes) -> MoveLog:
     """Parse either form: JSON (starts with ``{``) or compact text.
 

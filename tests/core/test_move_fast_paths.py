@@ -18,7 +18,7 @@ from daily import calendar
 from daily.card import Card
 from daily.errors import RulesetError
 from daily.game import Game
-from daily.movelog import _B64, MoveLog, Turn
+from daily.movelog import _B64, MoveLog, Turn, text_after
 from daily.rules import RULESET_NAMES, Ruleset, get_ruleset, get_variant
 from daily.rules.placement import _placements, placements
 
@@ -104,6 +104,34 @@ def test_the_text_of_a_game_is_the_formats(rules: Ruleset) -> None:
         assert MoveLog.from_text(log.to_text()) == log
         seen += 1
     assert seen >= rules.turns
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=lambda r: f"{r.name}-{r.non_default_items}")
+def test_the_text_one_decision_later_is_the_whole_games(rules: Ruleset) -> None:
+    seed = bytes(range(32))
+    rng = random.Random(5)
+    for _ in range(3):
+        game = Game.from_seed(rules, seed)
+        text = MoveLog(rules.name, (), rules.non_default_items, seed=seed).to_text()
+        while not game.over:
+            if game.rolls_left and rng.random() < 0.6:
+                kind, value = "roll", "".join(rng.choice("01") for _ in range(rules.dice - 1)) + "0"
+                game.reroll(value)
+            else:
+                kind, value = "score", rng.choice(game.choices().legal()).box
+                game.score(value)
+            after = text_after(text, kind, value, rules, game.over)
+            assert after == MoveLog.of_game(game, seed=seed).to_text(), (text, kind, value)
+            text = after
+
+
+def test_text_after_declines_a_text_without_a_turn_in_progress() -> None:
+    yacht = get_ruleset("yacht")
+    assert text_after("dl1~yacht~-~d2026-11-29~OB", "roll", "01110", yacht, False) is None
+    assert text_after("dl1~yacht~-~d2026-11-29~O*", "roll", "0111", yacht, False) == \
+        "dl1~yacht~-~d2026-11-29~OH*"  # 0111 is 7, H in the format
+    with pytest.raises(RulesetError):
+        text_after("dl1~yacht~-~d2026-11-29~O*", "score", "nope", yacht, False)
 
 
 def test_a_log_resolves_its_rules_by_the_options_types() -> None:

@@ -48,7 +48,7 @@ from daily.card import Card
 from daily.dice import SlotCache, SlotSource, parse_date
 from daily.errors import IllegalMoveError, LogFormatError, RulesetError
 from daily.game import Game
-from daily.movelog import MoveLog
+from daily.movelog import MoveLog, text_after
 from daily.replay import ReplayResult, replay, turns_json
 from daily.rules import Ruleset, canonical_name, get_ruleset
 from daily.service.clock import Clock, iso
@@ -457,7 +457,8 @@ class GameService:
                 exc.message, field=exc.field, turn=exc.turn, roll=exc.roll
             ) from None
         log = MoveLog.of_game(game, seed=result.log.seed, day=result.log.day)
-        after = record.advanced(log.to_text())
+        text = text_after(record.log, kind, value, game.rules, game.over)
+        after = record.advanced(text if text is not None else log.to_text())
         if game.over:
             self._finish(stored, after, game, log, player, limit)
             return self._view(after, _Position(game, log), just_finished=True)
