@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -77,7 +77,8 @@ class GameRecord:
 
     def dumps(self) -> str:
         """The stored JSON text (``{"v":N,`` first; the fields in their order, as
-        ``dataclasses.asdict`` gives them, without its deep copies), compact, by orjson.
+        ``dataclasses.asdict`` gives them), compact, by orjson (which writes a
+        dataclass's fields itself, in their order).
 
         The text only has to be deterministic and to parse back to the same record:
         the move script compares the SHA-1 of the exact text this process wrote (text
@@ -91,7 +92,7 @@ class GameRecord:
         >>> GameRecord.loads(record.dumps()) == record
         True
         """
-        return orjson.dumps({name: getattr(self, name) for name in _FIELDS}).decode()
+        return orjson.dumps(self).decode()
 
     def advanced(self, log: str) -> GameRecord:
         """This record one decision later, with ``log``: ``dataclasses.replace(self,
@@ -131,6 +132,3 @@ class GameRecord:
     def finished(self) -> bool:
         """Whether the game is over and its result stored."""
         return self.finished_at is not None
-
-
-_FIELDS = tuple(f.name for f in fields(GameRecord))
