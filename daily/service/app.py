@@ -36,7 +36,6 @@ from typing import Any
 
 import redis
 from flask import Blueprint, Flask, Response, g, request
-from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from daily.rules import Ruleset
@@ -48,13 +47,19 @@ from daily.service.connections import redis_from_config
 from daily.service.context import EXTENSION
 from daily.service.creation import CreationGuard
 from daily.service.dayseeds import DaySeeds
-from daily.service.errors import ApiError, handle_http_error, register_error_handlers
+from daily.service.errors import (
+    ApiError,
+    handle_http_error,
+    register_error_handlers,
+    too_many_requests,
+)
 from daily.service.games import GameService
 from daily.service.groups import Groups
 from daily.service.headers import install_security_headers
 from daily.service.jsonout import OrjsonProvider
 from daily.service.keys import Keyring
 from daily.service.metrics import Metrics
+from daily.service.movelane import MoveLane
 from daily.service.opponents import strategy_table
 from daily.service.players import Players
 from daily.service.publicurl import public_base_url
@@ -131,11 +136,6 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     """
     config = config or load_config()
     app = DailyFlask(__name__)
-    proxies = config.trusted_proxies
-    if proxies:
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
-        )
     app.config["MAX_CONTENT_LENGTH"] = config.max_body
     app.config["CLOCK"] = service_clock(config)
     app.config["RATELIMIT_ENABLED"] = True  # tests may switch the limits off
@@ -189,6 +189,13 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     install_security_headers(app, config)
     register_error_handlers(app)
     _install_metrics(app, metrics)
+    if config.move_lane and not config.redis_cluster:
+        app.wsgi_app = MoveLane(app, services)  # type: ignore[method-assign]
+    proxies = config.trusted_proxies
+    if proxies:  # outermost: the lane and Flask both see the client's address and scheme
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
     return app
 
 
@@ -231,7 +238,7 @@ def _install_rate_limits(app: Flask, limiter: RateLimiter) -> None:
             return
         refusal = limiter.check(ip, _verified_id(), request_kind(request.method))
         if refusal is not None:
-            raise TooManyRequests(refusal.message, retry_after=refusal.retry_after)
+            raise too_many_requests(refusal)
 
     @app.after_request
     def _spend_unspent(response: Response) -> Response:
@@ -241,8 +248,7 @@ def _install_rate_limits(app: Flask, limiter: RateLimiter) -> None:
         refusal = limiter.spend(pending)
         if refusal is None:
             return response
-        return handle_http_error(TooManyRequests(refusal.message,
-                                                 retry_after=refusal.retry_after))
+        return handle_http_error(too_many_requests(refusal))
 
 
 def _install_metrics(app: Flask, metrics: Metrics) -> None:

@@ -21,11 +21,12 @@ state (``stale_position``) has it beside the error: ``{"error": {...}, "state": 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import redis
 from flask import Flask, Response, jsonify
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from daily.errors import DailyError, IllegalMoveError, StateError
 from daily.service.domain import (
@@ -36,6 +37,7 @@ from daily.service.domain import (
     RateLimited,
     Unavailable,
 )
+from daily.service.ratelimit import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -122,14 +124,23 @@ def classify(exc: DailyError) -> tuple[int, str]:
     return 400, "bad_request"
 
 
-def _respond(status: int, body: dict[str, Any]) -> Response:
-    response = jsonify(body)
-    response.status_code = status
-    return response
+@dataclass(frozen=True)
+class ErrorAnswer:
+    """An error answer before it is a response: its status, document and extra headers
+    (the same for Flask's handlers and the move lane, :mod:`daily.service.movelane`)."""
+
+    status: int
+    body: dict[str, Any]
+    headers: tuple[tuple[str, str], ...] = ()
 
 
-def handle_daily_error(exc: DailyError) -> Response:
-    """A core or service error as JSON (message names the field, turn and roll)."""
+def daily_error_answer(exc: DailyError) -> ErrorAnswer:
+    """A core or service error (the message names the field, turn and roll).
+
+    >>> answer = daily_error_answer(RateLimited("too fast", retry_after=7))
+    >>> answer.status, answer.body["error"]["code"], answer.headers
+    (429, 'rate_limited', (('Retry-After', '7'),))
+    """
     status, code = classify(exc)
     where: dict[str, Any] = exc.where()
     reason = getattr(exc, "reason", None)
@@ -140,14 +151,19 @@ def handle_daily_error(exc: DailyError) -> Response:
     state = getattr(exc, "state", None)
     if state is not None:
         body["state"] = state
-    response = _respond(status, body)
     if isinstance(exc, RateLimited) and exc.retry_after is not None:
-        response.headers["Retry-After"] = str(exc.retry_after)
-    return response
+        return ErrorAnswer(status, body, (("Retry-After", str(exc.retry_after)),))
+    return ErrorAnswer(status, body)
 
 
-def handle_http_error(exc: HTTPException) -> Response:
-    """Any HTTP error (404, 405, 413, 429, ...) as JSON, keeping its headers."""
+def http_error_answer(exc: HTTPException) -> ErrorAnswer:
+    """Any HTTP error (404, 405, 413, 429, ...), keeping its headers.
+
+    >>> from werkzeug.exceptions import TooManyRequests
+    >>> answer = http_error_answer(TooManyRequests("600 per minute", retry_after=3))
+    >>> answer.body["error"]["message"], answer.headers
+    ('rate limit exceeded: 600 per minute', (('Retry-After', '3'),))
+    """
     status = exc.code or 500
     code = HTTP_CODES.get(status, "error")
     message = exc.description or exc.name
@@ -155,38 +171,74 @@ def handle_http_error(exc: HTTPException) -> Response:
         message = "the request body is too large"
     elif status == 429:
         message = f"rate limit exceeded: {exc.description}"
-    response = _respond(status, error_body(status, code, message))
     headers = exc.get_headers() if exc.response is None else list(exc.response.headers.items())
-    for name, value in headers:
-        if name.lower() not in ("content-type", "content-length"):
-            response.headers[name] = value
-    return response
+    kept = tuple((name, value) for name, value in headers
+                 if name.lower() not in ("content-type", "content-length"))
+    return ErrorAnswer(status, error_body(status, code, message), kept)
+
+
+def too_many_requests(refusal: Refusal) -> TooManyRequests:
+    """The 429 of a request over a rate limit (counted by the edge, not a move script).
+
+    >>> too_many_requests(Refusal(9, "600 per 1 minute")).retry_after
+    9
+    """
+    return TooManyRequests(refusal.message, retry_after=refusal.retry_after)
 
 
 #: Seconds a client is asked to wait (``Retry-After``) when Redis is out of reach.
 REDIS_RETRY_AFTER = 5
 
 
-def handle_redis_down(exc: redis.ConnectionError | redis.TimeoutError) -> Response:
+def redis_down_answer(exc: redis.ConnectionError | redis.TimeoutError) -> ErrorAnswer:
     """Redis refused, timed out or is still loading: 503 with ``Retry-After``."""
     log.warning("redis unavailable: %s", exc)
-    response = _respond(
-        503, error_body(503, "unavailable", "the database is unavailable; retry shortly")
+    return ErrorAnswer(
+        503, error_body(503, "unavailable", "the database is unavailable; retry shortly"),
+        (("Retry-After", str(REDIS_RETRY_AFTER)),),
     )
-    response.headers["Retry-After"] = str(REDIS_RETRY_AFTER)
+
+
+def error_answer(exc: Exception) -> ErrorAnswer:
+    """The answer to any exception a request raised: the kinds above, else, as the last
+    resort, a 500 without any detail (the traceback goes to the log only; call it in the
+    ``except`` block)."""
+    if isinstance(exc, HTTPException):
+        return http_error_answer(exc)
+    if isinstance(exc, DailyError):
+        return daily_error_answer(exc)
+    if isinstance(exc, redis.ConnectionError | redis.TimeoutError):
+        return redis_down_answer(exc)
+    log.exception("unexpected error")
+    return ErrorAnswer(500, error_body(500, "internal", "internal error; it has been logged"))
+
+
+def _respond(answer: ErrorAnswer) -> Response:
+    response = jsonify(answer.body)
+    response.status_code = answer.status
+    for name, value in answer.headers:
+        response.headers[name] = value
     return response
 
 
+def handle_daily_error(exc: DailyError) -> Response:
+    """A core or service error as JSON (:func:`daily_error_answer`)."""
+    return _respond(daily_error_answer(exc))
+
+
+def handle_http_error(exc: HTTPException) -> Response:
+    """Any HTTP error as JSON (:func:`http_error_answer`)."""
+    return _respond(http_error_answer(exc))
+
+
+def handle_redis_down(exc: redis.ConnectionError | redis.TimeoutError) -> Response:
+    """Redis out of reach as JSON (:func:`redis_down_answer`)."""
+    return _respond(redis_down_answer(exc))
+
+
 def handle_unexpected(exc: Exception) -> Response:
-    """The last resort: a JSON 500 without any detail (the traceback is logged)."""
-    if isinstance(exc, HTTPException):
-        return handle_http_error(exc)
-    if isinstance(exc, DailyError):
-        return handle_daily_error(exc)
-    if isinstance(exc, redis.ConnectionError | redis.TimeoutError):
-        return handle_redis_down(exc)
-    log.exception("unexpected error")
-    return _respond(500, error_body(500, "internal", "internal error; it has been logged"))
+    """The last resort (:func:`error_answer`)."""
+    return _respond(error_answer(exc))
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -53,8 +53,24 @@ HEADERS = {
 _BY_LOWER = tuple((name.lower(), name, value) for name, value in HEADERS.items())
 
 
+def security_headers(present: set[str], secure: bool, config: Config) -> list[tuple[str, str]]:
+    """The headers to add to an answer whose headers (lower-case names) are ``present``:
+    :data:`HEADERS`, and HSTS over https or with ``DAILY_HSTS=on``.
+
+    >>> from daily.service.config import load_config
+    >>> [name for name, _ in security_headers({"x-frame-options"}, True, load_config({}))]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ['Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy',
+     'Cross-Origin-Opener-Policy', 'Strict-Transport-Security']
+    """
+    added = [(name, value) for lower, name, value in _BY_LOWER if lower not in present]
+    if (config.hsts or secure) and "strict-transport-security" not in present:
+        added.append(("Strict-Transport-Security", HSTS))
+    return added
+
+
 def install_security_headers(app: Flask, config: Config) -> None:
-    """Add :data:`HEADERS` (and HSTS when it applies) to every response of ``app``.
+    """Add :func:`security_headers` to every response of ``app``.
 
     >>> from daily.service.config import load_config
     >>> app = Flask(__name__)
@@ -68,9 +84,6 @@ def install_security_headers(app: Flask, config: Config) -> None:
     def _security_headers(response: Response) -> Response:
         # One pass over the headers set so far (``setdefault`` walks them twice a name).
         headers = response.headers
-        present = {name.lower() for name, _ in headers}
-        headers.extend([(name, value) for lower, name, value in _BY_LOWER
-                        if lower not in present])
-        if (config.hsts or request.is_secure) and "strict-transport-security" not in present:
-            headers["Strict-Transport-Security"] = HSTS
+        headers.extend(security_headers({name.lower() for name, _ in headers},
+                                        request.is_secure, config))
         return response

@@ -79,13 +79,23 @@ class OrjsonProvider(DefaultJSONProvider):
             return None
         return data if same_as_stdlib(data) else None
 
+    def encode(self, obj: Any) -> bytes:
+        """The body of a JSON response of ``obj`` (a newline after the document), as
+        :meth:`response` writes it (the move lane's answers, :mod:`daily.service.movelane`).
+
+        >>> OrjsonProvider(Flask(__name__)).encode({"a": [1, None]})
+        b'{"a":[1,null]}\\n'
+        """
+        data = self._fast(obj) if self.compact and not self.sort_keys and self.ensure_ascii \
+            else None
+        if data is None:
+            return f"{self.dumps(obj, separators=(',', ':'))}\n".encode()
+        return data + b"\n"
+
     def response(self, *args: Any, **kwargs: Any) -> Response:
         """A JSON response, as Flask's (a newline after the document)."""
         obj = self._prepare_response_obj(args, kwargs)
         app = self._app  # typed as Flask's sansio App, whose responses take no body
-        if (self.compact and not self.sort_keys and self.ensure_ascii
-                and isinstance(app, Flask)):
-            data = self._fast(obj)
-            if data is not None:
-                return app.response_class(data + b"\n", mimetype=self.mimetype)
+        if isinstance(app, Flask):
+            return app.response_class(self.encode(obj), mimetype=self.mimetype)
         return super().response(obj)

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any, TypeVar
 
-from flask import g, has_request_context, request
+from flask import g, request
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from daily.service.context import current_services
@@ -20,6 +20,7 @@ from daily.service.contract.fields import PATTERN_MEANINGS
 from daily.service.errors import ApiError
 from daily.service.players import Player
 from daily.service.ratelimit import Pending
+from daily.service.served import served_request
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -177,17 +178,29 @@ def read_path(adapter: TypeAdapter[Any], name: str, value: str) -> Any:
         raise invalid(exc, (name,)) from None
 
 
+def bearer_of(header: str) -> str | None:
+    """The token of an ``Authorization`` header's value, ``None`` if it is not
+    ``Bearer <token>``.
+
+    >>> bearer_of("Bearer  p_1.abc "), bearer_of("bearer p_1.abc"), bearer_of("Basic eA==")
+    ('p_1.abc', 'p_1.abc', None)
+    """
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
 def bearer_token() -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header, if any."""
     header = request.headers.get("Authorization")
     if header is None:
         return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = bearer_of(header)
+    if token is None:
         raise ApiError(
             401, "unauthorized", "use 'Authorization: Bearer <token>'", field="Authorization"
         )
-    return token.strip()
+    return token
 
 
 def verified_player(token: str) -> Player | None:
@@ -261,9 +274,10 @@ def request_lang() -> str:
     >>> request_lang()
     'en'
     """
-    if not has_request_context():
+    served = served_request()
+    if served is None:
         return TEXT_LANGS[0]
-    asked = request.args.get("lang")
+    asked = served.args.get("lang")
     if asked in TEXT_LANGS:
         return asked
-    return request.accept_languages.best_match(TEXT_LANGS) or TEXT_LANGS[0]
+    return served.accept_languages.best_match(TEXT_LANGS) or TEXT_LANGS[0]

@@ -5,7 +5,9 @@ Loaded by gunicorn (``tests.service.live_app:create()``) in the fixtures of
 
 - the clock is read from ``DAILY_TEST_CLOCK_FILE`` (ISO 8601, or ``now`` for the real
   time) at every call, so a test moves time for every worker process at once;
-- each response says which worker process served it (``X-Worker-Pid``);
+- each response says which worker process served it (``X-Worker-Pid``, added around the
+  whole WSGI app, so the move lane's answers say it too); an answer Flask made says
+  ``X-Test-Flask: 1`` (a move the lane answered does not);
 - with ``DAILY_TEST_WORLD`` = ``{"agreed": [[turn, roll], ...]}`` the dice of every day
   slot *not* listed are changed (each face ``f`` becomes ``7 - f``; ``"all"`` changes
   none): two servers that differ only there are two worlds that agree on the listed
@@ -22,6 +24,7 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, Response
 
@@ -86,8 +89,22 @@ def create() -> Flask:
         games.seeds = OtherWorld(games.seeds, agreed, Path(log) if log else None)
 
     @app.after_request
-    def _worker_pid(response: Response) -> Response:
-        response.headers["X-Worker-Pid"] = str(os.getpid())
+    def _through_flask(response: Response) -> Response:
+        response.headers["X-Test-Flask"] = "1"  # the move lane's answers have none
         return response
 
+    app.wsgi_app = WorkerPid(app.wsgi_app)  # type: ignore[method-assign]
     return app
+
+
+class WorkerPid:
+    """WSGI middleware: every answer (the move lane's too) says which process served it."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        def start(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
+            return start_response(status, [*headers, ("X-Worker-Pid", str(os.getpid()))], *rest)
+
+        return self.inner(environ, start)
