@@ -37,8 +37,8 @@ import datetime as dt
 import hmac
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 import redis
 from redis.cluster import RedisCluster
@@ -88,9 +88,8 @@ class _Unfinished(Exception):
     """A submitted log went on to a turn not shown yet (so it does not finish the game)."""
 
 
-@dataclass(frozen=True)
-class _Position:
-    """A game mid-way, with its log (what the views need)."""
+class _Position(NamedTuple):
+    """A game mid-way, with its log (what the views need; made once per move)."""
 
     game: Game
     log: MoveLog

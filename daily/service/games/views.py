@@ -215,15 +215,15 @@ def upper_and_total(card: Card) -> tuple[dict[str, int], int]:
     >>> upper_and_total(card) == (upper_json(card), card.total)
     True
     """
-    columns = card.columns
-    if len(columns) == 1:  # most cards: no sums over columns
-        (c,) = columns
-        rules = card.rules
+    rules = card.rules
+    if len(rules.weights) == 1:  # most cards: one column, no sums over columns
+        c = card.column(0)
         threshold = rules.upper_bonus_threshold
         upper = {"total": c.upper * c.weight, "threshold": threshold,
                  "bonus": c.bonus * c.weight, "bonus_value": rules.upper_bonus,
                  "to_go": max(0, threshold - c.upper)}
         return upper, (c.upper + c.bonus + c.lower) * c.weight + card.extra_bonus
+    columns = card.columns
     total = sum((c.upper + c.bonus + c.lower) * c.weight for c in columns)
     return _upper(card, columns), total + card.extra_bonus
 
