@@ -23,6 +23,7 @@ regular expression matching exactly the supported dates (it is the API's date sc
 from __future__ import annotations
 
 import datetime as dt
+from functools import lru_cache
 from typing import Literal
 
 from daily.errors import DateRangeError, StateError
@@ -101,11 +102,19 @@ def status(day: dt.date, now: dt.datetime) -> DayStatus:
     'upcoming'
     """
     now = _aware(now)
-    if now < opens_at(day):
+    opens, closes = _window(day)
+    if now < opens:
         return "upcoming"
-    if now < closes_at(day):
+    if now < closes:
         return "open"
     return "revealed"
+
+
+@lru_cache(maxsize=1024)
+def _window(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """:func:`opens_at` and :func:`closes_at` of ``day``, computed once per day (every
+    move of a ranked game checks that its day is still open)."""
+    return opens_at(day), closes_at(day)
 
 
 def open_dates(now: dt.datetime) -> list[dt.date]:

@@ -73,11 +73,9 @@ class Card(NamedTuple):
         ColumnTotals(upper=0, bonus=0, lower=20, weight=2)
         """
         rules = self.rules
-        upper_idx = rules.column_upper[column]
-        upper = sum(self.scores[i] or 0 for i in upper_idx)
-        lower = sum(
-            self.scores[i] or 0 for i in rules.columns[column] if i not in upper_idx
-        )
+        scores = self.scores
+        upper = sum([scores[i] or 0 for i in rules.column_upper[column]])
+        lower = sum([scores[i] or 0 for i in rules.column_lower[column]])
         bonus = 0
         if rules.upper_bonus and upper >= rules.upper_bonus_threshold:
             bonus = rules.upper_bonus

@@ -20,6 +20,7 @@ import datetime as dt
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from daily.dice import parse_date, parse_seed_hex
@@ -36,6 +37,8 @@ TEXT_PREFIX = "dl1"
 MAX_LOG_BYTES = 64 * 1024
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _B64_INDEX = {c: i for i, c in enumerate(_B64)}
+#: The text character of every hold mask of 1 to 6 dice (its bits as a number in _B64).
+_MASK_CHAR = {format(v, f"0{n}b"): _B64[v] for n in range(1, 7) for v in range(1 << n)}
 _TOP_FIELDS = {"format", "ruleset", "options", "seed", "day", "turns"}
 _TURN_FIELDS = {"holds", "category"}
 
@@ -75,7 +78,12 @@ class MoveLog:
     @property
     def rules(self) -> Ruleset:
         """The resolved ruleset of the log."""
-        return get_ruleset(self.ruleset, dict(self.options))
+        options = self.options
+        if not options:
+            return _rules_of(self.ruleset, ())
+        if options.__class__ is tuple:  # keyed with the values' types: 1 is no True
+            return _rules_of(self.ruleset, tuple((k, v, type(v)) for k, v in options))
+        return get_ruleset(self.ruleset, dict(options))
 
     @property
     def complete(self) -> bool:
@@ -152,11 +160,11 @@ class MoveLog:
         opts = ",".join(f"{k}={_text_value(v)}" for k, v in self.options) or "-"
         source = f"s{self.seed.hex()}" if self.seed is not None else f"d{self.day}"
         rules = self.rules
+        chars = _MASK_CHAR
         tokens = []
-        for turn in self.turns:
-            masks = "".join(_B64[int(m, 2)] for m in turn.holds)
-            end = "*" if turn.box is None else _B64[rules.box_index(turn.box)]
-            tokens.append(masks + end)
+        for holds, box in self.turns:
+            masks = "".join([chars.get(m) or _B64[int(m, 2)] for m in holds])
+            tokens.append(masks + ("*" if box is None else _B64[rules.box_index(box)]))
         return "~".join((TEXT_PREFIX, self.ruleset, opts, source, ".".join(tokens)))
 
     @classmethod
@@ -227,7 +235,42 @@ class MoveLog:
         if not game.over:
             turns.append(Turn(tuple(game.holds), None))
         rules = game.rules
-        return cls(rules.name, tuple(turns), tuple(rules.non_default_options().items()), seed, day)
+        return cls(rules.name, tuple(turns), rules.non_default_items, seed, day)
+
+
+@lru_cache(maxsize=256)
+def _rules_of(name: str, options: tuple[tuple[str, OptionValue, type], ...]) -> Ruleset:
+    """:func:`get_ruleset` of a log's ruleset and options (name, value, the value's
+    type), resolved once per combination.
+
+    >>> _rules_of("yatzy", (("forced_order", True, bool),)).forced_order
+    True
+    """
+    return get_ruleset(name, {k: v for k, v, _ in options})
+
+
+def text_after(text: str, kind: str, value: str, rules: Ruleset, over: bool) -> str | None:
+    """The compact text of a log one decision later, from the text before it: a reroll
+    (``kind`` ``"roll"``, ``value`` its mask) or a filled box (``"score"``, the box id;
+    ``over``: that ended the game), as :meth:`MoveLog.to_text` of the game would give
+    it, without going over every turn again. ``None`` when ``text`` does not end with
+    a turn in progress (``*``) or an empty list of turns.
+
+    >>> text_after("dl1~yacht~-~d2026-11-29~", "roll", "01110", get_ruleset("yacht"), False)
+    'dl1~yacht~-~d2026-11-29~O*'
+    >>> text_after("dl1~yacht~-~d2026-11-29~O*", "score", "twos", get_ruleset("yacht"), False)
+    'dl1~yacht~-~d2026-11-29~OB.*'
+    """
+    if text.endswith("*"):
+        head = text[:-1]
+    elif text.endswith("~") and text.count("~") == 4:
+        head = text
+    else:
+        return None
+    if kind == "roll":
+        char = _MASK_CHAR.get(value)
+        return None if char is None else f"{head}{char}*"
+    return f"{head}{_B64[rules.box_index(value)]}{'' if over else '.*'}"
 
 
 def parse_log(text: str | bytes) -> MoveLog:

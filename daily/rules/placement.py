@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from daily.rules.ruleset import Ruleset
 
@@ -61,12 +62,18 @@ class Reason:
         return {"code": self.code, "box": self.box}
 
 
-@dataclass(frozen=True)
-class Placement:
-    """One open box for the current roll: its points, and whether it may be chosen."""
+class Placement(NamedTuple):
+    """One open box for the current roll: its points, and whether it may be chosen.
+
+    A named tuple rather than a frozen dataclass: every state document builds one per
+    open box, and a named tuple is made in a tenth of the time.
+
+    >>> Placement("chance", 12, 17, True).reason is None
+    True
+    """
 
     box: str
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index, never called on one
     points: int
     legal: bool
     why: Reason | None = None
@@ -189,6 +196,20 @@ def placements(
     """
     key = tuple(sorted(dice))
     raw = _raw(rules, key, first_roll)
+    if key[0] != key[-1] and not rules.forced_order and rules.double_index is None:
+        # the common case (as in place): no joker, no bonus, free choice, raw points
+        ids = rules.box_ids
+        return TurnOptions(
+            tuple([Placement(ids[i], i, raw[i], True) for i, s in enumerate(scores) if s is None]),
+            0, False,
+        )
+    return _placements(rules, scores, key, raw)
+
+
+def _placements(
+    rules: Ruleset, scores: Sequence[int | None], key: tuple[int, ...], raw: tuple[int, ...]
+) -> TurnOptions:
+    """:func:`placements` in every case (``key``: the sorted dice, ``raw``: their points)."""
     alike = key[0] == key[-1]
     ncols = len(rules.weights)
     context = [_column_context(rules, scores, c) if alike else (False, 0) for c in range(ncols)]

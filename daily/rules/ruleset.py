@@ -148,6 +148,19 @@ class Ruleset:
         return tuple(tuple(i for i in col if self.boxes[i].upper) for col in self.columns)
 
     @cached_property
+    def column_lower(self) -> tuple[tuple[int, ...], ...]:
+        """Per column, the indices of its other boxes (all but ones .. sixes).
+
+        >>> from daily.rules import get_ruleset
+        >>> get_ruleset("yacht").column_lower
+        ((6, 7, 8, 9, 10, 11),)
+        """
+        return tuple(
+            tuple(i for i in col if i not in upper)
+            for col, upper in zip(self.columns, self.column_upper, strict=True)
+        )
+
+    @cached_property
     def column_yahtzee(self) -> tuple[int | None, ...]:
         """Per column, the index of its yahtzee box (``None`` in games without one).
 
@@ -223,8 +236,18 @@ class Ruleset:
         >>> get_ruleset("maxi-yatzy", {"full_straight": 30}).non_default_options()
         {'full_straight': 30}
         """
+        return dict(self.non_default_items)
+
+    @cached_property
+    def non_default_items(self) -> tuple[tuple[str, OptionValue], ...]:
+        """:meth:`non_default_options` as pairs, computed once (what a move log names).
+
+        >>> from daily.rules import get_ruleset
+        >>> get_ruleset("maxi-yatzy", {"full_straight": 30}).non_default_items
+        (('full_straight', 30),)
+        """
         defaults = {s.name: s.default for s in self.option_specs}
-        return {k: v for k, v in sorted(self.options.items()) if defaults[k] != v}
+        return tuple((k, v) for k, v in sorted(self.options.items()) if defaults[k] != v)
 
     def max_rolls(self, bank: int = 0) -> int:
         """Rolls allowed this turn, counting rolls banked from earlier turns."""

@@ -5,12 +5,13 @@ Moves are nearly all of the API's traffic (39 of the 41 calls of a Yahtzee game,
 player who asks for hints makes as many hints), and Flask's request context, routing,
 hook dispatch and response object cost about as much CPU as a warm move itself
 (``docs/performance.md``); a hint is the same kind of call (a read of the game and a
-few microseconds of the strategy engine, :func:`daily.service.api.strategy.hint_answer`). The lane is a WSGI middleware
-in front of the Flask app (behind ``ProxyFix``, so it sees the client's address and
-scheme). It serves every move that reaches the game service, by the same calls as the
-views of :mod:`daily.service.api.games`, with the same rate limits (spent in the move's
-own Redis call, and spent afterwards when the move never got there), metrics, security
-headers (:func:`daily.service.headers.security_headers`), JSON text
+few microseconds of the strategy engine, :func:`daily.service.api.strategy.hint_answer`).
+The lane is a WSGI middleware in front of the Flask app (behind ``ProxyFix``, so it
+sees the client's address and scheme). It serves every move that reaches the game
+service, by the same calls as the views of :mod:`daily.service.api.games`, with the
+same rate limits (spent in the move's own Redis call, and spent afterwards when the
+move never got there), metrics, security headers
+(:func:`daily.service.headers.security_headers`), JSON text
 (:meth:`daily.service.jsonout.OrjsonProvider.encode`) and error documents
 (:func:`daily.service.errors.error_answer`).
 

@@ -38,8 +38,8 @@ import hmac
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 import redis
 from redis.cluster import RedisCluster
@@ -49,7 +49,7 @@ from daily.card import Card
 from daily.dice import SlotCache, SlotSource, parse_date
 from daily.errors import IllegalMoveError, LogFormatError, RulesetError
 from daily.game import Game
-from daily.movelog import MoveLog
+from daily.movelog import MoveLog, text_after
 from daily.replay import ReplayResult, replay, turns_json
 from daily.rules import Ruleset, canonical_name, get_ruleset
 from daily.service.clock import Clock, iso
@@ -89,9 +89,8 @@ class _Unfinished(Exception):
     """A submitted log went on to a turn not shown yet (so it does not finish the game)."""
 
 
-@dataclass(frozen=True)
-class _Position:
-    """A game mid-way, with its log (what the views need)."""
+class _Position(NamedTuple):
+    """A game mid-way, with its log (what the views need; made once per move)."""
 
     game: Game
     log: MoveLog
@@ -486,7 +485,8 @@ class GameService:
                 exc.message, field=exc.field, turn=exc.turn, roll=exc.roll
             ) from None
         log = MoveLog.of_game(game, seed=result.log.seed, day=result.log.day)
-        after = replace(record, v=record.v + 1, log=log.to_text())
+        text = text_after(record.log, kind, value, game.rules, game.over)
+        after = record.advanced(text if text is not None else log.to_text())
         if game.over:
             self._finish(stored, after, game, log, player, limit)
             return self._view(after, _Position(game, log), just_finished=True)

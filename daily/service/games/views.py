@@ -197,8 +197,14 @@ def _finished_at(record: GameRecord) -> str:
 
 
 def card_json(card: Card) -> list[dict[str, Any]]:
-    """The boxes of a card in printed order, ``points`` null while open."""
-    return [{"box": box, "points": pts} for box, pts in card.as_dict().items()]
+    """The boxes of a card in printed order, ``points`` null while open.
+
+    >>> from daily.rules import get_ruleset
+    >>> card_json(Card.empty(get_ruleset("yacht")).fill(1, 6, 0))[:2]
+    [{'box': 'ones', 'points': None}, {'box': 'twos', 'points': 6}]
+    """
+    return [{"box": box, "points": pts}
+            for box, pts in zip(card.rules.box_ids, card.scores, strict=True)]
 
 
 def upper_and_total(card: Card) -> tuple[dict[str, int], int]:
@@ -209,6 +215,14 @@ def upper_and_total(card: Card) -> tuple[dict[str, int], int]:
     >>> upper_and_total(card) == (upper_json(card), card.total)
     True
     """
+    rules = card.rules
+    if len(rules.weights) == 1:  # most cards: one column, no sums over columns
+        c = card.column(0)
+        threshold = rules.upper_bonus_threshold
+        upper = {"total": c.upper * c.weight, "threshold": threshold,
+                 "bonus": c.bonus * c.weight, "bonus_value": rules.upper_bonus,
+                 "to_go": max(0, threshold - c.upper)}
+        return upper, (c.upper + c.bonus + c.lower) * c.weight + card.extra_bonus
     columns = card.columns
     total = sum((c.upper + c.bonus + c.lower) * c.weight for c in columns)
     return _upper(card, columns), total + card.extra_bonus
