@@ -140,6 +140,25 @@ def test_duplicate_and_rival_moves_on_many_games_apply_each_move_once(
     assert len(set(client.workers)) == 2  # both worker processes took part
 
 
+@pytest.mark.parametrize("worker_class", ["gevent", "sync"])
+def test_the_other_worker_classes_apply_each_move_once_too(
+    worker_class: str, live_env: dict[str, str], tmp_path: Path, redis_url: str
+) -> None:
+    """``GUNICORN_WORKER_CLASS`` may pick them (``deploy/gunicorn.conf.py``): the same
+    races on them. Under gevent every request is a greenlet of one thread, so nothing
+    kept per thread may be shared by two requests at once (a Redis connection kept per
+    thread once was, and concurrent moves read each other's answers)."""
+    env = {**live_env, "GUNICORN_WORKER_CLASS": worker_class}
+    with start_gunicorn(env, tmp_path, production=True) as server:
+        client = server.client()
+        players = [Player(client, f"{worker_class}{i}") for i in range(GAMES)]
+        with ThreadPoolExecutor(GAMES) as pool:
+            found = list(pool.map(lambda i: _play(client, players[i], "yahtzee"),
+                                  range(GAMES)))
+        assert [p for p in found if p] == []
+        assert f"Using worker: {worker_class}" in server.log.read_text()
+
+
 def test_the_server_was_really_gunicorn_with_two_workers(live_server: LiveServer) -> None:
     text = Path(live_server.log).read_text()
     assert text.count("Booting worker") >= 2 and "gthread" in text

@@ -32,11 +32,11 @@ import redis
 from daily import calendar
 from daily.service import keymap
 from daily.service.codes import new_code
+from daily.service.direct_script import direct_script
 from daily.service.domain import NotFound, RateLimited
 from daily.service.games.record import GameRecord, plausible_id
 from daily.service.leaderboard import as_text
 from daily.service.ratelimit import SPEND_LUA, Pending
-from daily.service.thread_script import thread_script
 
 #: Practice games (and their result codes) are forgotten this long after their last write.
 PRACTICE_TTL = 30 * 24 * 3600
@@ -147,8 +147,8 @@ class GameStore:
         self.ranked_days = ranked_days
         self._start_ranked = conn.register_script(_START_RANKED)
         self._set_if_at = conn.register_script(_SET_IF_AT)
-        # once per move: on this thread's own connection (see thread_script)
-        self._move = thread_script(conn, _MOVE)
+        # once per move: on a connection the call holds alone (see direct_script)
+        self._move = direct_script(conn, _MOVE)
 
     def key(self, game_id: str) -> str:
         """The Redis key of a game."""
