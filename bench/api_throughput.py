@@ -237,6 +237,11 @@ def main() -> int:
                GUNICORN_CMD_ARGS="--max-requests 0",
                GUNICORN_WORKER_CLASS=args.worker_class)
     init_keys(load_config(env).keys_dir)
+    # The --also phase: its worker class, and its threads if asked (else the
+    # configuration's default for that class: 4 for gthread, 1 for the others).
+    also_env = dict(env, GUNICORN_WORKER_CLASS=args.also_worker_class or args.worker_class)
+    if args.also_threads:
+        also_env["GUNICORN_THREADS"] = str(args.also_threads)
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py")]
     today = dt.datetime.now(dt.UTC).date().isoformat()
     rounds: list[tuple[float, float]] = []  # (hello req/s, roll+score req/s)
@@ -254,10 +259,7 @@ def main() -> int:
                     env, hello_port) as hello_server,
             process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
                      "daily.service.app:create_app()"], env, app_port) as api_server,
-            other_checkout(args.also, dict(
-                env, GUNICORN_WORKER_CLASS=args.also_worker_class or args.worker_class,
-                GUNICORN_THREADS=str(args.also_threads or env.get("GUNICORN_THREADS", 4))),
-                also_port) as also_server,
+            other_checkout(args.also, also_env, also_port) as also_server,
         ):
             run_clients(hello_loop, args.clients, 0.5, hello_port)  # warm-up
             run_clients(game_loop, args.clients, 0.5, app_port, today)
@@ -304,7 +306,7 @@ def main() -> int:
           "(player creation and game starts run but are not counted)")
     if args.also:
         print(f"--also {args.also} ({args.also_worker_class or args.worker_class} workers, "
-              f"threads {args.also_threads or env.get('GUNICORN_THREADS', 4)}):")
+              f"threads {also_env.get('GUNICORN_THREADS', 'the default')}):")
         print(describe("roll", also["roll"], total_time))
         print(describe("score", also["score"], total_time))
         for number, ((base, _), calls) in enumerate(zip(rounds, also_rounds, strict=True), 1):

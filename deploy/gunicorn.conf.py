@@ -25,7 +25,9 @@ bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # same load (docs/performance.md): gthread is kept; GUNICORN_WORKER_CLASS overrides it.
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count()))
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# Threads only for gthread: gunicorn silently turns a sync worker with threads > 1 into
+# gthread (a comparison of "sync" once measured gthread twice that way).
+threads = int(os.environ.get("GUNICORN_THREADS", "4" if worker_class == "gthread" else "1"))
 timeout = 30
 graceful_timeout = 20
 keepalive = 5
