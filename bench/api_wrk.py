@@ -29,13 +29,35 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from api_throughput import free_port, process, valkey_binary  # noqa: E402
+from api_throughput import cpu_seconds, free_port, process, valkey_binary  # noqa: E402
 
 
 def wrk(args: list[str]) -> str:
     """Run wrk; its report."""
     done = subprocess.run(["wrk", *args], capture_output=True, text=True, check=True)
     return done.stdout
+
+
+def children_cpu() -> float:
+    """User+system CPU seconds of this process's waited-for children (the wrk runs)."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
+class Spent:
+    """CPU seconds of the server (gunicorn and its workers) and of wrk over a phase."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+        self.server = self.client = 0.0
+
+    def run(self, args: list[str]) -> str:
+        """wrk with ``args``, counting both sides' CPU time."""
+        server, client = cpu_seconds(self.server_pid), children_cpu()
+        report = wrk(args)
+        self.server += cpu_seconds(self.server_pid) - server
+        self.client += children_cpu() - client
+        return report
 
 
 def main() -> int:
@@ -63,31 +85,44 @@ def main() -> int:
                DAILY_RATE_LIMIT=limit, DAILY_RATE_LIMIT_READS=limit, DAILY_RATE_LIMIT_IP=limit,
                DAILY_PLAYER_LIMIT="off", DAILY_PLAYER_NET_LIMIT="off",
                GUNICORN_WORKERS=str(args.workers), GUNICORN_WORKER_CLASS=args.worker_class,
-               GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT))
+               GUNICORN_LOGLEVEL="warning", PYTHONPATH=str(ROOT),
+               # no worker recycling during a run (as bench/api_throughput.py): a worker
+               # replaced in the middle of a phase drops its connections, and wrk's
+               # reconnections halved a round's rate now and then
+               GUNICORN_CMD_ARGS="--max-requests 0")
     init_keys(load_config(env).keys_dir)
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py")]
     n = str(args.connections)
     common = ["-t", n, "-c", n, "-d", f"{args.seconds}s"]
     rounds: list[tuple[float, float]] = []
+    hello_calls = api_calls = api_moves = 0
     try:
         with (
             process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
                      "--save", "", "--appendonly", "no", "--dir", str(tmp)], env, redis_port),
             process([*gunicorn, "--bind", f"127.0.0.1:{hello_port}", "bench.hello_app:app"],
-                    env, hello_port),
+                    env, hello_port) as hello_server,
             process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
-                     "daily.service.app:create_app()"], env, app_port),
+                     "daily.service.app:create_app()"], env, app_port) as api_server,
         ):
+            spent_hello, spent_api = Spent(hello_server.pid), Spent(api_server.pid)
             script = str(ROOT / "bench" / "wrk_game.lua")
             wrk(["-t", n, "-c", n, "-d", "1s", f"http://127.0.0.1:{hello_port}/hello"])
             wrk(["-t", n, "-c", n, "-d", "1s", "-s", script, f"http://127.0.0.1:{app_port}"])
             for number in range(1, args.rounds + 1):
-                report = wrk([*common, f"http://127.0.0.1:{hello_port}/hello"])
+                report = spent_hello.run([*common, f"http://127.0.0.1:{hello_port}/hello"])
+                found_hello = re.search(r"(\d+) requests in", report)
+                assert found_hello is not None, report
+                hello_calls += int(found_hello.group(1))
                 hello = float(re.search(r"Requests/sec:\s+([\d.]+)", report).group(1))  # type: ignore[union-attr]
-                report = wrk([*common, "-s", script, f"http://127.0.0.1:{app_port}"])
+                report = spent_api.run([*common, "-s", script, f"http://127.0.0.1:{app_port}"])
                 found = re.search(r"= ([\d.]+) moves/s, unexpected answers (\d+)", report)
                 assert found is not None, report
                 moves, failed = float(found.group(1)), int(found.group(2))
+                all_calls = re.search(r"(\d+) requests in", report)
+                assert all_calls is not None, report
+                api_calls += int(all_calls.group(1))
+                api_moves += round(moves * args.seconds)
                 rounds.append((hello, moves))
                 print(f"round {number}: hello {hello:.0f} req/s, roll+score {moves:.0f} req/s "
                       f"= {moves / hello:.0%} (unexpected answers: {failed})", flush=True)
@@ -99,6 +134,13 @@ def main() -> int:
           f"{os.cpu_count()} CPUs shared by server, Redis and wrk; "
           f"date {dt.datetime.now(dt.UTC).date()}")
     print(f"roll+score vs hello-world, median of rounds: {ratio:.0%}")
+    per_hello = spent_hello.server / hello_calls * 1000
+    per_call = spent_api.server / api_calls * 1000
+    print(f"CPU per request: server hello {per_hello:.3f} ms, game calls {per_call:.3f} ms "
+          f"(roll, score, player creation and game starts: {api_calls} calls, {api_moves} "
+          f"moves); wrk hello {spent_hello.client / hello_calls * 1000:.3f} ms, game "
+          f"{spent_api.client / api_calls * 1000:.3f} ms; server CPU of hello-world against "
+          f"a game call: {per_hello / per_call:.0%}")
     print(f"load average after the run: {os.getloadavg()[0]:.1f}")
     return 0
 

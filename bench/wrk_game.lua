@@ -52,10 +52,16 @@ function response(status, headers, body)
   else
     moves = moves + 1
   end
+  -- The fields the next request needs, each found from the document's start (they
+  -- come first in it); the first legal box only before a score.
   position = tonumber(body:match('"position":(%d+)'))
   rolls_left = tonumber(body:match('"rolls_left":(%d+)'))
-  box = body:match('"box":"([%w_.]+)","points":%-?%d+,"legal":true') or ""
-  if body:match('"over":true') then step = "player" end
+  if body:find('"over":true', 1, true) then
+    step = "player"
+  elseif rolls_left == 0 then
+    local choices = body:find('"choices":', 1, true)
+    box = body:match('"box":"([%w_.]+)","points":%-?%d+,"legal":true', choices) or ""
+  end
 end
 
 function done(summary, latency, requests)
