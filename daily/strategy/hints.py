@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -53,8 +54,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from daily.strategy.solver import StrategyTable
     from daily.strategy.spec import GameSpec
 
-#: Turn states kept per engine (and process). A Yahtzee state holds 2 x 462 floats
-#: (7.4 kB), a Maxi Yatzy one 3 x 924 (22 kB): 2,048 states are 15 to 45 MB at most.
+#: Turn states kept per engine (and process). A Yahtzee slot holds 3 x 462 floats
+#: (11 kB), a Maxi Yatzy one 3 x 924 (22 kB): 2,048 slots are 22 to 45 MB, allocated
+#: and touched at once when the cache is first used (see :class:`TurnCache`).
 TURNS = 2048
 
 
@@ -146,9 +148,10 @@ def best_boxes(
 @njit(cache=True)
 def turn_keeps(
     mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face, joker_points,
-    child, parent_or_none,
+    child, parent_or_none, E,
 ):  # pragma: no cover - compiled
-    """``E[j][K]``: the value of keeping ``K`` with ``j`` rolls left, for j = 1 .. R-1.
+    """Fill ``E[j][K]``: the value of keeping ``K`` with ``j`` rolls left, for j = 1 ..
+    R-1 (``E``: ``max(R, 2)`` rows of ``nk``, a slot of :class:`TurnCache`).
 
     The same arithmetic as :func:`daily.strategy.kernel.turn_tables` (row 0 is unused),
     without its last level: the value of the turn before its first roll, which no
@@ -159,7 +162,6 @@ def turn_keeps(
     v0 = np.empty(nr)
     best_boxes(mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face,
                joker_points, v0)
-    E = np.empty((max(R, 2), nk))
     M = np.empty(nk + 1)
     M[nk] = kernel.NEG  # where a missing parent points: never the best
     for j in range(1, R):
@@ -180,7 +182,6 @@ def turn_keeps(
                     v = M[p[f]]
                     m = v if v > m else m
                 M[ki] = m
-    return E
 
 
 @njit(cache=True)
@@ -370,6 +371,74 @@ def roll_keeps(table: StrategyTable) -> tuple[np.ndarray, np.ndarray]:
     return np.array(start, dtype=np.int64), np.array(out, dtype=np.int64)
 
 
+class TurnCache:
+    """An LRU of turn values in one block of memory allocated (and written, so that its
+    pages are mapped) when first used: a miss fills the slot of the least recently used
+    state in place. Nothing is allocated or freed per turn: with one small array per
+    turn, a service's first 2,048 turns each paid about three page faults for new heap
+    pages (5,700 in the hint benchmark's first 5,801 turns), and every later turn a
+    ``malloc`` and the ``free`` of the evicted array.
+
+    ``compute(mask, upper, flag, out)`` fills ``out``. A returned slot stays valid until
+    ``turns`` other states have missed: a caller shared between threads holds
+    :attr:`lock` around the call and its reading of the slot.
+
+    >>> cache = TurnCache(2, (1,), lambda m, u, f, out: out.fill(m + u + f))
+    >>> [float(cache(m, 0, 0)[0]) for m in (1, 2, 1, 3, 2)]
+    [1.0, 2.0, 1.0, 3.0, 2.0]
+    >>> cache.cache_info()
+    CacheInfo(hits=1, misses=4, maxsize=2, currsize=2)
+    """
+
+    def __init__(self, turns: int, shape: tuple[int, ...],
+                 compute: Callable[[int, int, int, np.ndarray], object]):
+        self.maxsize = turns
+        self.lock = threading.Lock()
+        self._shape = shape
+        self._compute = compute
+        self._block: np.ndarray | None = None
+        self._slots: dict[tuple[int, int, int], int] = {}  # oldest first
+        self._hits = self._misses = 0
+
+    def warm(self) -> None:
+        """Allocate the block and write it once, so that no query meets a page fault."""
+        with self.lock:
+            self._allocate()
+
+    def _allocate(self) -> np.ndarray:
+        if self._block is None:
+            block = np.empty((self.maxsize, *self._shape))
+            block.fill(0.0)
+            self._block = block
+        return self._block
+
+    def nbytes(self) -> int:
+        """The bytes of the slots in use."""
+        return len(self._slots) * int(np.prod(self._shape)) * 8
+
+    def __call__(self, mask: int, upper: int, flag: int) -> np.ndarray:
+        key = (mask, upper, flag)
+        slots = self._slots
+        slot = slots.pop(key, None)
+        if slot is not None:
+            slots[key] = slot  # now the most recent
+            self._hits += 1
+            return self._block[slot]  # type: ignore[index]
+        full = len(slots) == self.maxsize
+        slot = slots.pop(next(iter(slots))) if full else len(slots)  # the oldest's
+        out = self._allocate()[slot]
+        self._compute(mask, upper, flag, out)
+        slots[key] = slot
+        self._misses += 1
+        return out
+
+    def cache_info(self) -> functools._CacheInfo:
+        """Hits, misses, size and bound, as :func:`functools.lru_cache` reports them."""
+        with self.lock:
+            return functools._CacheInfo(self._hits, self._misses, self.maxsize,
+                                        len(self._slots))
+
+
 @dataclass(frozen=True, eq=False)
 class _Shared:
     """What every engine on one :class:`daily.strategy.spec.GameSpec` reads: built once
@@ -448,22 +517,26 @@ class HintEngine:
         # every compiled call about 1 us more to dispatch.
         self._values = np.asarray(table.values)
         self._nb = int(p[P_BOXES])
-        self.turn_keeps = functools.lru_cache(maxsize=turns)(self._turn_keeps)
+        shape = (max(self.rules.rolls_per_turn, 2), spec.n_keeps)
+        self.turn_keeps = TurnCache(turns, shape, self._turn_keeps)
         # Small pure functions of their arguments, memoized (bounded, thread-safe).
         self.card = functools.lru_cache(maxsize=4 * turns)(self._card)
         self.dice_code = functools.lru_cache(maxsize=None)(dice_code)  # <= 6^dice
 
-    def _turn_keeps(self, mask: int, upper: int, flag: int) -> np.ndarray:
+    def _turn_keeps(self, mask: int, upper: int, flag: int, out: np.ndarray) -> None:
         s = self._spec
-        return turn_keeps(mask, upper, flag, self._values, not self.greedy, s.params,
-                          s.raw, self._raw_t, self._kidx_t, s.alike, s.upper_face,
-                          s.joker_points, s.child, self._parent_or_none)
+        turn_keeps(mask, upper, flag, self._values, not self.greedy, s.params, s.raw,
+                   self._raw_t, self._kidx_t, s.alike, s.upper_face, s.joker_points, s.child,
+                   self._parent_or_none, out)
+
+    def warm(self) -> None:
+        """Allocate the turn cache now (:meth:`TurnCache.warm`), as a process's long-lived
+        advisor does (:func:`daily.strategy.store.get_advisor`)."""
+        self.turn_keeps.warm()
 
     def cache_bytes(self) -> int:
         """The bytes of turn values the LRU holds now."""
-        spec = self._spec
-        per_turn = max(self.rules.rolls_per_turn, 2) * spec.n_keeps * 8
-        return int(self.turn_keeps.cache_info().currsize) * per_turn
+        return self.turn_keeps.nbytes()
 
     def _card(self, scores: tuple[int | None, ...]) -> tuple[int, int, int, int]:
         """A card's state (mask, capped upper total, flag) and its total without the
@@ -486,12 +559,13 @@ class HintEngine:
         mask, upper, flag, total = self.card(pos.scores)
         total += pos.extra_bonus
         left = pos.rolls_left
-        keeps = self.turn_keeps(mask, upper, flag) if left else self._no_keeps
         served = self._served and left == self._first
-        rows = hint_rows(self.dice_code(pos.dice), left, served, mask, upper, flag, total,
-                         self._values, not self.greedy, *self._args, keeps,
-                         self._keep_start, self._keep_list, self._spec.keeps,
-                         self._code_index, limit)
+        code = self.dice_code(pos.dice)
+        with self.turn_keeps.lock:  # the turn's slot is not reused while it is read
+            keeps = self.turn_keeps(mask, upper, flag) if left else self._no_keeps
+            rows = hint_rows(code, left, served, mask, upper, flag, total, self._values,
+                             not self.greedy, *self._args, keeps, self._keep_start,
+                             self._keep_list, self._spec.keeps, self._code_index, limit)
         return rows, total
 
     def hint(self, pos: Position, top: int = 3) -> dict[str, Any]:
