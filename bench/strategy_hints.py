@@ -13,7 +13,9 @@ and one compiled call.
 Printed for the stream: wall-clock p50/p95/p99/max, CPU-time (``time.thread_time``)
 p50/p99, throughput, the garbage collector's passes during the queries (the bench keeps
 each answer as text for its check, as a service sends it and drops it) and the p99 of
-the queries none ran in, the turn cache's hits and misses, the process's memory (RSS,
+the queries none ran in, the minor page faults in the queries, the CPU p50/p99 of
+the queries that ran the turn kernel and of the others, and how many of the slowest 1%
+ran it, the turn cache's hits and misses, the process's memory (RSS,
 and the cache's size), and the load average before and after; then the same queries
 through the reference path (:meth:`Advisor.reference_hint`, placements in Python), side
 by side in the same run, and a check that both give the same answers.
@@ -110,20 +112,26 @@ class Collections:
 
 
 def timed(label: str, rules: Ruleset, queries: list[Query],
-          query: Callable[[Position], object]) -> list[object]:
-    wall, cpu, answers, collected = [], [], [], []
+          query: Callable[[Position], object],
+          turns_run: Callable[[], int] | None = None) -> list[object]:
+    wall, cpu, answers, collected, kernel = [], [], [], [], []
     gc.collect()
     collections = Collections()
     gc.callbacks.append(collections)
+    faults = 0
     started = time.perf_counter()
     try:
         for scores, dice, left, extra in queries:
             n = collections.count
+            before = turns_run() if turns_run else 0
+            f = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
             w, c = time.perf_counter(), time.thread_time()
             answer = query(Position(rules, scores, dice, left, extra))
             cpu.append(time.thread_time() - c)
             wall.append(time.perf_counter() - w)
+            faults += resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - f
             collected.append(collections.count != n)
+            kernel.append(turns_run is not None and turns_run() != before)
             # Kept as text for the final check, as a service sends an answer and drops
             # it: 20,000 answers kept as dicts and lists made the collector run during
             # 1.5% of the queries (it counts the containers alive, not a hint's own).
@@ -142,6 +150,15 @@ def timed(label: str, rules: Ruleset, queries: list[Query],
           f"{int((~quiet).sum()):,} queries (generations 0/1/2: {gens}), "
           f"{collections.seconds * 1000:.1f} ms in all; the other {int(quiet.sum()):,} "
           f"queries: wall p99 {p(w_ms[quiet], 99):.4f} ms, CPU p99 {p(c_ms[quiet], 99):.4f} ms")
+    ran = np.array(kernel)
+    split = ""
+    if ran.any():
+        tail = c_ms >= p(c_ms, 99)
+        split = (f"; the {int(ran.sum()):,} queries that ran the turn kernel: CPU p50 "
+                 f"{p(c_ms[ran], 50):.4f} p99 {p(c_ms[ran], 99):.4f} ms, the others: p50 "
+                 f"{p(c_ms[~ran], 50):.4f} p99 {p(c_ms[~ran], 99):.4f} ms; of the "
+                 f"{int(tail.sum())} slowest 1%, {int((tail & ran).sum())} ran it")
+    print(f"            minor page faults in the queries: {faults:,}{split}")
     return answers
 
 
@@ -173,13 +190,16 @@ def main() -> None:
         print(f"{args.ruleset}: {len(queries):,} hint queries (top 3) from {args.players} "
               f"concurrent games, {turns:,} distinct turns, ask {args.ask:g}; "
               f"load average {load()} on {os.cpu_count()} cores")
-        fast = timed("hint", rules, queries, advisor.hint)
+        def turns_run() -> int:
+            return advisor.engine.turn_keeps.cache_info().misses
+
+        fast = timed("hint", rules, queries, advisor.hint, turns_run)
         info = advisor.engine.turn_keeps.cache_info()
         cached = advisor.engine.cache_bytes()
         print(f"            turn cache: {info.hits:,} hits, {info.misses:,} misses, "
               f"{info.currsize:,} turns held ({cached / 2**20:.1f} MiB); RSS "
               f"{before:.0f} -> {rss_mb():.0f} MiB (peak {_peak_mb():.0f} MiB)")
-        again = timed("again", rules, queries, advisor.hint)
+        again = timed("again", rules, queries, advisor.hint, turns_run)
         ref = timed("reference", rules, queries, reference.reference_hint)
         same = fast == ref == again
         print(f"  answers equal to the reference path: {same}")
