@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Turn states kept per engine (and process). A Yahtzee slot holds 3 x 462 floats
 #: (11 kB), a Maxi Yatzy one 3 x 924 (22 kB): 2,048 slots are 22 to 45 MB, allocated
-#: and touched at once when the cache is first used (see :class:`TurnCache`).
+#: when the cache is first used and touched at once by a warm engine (:class:`TurnCache`).
 TURNS = 2048
 
 
@@ -372,12 +372,13 @@ def roll_keeps(table: StrategyTable) -> tuple[np.ndarray, np.ndarray]:
 
 
 class TurnCache:
-    """An LRU of turn values in one block of memory allocated (and written, so that its
-    pages are mapped) when first used: a miss fills the slot of the least recently used
-    state in place. Nothing is allocated or freed per turn: with one small array per
-    turn, a service's first 2,048 turns each paid about three page faults for new heap
-    pages (5,700 in the hint benchmark's first 5,801 turns), and every later turn a
-    ``malloc`` and the ``free`` of the evicted array.
+    """An LRU of turn values in one block of memory allocated when first used (and
+    written by :meth:`warm`, so that its pages are mapped before any query): a miss
+    fills the slot of the least recently used state in place. Nothing is allocated or
+    freed per turn: with one small array per turn, a service's first 2,048 turns each
+    paid about three page faults for new heap pages (5,700 in the hint benchmark's
+    first 5,801 turns), and every later turn a ``malloc`` and the ``free`` of the
+    evicted array.
 
     ``compute(mask, upper, flag, out)`` fills ``out``. A returned slot stays valid until
     ``turns`` other states have missed: a caller shared between threads holds
@@ -403,13 +404,13 @@ class TurnCache:
     def warm(self) -> None:
         """Allocate the block and write it once, so that no query meets a page fault."""
         with self.lock:
-            self._allocate()
+            self._allocate().fill(0.0)
 
     def _allocate(self) -> np.ndarray:
+        # Not written here: a short-lived engine (a fresh Advisor for one answer) maps
+        # only the pages of the slots it fills, as a long-lived one would without warm().
         if self._block is None:
-            block = np.empty((self.maxsize, *self._shape))
-            block.fill(0.0)
-            self._block = block
+            self._block = np.empty((self.maxsize, *self._shape))
         return self._block
 
     def nbytes(self) -> int:
