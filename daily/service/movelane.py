@@ -40,7 +40,6 @@ import redis
 from flask import Flask
 from pydantic import ValidationError
 from werkzeug.http import HTTP_STATUS_CODES
-from werkzeug.wrappers import Request
 
 from daily.service.api.strategy import hint_answer
 from daily.service.contract.bodies import Hint, Roll, Score
@@ -107,13 +106,13 @@ class MoveLane:
             return self.inner(environ, start_response)
         if player is None or move is None:
             return self.inner(environ, start_response)  # Flask refuses it, as ever
-        request = Request(environ)  # for the share text's language and link, if asked
-        status, document, extra = self._serve(request, player, game_id, move)
+        status, document, extra = self._serve(environ, player, game_id, move)
         data = self.json.encode(document)
         headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data))),
                    *extra]
-        headers += security_headers({name.lower() for name, _ in headers},
-                                    request.is_secure, self.services.config)
+        secure = environ.get("wsgi.url_scheme") in ("https", "wss")  # as Request.is_secure
+        headers += security_headers({name.lower() for name, _ in headers}, secure,
+                                    self.services.config)
         self.services.metrics.observe("POST", self.endpoint[kind], status,
                                       time.perf_counter() - started)
         start_response(f"{status} {HTTP_STATUS_CODES[status].upper()}", headers)
@@ -152,7 +151,8 @@ class MoveLane:
             return None
 
     def _serve(
-        self, request: Request, player: Player, game_id: str, move: Roll | Score | Hint
+        self, environ: dict[str, Any], player: Player, game_id: str,
+        move: Roll | Score | Hint,
     ) -> tuple[int, dict[str, Any], tuple[tuple[str, str], ...]]:
         """Status, document and extra headers of a move, as the view and Flask's hooks
         and error handlers would answer it."""
@@ -160,11 +160,12 @@ class MoveLane:
         limiter = services.limiter
         pending: Pending | None = None
         if not limiter.limits.off and self.flask.config.get("RATELIMIT_ENABLED", True):
-            pending = limiter.pending(request.remote_addr or "unknown", player.id, "write")
+            address = environ.get("REMOTE_ADDR") or "unknown"  # as Request.remote_addr
+            pending = limiter.pending(address, player.id, "write")
         answer: ErrorAnswer | None = None
         state: dict[str, Any] = {}
         try:
-            with serving(request):
+            with serving(environ):  # the share text's language and link, if asked
                 if isinstance(move, Hint):
                     state = hint_answer(services, player, game_id, move.top, pending)
                 elif isinstance(move, Roll):

@@ -20,7 +20,7 @@ from daily.replay import turns_json
 from daily.service.clock import iso
 from daily.service.codes import MARK_NAMES, box_marks, share_text
 from daily.service.fairplay import day_ceiling_value
-from daily.service.games.record import GameRecord, position_of
+from daily.service.games.record import GameRecord
 from daily.service.leaderboard import Leaderboard
 from daily.service.review import ReviewQueue
 
@@ -102,7 +102,7 @@ class GameViews:
             "ruleset": record.ruleset,
             "options": record.options,
             "date": record.date,
-            "position": position_of(played.log),
+            "position": record.v,  # position_of(played.log), kept with the record
             "turn": min(game.turn + 1, rules.turns),
             "turns": rules.turns,
             "roll": 0 if over else game.roll + 1,
