@@ -26,9 +26,8 @@ from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.domain import Conflict
 from daily.service.leaderboard import as_text
+from daily.service.shards import random_id
 from daily.service.stats import record_keys
-
-_ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
 
 @dataclass(frozen=True)
@@ -63,7 +62,7 @@ def new_player_id() -> str:
     >>> new_player_id().startswith("p_")
     True
     """
-    return "p_" + "".join(secrets.choice(_ID_ALPHABET) for _ in range(16))
+    return "p_" + random_id(16)
 
 
 class TrustedTokens:

@@ -27,7 +27,6 @@ own. On a single server the tags change nothing. The keys themselves are built b
 
 from __future__ import annotations
 
-import base64
 import secrets
 import zlib
 
@@ -36,10 +35,12 @@ from redis.crc import key_slot
 #: Number of shards (fixed: every process must agree on it).
 SHARDS = 16
 CLUSTER_SLOTS = 16384
-#: Game ids use the base32 alphabet without i, l, o, u (easy to read back).
-_ID_ALPHABET = str.maketrans(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "0123456789abcdefghjkmnpqrstvwxyz"
-)
+#: Game and player ids: digits and letters without i, l, o, u (easy to read back).
+ID_ALPHABET = b"0123456789abcdefghjkmnpqrstvwxyz"
+#: A random byte's letter (by its low 5 bits).
+_BYTE_LETTER = bytes(ID_ALPHABET[b & 31] for b in range(256))
+#: Candidate game ids drawn at once by :func:`new_game_id` (one read of random bytes).
+_DRAWS = 16
 
 
 def shard_of(ident: str) -> int:
@@ -73,12 +74,28 @@ def tag(shard: int) -> str:
     return _TAGS[shard]
 
 
+def random_id(length: int) -> str:
+    """``length`` characters of :data:`ID_ALPHABET`, each drawn uniformly from one
+    random byte (its low 5 bits: 256 is a multiple of 32), 5 bits each.
+
+    >>> ident = random_id(20)
+    >>> len(ident), set(ident) <= set(ID_ALPHABET.decode())
+    (20, True)
+    """
+    return secrets.token_bytes(length).translate(_BYTE_LETTER).decode()
+
+
 def new_game_id(shard: int | None = None) -> str:
-    """A fresh random game id (``g_`` and 20 base32 characters, 100 bits), drawn until
-    it falls in ``shard`` when one is asked for (16 draws on average, microseconds)."""
+    """A fresh random game id (``g_`` and 20 characters of :data:`ID_ALPHABET`, 100
+    bits), drawn until it falls in ``shard`` when one is asked for (16 draws on
+    average, :data:`_DRAWS` at a time).
+
+    >>> len({new_game_id() for _ in range(100)}), shard_of(new_game_id(shard=3))
+    (100, 3)
+    """
     while True:
-        game_id = "g_" + base64.b32encode(secrets.token_bytes(15)).decode()[:20].translate(
-            _ID_ALPHABET
-        )
-        if shard is None or shard_of(game_id) == shard:
-            return game_id
+        batch = random_id(20 * _DRAWS)
+        for start in range(0, 20 * _DRAWS, 20):
+            game_id = "g_" + batch[start:start + 20]
+            if shard is None or zlib.crc32(game_id.encode()) % SHARDS == shard:
+                return game_id
