@@ -239,13 +239,13 @@ def logged_number(log_text: str, value: int) -> bool:
 
     >>> logged_number("2026-11-30 23:07:51,618 results INFO level 5 of 20", 618)
     False
-    >>> logged_number("2026-11-30 23:07:51,001 results INFO g_x618 in 1.618 s", 618)
+    >>> logged_number("2026-11-30 23:07:51,001 results INFO g_x618 in 1.618 s, 618f", 618)
     False
     >>> logged_number("2026-11-30 23:07:51,001 results INFO the ceiling is 618.", 618)
     True
     """
     messages = re.sub(r"(?m)^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ ", "", log_text)
-    return re.search(rf"(?<![\w.,]){value}(?!\d)", messages) is not None
+    return re.search(rf"(?<![\w.,]){value}(?![\w]|[.,]\d)", messages) is not None
 
 
 def _start_consumer(config: Config, log_path: Path) -> subprocess.Popen[bytes]:
