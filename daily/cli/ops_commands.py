@@ -33,7 +33,7 @@ from daily.service.connections import (
     queue_redis_from_config,
     redis_from_config,
 )
-from daily.service.results_stream import BATCH
+from daily.service.results_stream import BATCH, LINGER_MS
 
 
 def register(subparsers: Any) -> None:
@@ -76,6 +76,11 @@ def register(subparsers: Any) -> None:
     worker.add_argument(
         "--batch", type=int, default=BATCH,
         help=f"results: entries read per stream and call (default {BATCH})",
+    )
+    worker.add_argument(
+        "--linger-ms", type=int, default=LINGER_MS,
+        help=f"results: wait after a partial batch so that the next one gathers more "
+        f"(default {LINGER_MS}; 0 reads again at once)",
     )
     worker.set_defaults(handler=_worker)
 
@@ -150,6 +155,8 @@ def _results_consumer(args: argparse.Namespace) -> int:
 
     if not 1 <= args.batch <= 10_000:
         raise ConfigError("must be 1..10000", field="--batch")
+    if not 0 <= args.linger_ms <= 1000:
+        raise ConfigError("must be 0..1000 milliseconds", field="--linger-ms")
     config = load_config()
     logging.basicConfig(
         level=logging.WARNING if args.quiet else logging.INFO,
@@ -161,7 +168,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
         conn, prefix=config.key_prefix, name=args.name,
         batch=args.batch, pause=pause_dir_hook(Path(pause_dir)) if pause_dir else None,
         gate=functools.partial(review_gates, conn, config),
-        player_ttl=config.player_days * 86400,
+        player_ttl=config.player_days * 86400, linger_ms=args.linger_ms,
     )
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: consumer.stop())

@@ -93,6 +93,10 @@ from daily.service.stats import record_keys as stats_keys
 GROUP = "boards"
 #: Entries read per stream and call.
 BATCH = 256
+#: After a batch smaller than that, ``daily worker results`` waits this long before
+#: reading again, so that the next batch gathers what arrived meanwhile: a batch pays
+#: its round trips (the fair-play gate, the pipelined scripts) once, whatever its size.
+LINGER_MS = 10
 #: A pending entry idle this long belongs to a consumer presumed dead and is claimed.
 CLAIM_IDLE_MS = 5000
 #: Seconds between two claim rounds of a consumer.
@@ -289,8 +293,12 @@ class ResultConsumer:
         pause: Callable[[list[str]], None] | None = None,
         player_ttl: int | None = None,
         gate: Callable[[list[Result]], list[str | None]] | None = None,
+        linger_ms: int = 0,
     ) -> None:
         self.conn = conn
+        # Wait after a partial batch (LINGER_MS): fewer, larger batches at a moderate
+        # rate, each result later by at most this much. 0: read again at once.
+        self.linger = linger_ms / 1000
         # The statistics of a player expire with their account (DAILY_PLAYER_DAYS).
         self.player_ttl = player_ttl
         self.prefix = prefix
@@ -333,6 +341,8 @@ class ResultConsumer:
                 self._next_forget = now + 60
             read = self.read(0 if burst else block_ms)
             handled += claimed + read
+            if self.linger and not burst and 0 < read < self.batch and not self._stopping:
+                time.sleep(self.linger)
             if burst and not claimed and not read:
                 if not self._pending_anywhere():
                     break

@@ -8,6 +8,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -226,3 +227,59 @@ def test_the_close_waits_for_the_days_results_then_archives_them_all(
     path = archive_path(Path(worker_env["DAILY_DATA_DIR"]) / "archive", DATE, "yahtzee")
     summary, rows = read_archive(path)
     assert summary.players == 300 and len(list(rows)) == 300
+
+
+class BatchSizes(ResultConsumer):
+    """A real consumer that also notes the size of every batch it applies."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sizes: list[int] = []
+
+    def apply(self, entries: Any) -> Any:
+        entries = list(entries)
+        self.sizes.append(len(entries))
+        return super().apply(entries)
+
+
+def _trickle(
+    conn: redis.Redis, stream: ResultStream, make_result: Any, linger_ms: int
+) -> list[int]:
+    """Results 1..40 appended 5 ms apart to a consumer running in a thread; its batches."""
+    consumer = BatchSizes(conn, prefix=PREFIX, linger_ms=linger_ms)
+    thread = threading.Thread(target=consumer.run, kwargs={"block_ms": 100})
+    thread.start()
+    try:
+        for n in range(1, 41):
+            stream.add(make_result(n))
+            time.sleep(0.005)
+        wait_for("the 40 results", lambda: board(conn).players() == 40)
+    finally:
+        consumer.stop()
+        thread.join(10)
+    counted_once(conn, 40)
+    return consumer.sizes
+
+
+def test_a_lingering_consumer_applies_fewer_larger_batches(
+    redis_client, stream, make_result
+) -> None:
+    """After a partial batch the consumer waits ``linger_ms`` (``daily worker results
+    --linger-ms``), so a trickle of results is applied in fewer batches, each paying
+    its round trips once; nothing is lost or counted twice either way."""
+    eager = _trickle(redis_client, stream, make_result, 0)
+    redis_client.flushdb()
+    lingering = _trickle(redis_client, stream, make_result, 100)
+    assert sum(eager) == sum(lingering) == 40
+    assert len(lingering) * 2 <= len(eager), (eager, lingering)
+    assert max(lingering) >= 5, lingering
+
+
+def test_the_linger_is_checked_on_the_command_line(worker_env: dict[str, str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "daily", "worker", "results", "--linger-ms", "5000"],
+        env=worker_env, cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode != 0
+    assert "--linger-ms" in done.stderr and "0..1000" in done.stderr
+    assert "Traceback" not in done.stderr
