@@ -97,5 +97,5 @@ def new_game_id(shard: int | None = None) -> str:
         batch = random_id(20 * _DRAWS)
         for start in range(0, 20 * _DRAWS, 20):
             game_id = "g_" + batch[start:start + 20]
-            if shard is None or zlib.crc32(game_id.encode()) % SHARDS == shard:
+            if shard is None or shard_of(game_id) == shard:
                 return game_id
