@@ -246,9 +246,10 @@ def round4(x):  # pragma: no cover - compiled
 @njit(cache=True)
 def hint_rows(
     code, rolls_left, served, mask, u, y, base, W, use_future, P, raw, raw_served, alike,
-    upper_face, joker_points, E, keep_start, keep_list, keeps, code_index, limit,
+    upper_face, joker_points, E, keep_start, keep_list, keeps, code_index, rows,
 ):  # pragma: no cover - compiled
-    """The ``limit`` best actions in state (``mask``, ``u``, ``y``), best first.
+    """Write the best actions in state (``mask``, ``u``, ``y``) into ``rows``, best
+    first, as many as it has rows; return how many there are.
 
     ``code`` is the dice showing, in slot order, as base-7 digits (die ``i`` is digit
     ``i``). Each row: kind (0 box, 1 keep), box index or keep index, value (``base``
@@ -269,7 +270,7 @@ def hint_rows(
         counts += 7 ** (dice[i] - 1)
     r = code_index[counts] - r0
     rw = raw_served if served else raw
-    rows = np.empty((limit, 9))
+    limit = rows.shape[0]
     count = 0
     extra = kernel.extra_bonus(r, mask, y, P, alike)
     mode, mbox, jok = kernel.joker_mode(r, mask, P, alike, upper_face)
@@ -328,7 +329,73 @@ def hint_rows(
                     need[dice[d] - 1] -= 1
                     bits |= 1 << d
             rows[i, 3] = bits
-    return rows[:count]
+    return count
+
+
+#: What a compiled call of :class:`HintEngine` reads besides the table and the turn,
+#: packed in one int64 array (:func:`pack_arrays`): entering compiled code costs about
+#: 90 ns per array argument, a third of a cached query's compiled time with them apart.
+PACKED = ("params", "raw", "raw_served", "alike", "upper_face", "joker_points", "raw_t",
+          "kidx_t", "child", "parent_or_none", "keep_start", "keep_list", "keeps",
+          "code_index")
+(K_P, K_RAW, K_RAW_SERVED, K_ALIKE, K_UPPER_FACE, K_JOKER_POINTS, K_RAW_T, K_KIDX_T,
+ K_CHILD, K_PARENT, K_KEEP_START, K_KEEP_LIST, K_KEEPS, K_CODE_INDEX) = range(len(PACKED))
+
+
+def pack_arrays(arrays: list[np.ndarray]) -> np.ndarray:
+    """One int64 array holding ``arrays`` (each of one or two dimensions): a header of
+    (offset, rows, columns) per array, then their elements in order; :func:`packed1`
+    and :func:`packed2` read them back as views.
+
+    >>> pack = pack_arrays([np.array([7, 8]), np.array([[1, 2], [3, 4]])])
+    >>> packed1(pack, 0).tolist(), packed2(pack, 1).tolist()
+    ([7, 8], [[1, 2], [3, 4]])
+    """
+    offset = 3 * len(arrays)
+    header: list[int] = []
+    for a in arrays:
+        rows, cols = (a.shape[0], 1) if a.ndim == 1 else a.shape
+        header += [offset, rows, cols]
+        offset += a.size
+    return np.concatenate([np.array(header, dtype=np.int64)]
+                          + [np.ascontiguousarray(a, dtype=np.int64).ravel() for a in arrays])
+
+
+@njit(cache=True)
+def packed1(pack, i):  # pragma: no cover - compiled
+    """Array ``i`` of a :func:`pack_arrays` pack, one-dimensional."""
+    at, rows = pack[3 * i], pack[3 * i + 1]
+    return pack[at:at + rows]
+
+
+@njit(cache=True)
+def packed2(pack, i):  # pragma: no cover - compiled
+    """Array ``i`` of a :func:`pack_arrays` pack, two-dimensional."""
+    at, rows, cols = pack[3 * i], pack[3 * i + 1], pack[3 * i + 2]
+    return pack[at:at + rows * cols].reshape((rows, cols))
+
+
+@njit(cache=True)
+def packed_turn_keeps(mask, u, y, W, use_future, pack, E):  # pragma: no cover - compiled
+    """:func:`turn_keeps` with the spec's arrays read from ``pack``."""
+    turn_keeps(mask, u, y, W, use_future, packed1(pack, K_P), packed2(pack, K_RAW),
+               packed2(pack, K_RAW_T), packed2(pack, K_KIDX_T), packed1(pack, K_ALIKE),
+               packed1(pack, K_UPPER_FACE), packed1(pack, K_JOKER_POINTS),
+               packed2(pack, K_CHILD), packed2(pack, K_PARENT), E)
+
+
+@njit(cache=True)
+def packed_hint_rows(
+    code, rolls_left, served, mask, u, y, base, W, use_future, pack, E, rows
+):  # pragma: no cover - compiled
+    """:func:`hint_rows` with the spec's arrays read from ``pack``, written into
+    ``rows`` (``limit`` rows of 9): the number of rows filled."""
+    return hint_rows(code, rolls_left, served, mask, u, y, base, W, use_future,
+                     packed1(pack, K_P), packed2(pack, K_RAW), packed2(pack, K_RAW_SERVED),
+                     packed1(pack, K_ALIKE), packed1(pack, K_UPPER_FACE),
+                     packed1(pack, K_JOKER_POINTS), E, packed1(pack, K_KEEP_START),
+                     packed1(pack, K_KEEP_LIST), packed2(pack, K_KEEPS),
+                     packed1(pack, K_CODE_INDEX), rows)
 
 
 def dice_code(dice: tuple[int, ...]) -> int:
@@ -445,15 +512,10 @@ class _Shared:
     """What every engine on one :class:`daily.strategy.spec.GameSpec` reads: built once
     per spec (50-100 ms of Python), so a new advisor on a table starts at once."""
 
-    keep_start: np.ndarray
-    keep_list: np.ndarray
-    raw_t: np.ndarray
-    kidx_t: np.ndarray
-    parent_or_none: np.ndarray
-    code_index: np.ndarray
     holds: list[str]
     kept: list[tuple[int, ...]]
     keep_texts: list[str]
+    pack: np.ndarray  # the arrays of PACKED (pack_arrays)
 
 
 _SHARED: weakref.WeakKeyDictionary[GameSpec, _Shared] = weakref.WeakKeyDictionary()
@@ -477,8 +539,10 @@ def _shared(table: StrategyTable) -> _Shared:
     kept = [counts_to_dice(k) for k in spec.keeps]
     texts = ["keeping " + "-".join(map(str, k)) if k else "rerolling everything" for k in kept]
     parent_or_none = np.where(spec.parent < 0, spec.n_keeps, spec.parent)
-    built = _Shared(keep_start, keep_list, raw_t, kidx_t, parent_or_none, code_index, holds,
-                    kept, texts)
+    named = {"raw_t": raw_t, "kidx_t": kidx_t, "parent_or_none": parent_or_none,
+             "keep_start": keep_start, "keep_list": keep_list, "code_index": code_index}
+    pack = pack_arrays([named[k] if k in named else getattr(spec, k) for k in PACKED])
+    built = _Shared(holds, kept, texts, pack)
     with _SHARED_LOCK:
         return _SHARED.setdefault(spec, built)
 
@@ -495,15 +559,8 @@ class HintEngine:
         self.table = table
         self.rules = table.rules
         self.greedy = greedy
-        self._spec = spec
-        self._args = (spec.params, spec.raw, spec.raw_served, spec.alike, spec.upper_face,
-                      spec.joker_points)
         shared = _shared(table)
-        self._keep_start, self._keep_list = shared.keep_start, shared.keep_list
-        self._raw_t, self._kidx_t = shared.raw_t, shared.kidx_t
-        self._parent_or_none = shared.parent_or_none
-        self._code_index, self._holds = shared.code_index, shared.holds
-        self._kept, self._keep_texts = shared.kept, shared.keep_texts
+        self._holds, self._kept, self._keep_texts = shared.holds, shared.kept, shared.keep_texts
         self._box_ids = [b.id for b in self.rules.boxes]
         self._box_words = [b.replace("_", " ") for b in self._box_ids]
         self._upper = [i for i, f in enumerate(spec.upper_face) if f]
@@ -518,6 +575,8 @@ class HintEngine:
         # every compiled call about 1 us more to dispatch.
         self._values = np.asarray(table.values)
         self._nb = int(p[P_BOXES])
+        self._pack = shared.pack
+        self._rows: dict[int, np.ndarray] = {}  # an answer's rows by their number
         shape = (max(self.rules.rolls_per_turn, 2), spec.n_keeps)
         self.turn_keeps = TurnCache(turns, shape, self._turn_keeps)
         # Small pure functions of their arguments, memoized (bounded, thread-safe).
@@ -525,10 +584,7 @@ class HintEngine:
         self.dice_code = functools.lru_cache(maxsize=None)(dice_code)  # <= 6^dice
 
     def _turn_keeps(self, mask: int, upper: int, flag: int, out: np.ndarray) -> None:
-        s = self._spec
-        turn_keeps(mask, upper, flag, self._values, not self.greedy, s.params, s.raw,
-                   self._raw_t, self._kidx_t, s.alike, s.upper_face, s.joker_points, s.child,
-                   self._parent_or_none, out)
+        packed_turn_keeps(mask, upper, flag, self._values, not self.greedy, self._pack, out)
 
     def warm(self) -> None:
         """Allocate the turn cache now (:meth:`TurnCache.warm`), as a process's long-lived
@@ -554,7 +610,7 @@ class HintEngine:
         flag = 1 if self._ny == 2 and scores[self._ybox] else 0
         return mask, min(upper, self._threshold), flag, total
 
-    def rows(self, pos: Position, limit: int) -> tuple[np.ndarray, int]:
+    def rows(self, pos: Position, limit: int) -> tuple[list[list[float]], int]:
         """The ``limit`` best actions of ``pos`` as rows (see :func:`hint_rows`) and the
         card's total, which their values include."""
         mask, upper, flag, total = self.card(pos.scores)
@@ -562,21 +618,22 @@ class HintEngine:
         left = pos.rolls_left
         served = self._served and left == self._first
         code = self.dice_code(pos.dice)
-        with self.turn_keeps.lock:  # the turn's slot is not reused while it is read
+        with self.turn_keeps.lock:  # the turn's slot and the rows are this call's
             keeps = self.turn_keeps(mask, upper, flag) if left else self._no_keeps
-            rows = hint_rows(code, left, served, mask, upper, flag, total, self._values,
-                             not self.greedy, *self._args, keeps, self._keep_start,
-                             self._keep_list, self._spec.keeps, self._code_index, limit)
-        return rows, total
+            out = self._rows.get(limit)
+            if out is None:
+                out = self._rows[limit] = np.empty((limit, 9))
+            count = packed_hint_rows(code, left, served, mask, upper, flag, total,
+                                     self._values, not self.greedy, self._pack, keeps, out)
+            return out.tolist()[:count], total
 
     def hint(self, pos: Position, top: int = 3) -> dict[str, Any]:
         """The best action and the next ``top`` alternatives, as JSON (the same answer as
         :func:`daily.strategy.advisor.hint_json` on the reference actions)."""
-        rows, total = self.rows(pos, top + 1)
+        lines, total = self.rows(pos, top + 1)
         acts: list[dict[str, Any]] = []
         box_ids, box_words, holds, kept, keep_texts = (
             self._box_ids, self._box_words, self._holds, self._kept, self._keep_texts)
-        lines = rows.tolist()
         best = lines[0][2]
         for kind, ident, value, points, bonus, _own, _index, shown, loss in lines:
             if shown != shown:  # NaN: too near a tie for the compiled rounding

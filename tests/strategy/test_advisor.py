@@ -93,7 +93,7 @@ def test_a_turn_runs_the_kernel_once(yahtzee_table: StrategyTable) -> None:
             assert after.misses == before.misses
     turns = {(pos.scores, pos.extra_bonus) for pos, _ in positions(yahtzee_table, 200)}
     assert cache.cache_info().misses <= len(turns)
-    assert Advisor(yahtzee_table).engine._keep_list is advisor.engine._keep_list
+    assert Advisor(yahtzee_table).engine._pack is advisor.engine._pack
 
 
 @pytest.mark.parametrize(
