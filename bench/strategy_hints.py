@@ -204,6 +204,7 @@ def main() -> None:
         same = fast == ref == again
         print(f"  answers equal to the reference path: {same}")
         steady(rules, queries, advisor)
+        control(len(queries))
     print(f"load average after: {load()} on {os.cpu_count()} cores (a shared machine: "
           "the wall-clock tails include waits for a core; CPU time does not)")
     if not same:
@@ -236,6 +237,38 @@ def steady(rules: Ruleset, queries: list[Query], advisor: Advisor, passes: int =
         kernel = min(kernel, float(np.median(times)))
     print(f"  steady: a cached query {cached * 1e6:.2f} us, a turn's kernel {kernel * 1e6:.2f}"
           f" us (least median of {passes} passes over {len(sample):,} queries, hot caches)")
+
+
+def control(count: int, target_ms: float = 0.03) -> None:
+    """The machine's own tail: ``count`` runs of a fixed piece of Python (filling a
+    dictionary) sized to take about ``target_ms``, a turn query's median, timed as the
+    queries are. Its p99 against its p50 is what this machine adds to any work of
+    that length (interrupts and other guests, charged to the thread's CPU time too)."""
+    def work(n: int) -> None:
+        table = {}
+        for i in range(n):
+            table[i] = str(i)
+
+    size = 64
+    while True:  # grow the work until its median reaches the target
+        times = []
+        for _ in range(200):
+            started = time.thread_time()
+            work(size)
+            times.append(time.thread_time() - started)
+        if np.median(times) * 1000 >= target_ms:
+            break
+        size = int(size * 1.25)
+    cpu = []
+    for _ in range(count):
+        started = time.thread_time()
+        work(size)
+        cpu.append(time.thread_time() - started)
+    c_ms = np.array(cpu) * 1000
+    p50, p99 = np.percentile(c_ms, 50), np.percentile(c_ms, 99)
+    print(f"  control: a fixed piece of Python, {count:,} runs: CPU p50 {p50:.4f} p99 "
+          f"{p99:.4f} ms ({p99 / p50:.1f} x the median; above 0.05 ms: "
+          f"{(c_ms > 0.05).mean():.2%})")
 
 
 def _peak_mb() -> float:
