@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -465,7 +466,10 @@ class TurnCache:
         self._shape = shape
         self._compute = compute
         self._block: np.ndarray | None = None
-        self._slots: dict[tuple[int, int, int], int] = {}  # oldest first
+        # Oldest first; an OrderedDict, whose move_to_end and popitem(last=False) are
+        # O(1): in a plain dict used so, finding the oldest key skips the deleted entries
+        # piling up at the front until the next resize.
+        self._slots: OrderedDict[tuple[int, int, int], int] = OrderedDict()
         self._hits = self._misses = 0
 
     def warm(self) -> None:
@@ -487,13 +491,13 @@ class TurnCache:
     def __call__(self, mask: int, upper: int, flag: int) -> np.ndarray:
         key = (mask, upper, flag)
         slots = self._slots
-        slot = slots.pop(key, None)
+        slot = slots.get(key)
         if slot is not None:
-            slots[key] = slot  # now the most recent
+            slots.move_to_end(key)  # now the most recent
             self._hits += 1
             return self._block[slot]  # type: ignore[index]
         full = len(slots) == self.maxsize
-        slot = slots.pop(next(iter(slots))) if full else len(slots)  # the oldest's
+        slot = slots.popitem(last=False)[1] if full else len(slots)  # the oldest's
         out = self._allocate()[slot]
         self._compute(mask, upper, flag, out)
         slots[key] = slot
