@@ -87,6 +87,29 @@ def cpu_seconds(root_pid: int) -> float:
     return total
 
 
+def worker_cpu(root_pid: int) -> dict[int, float]:
+    """User+system CPU seconds of each child of ``root_pid`` (gunicorn's workers)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    spent: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[1]) == root_pid:
+            spent[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    return spent
+
+
+def balance(before: dict[int, float], after: dict[int, float]) -> float:
+    """The least busy worker's CPU over a phase against the busiest's (1: even; 0: one
+    worker did everything, as when all the keep-alive connections landed on it)."""
+    shares = [after[pid] - before.get(pid, 0.0) for pid in after]
+    return min(shares) / max(shares) if shares and max(shares) > 0 else 1.0
+
+
 @contextmanager
 def process(args: list[str], env: dict[str, str], port: int,
             cwd: Path = ROOT) -> Iterator[subprocess.Popen[bytes]]:
