@@ -67,11 +67,9 @@ def wait_for_port(port: int, timeout: float = 20.0) -> None:
     raise SystemExit(f"nothing listens on port {port} after {timeout} s")
 
 
-def cpu_seconds(root_pid: int) -> float:
-    """User+system CPU time of a process and its children, the exited ones included
-    (from /proc; Linux only)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+def proc_stats() -> Iterator[tuple[int, list[str]]]:
+    """Each live process's pid and the fields of its ``/proc/<pid>/stat`` after the
+    command name (index 1 is the parent's pid; Linux only)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -79,8 +77,16 @@ def cpu_seconds(root_pid: int) -> float:
             fields = (entry / "stat").read_text().rpartition(")")[2].split()
         except OSError:
             continue
-        pid, ppid = int(entry.name), int(fields[1])
-        if root_pid in (pid, ppid):
+        yield int(entry.name), fields
+
+
+def cpu_seconds(root_pid: int) -> float:
+    """User+system CPU time of a process and its children, the exited ones included
+    (from /proc; Linux only)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid, fields in proc_stats():
+        if root_pid in (pid, int(fields[1])):
             total += (int(fields[11]) + int(fields[12])) / ticks
         if pid == root_pid:  # workers that exited (max_requests) and were reaped
             total += (int(fields[13]) + int(fields[14])) / ticks
@@ -90,17 +96,8 @@ def cpu_seconds(root_pid: int) -> float:
 def worker_cpu(root_pid: int) -> dict[int, float]:
     """User+system CPU seconds of each child of ``root_pid`` (gunicorn's workers)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    spent: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        if int(fields[1]) == root_pid:
-            spent[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
-    return spent
+    return {pid: (int(fields[11]) + int(fields[12])) / ticks
+            for pid, fields in proc_stats() if int(fields[1]) == root_pid}
 
 
 def balance(before: dict[int, float], after: dict[int, float]) -> float:
