@@ -92,8 +92,9 @@ def main() -> int:
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         parser.error("wrk is not installed (apt-get install wrk)")
-    if not (0 < args.seconds <= 60 and 0 < args.rounds <= 10 and 0 < args.connections <= 64):
-        parser.error("--seconds 1..60, --rounds 1..10, --connections 1..64")
+    if not (0 < args.seconds <= 60 and 0 < args.rounds <= 10 and 0 < args.connections <= 64
+            and 0 <= args.balanced <= 1):
+        parser.error("--seconds 1..60, --rounds 1..10, --connections 1..64, --balanced 0..1")
 
     from daily.service.config import load_config
     from daily.service.keys import init_keys
