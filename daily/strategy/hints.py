@@ -528,6 +528,7 @@ class _Shared:
     kept: list[tuple[int, ...]]
     keep_texts: list[str]
     pack: np.ndarray  # the arrays of PACKED (pack_arrays)
+    most_actions: int  # the most actions a position can have: every box and every keep
 
 
 _SHARED: weakref.WeakKeyDictionary[GameSpec, _Shared] = weakref.WeakKeyDictionary()
@@ -554,7 +555,8 @@ def _shared(table: StrategyTable) -> _Shared:
     named = {"raw_t": raw_t, "kidx_t": kidx_t, "parent_or_none": parent_or_none,
              "keep_start": keep_start, "keep_list": keep_list, "code_index": code_index}
     pack = pack_arrays([named[k] if k in named else getattr(spec, k) for k in PACKED])
-    built = _Shared(holds, kept, texts, pack)
+    most = spec.params[P_BOXES] + int(np.diff(keep_start).max())
+    built = _Shared(holds, kept, texts, pack, int(most))
     with _SHARED_LOCK:
         return _SHARED.setdefault(spec, built)
 
@@ -588,6 +590,7 @@ class HintEngine:
         self._values = np.asarray(table.values)
         self._nb = int(p[P_BOXES])
         self._pack = shared.pack
+        self._most = shared.most_actions
         self._rows: dict[int, np.ndarray] = {}  # an answer's rows by their number
         shape = (max(self.rules.rolls_per_turn, 2), spec.n_keeps)
         self.turn_keeps = TurnCache(turns, shape, self._turn_keeps)
@@ -624,7 +627,8 @@ class HintEngine:
 
     def rows(self, pos: Position, limit: int) -> tuple[list[list[float]], int]:
         """The ``limit`` best actions of ``pos`` as rows (see :func:`hint_rows`) and the
-        card's total, which their values include."""
+        card's total, which their values include. A position has at most every box and
+        every keep of its roll: a larger ``limit`` returns them all."""
         mask, upper, flag, total = self.card(pos.scores)
         total += pos.extra_bonus
         left = pos.rolls_left
@@ -632,6 +636,7 @@ class HintEngine:
         code = self.dice_code(pos.dice)
         with self.turn_keeps.lock:  # the turn's slot and the rows are this call's
             keeps = self.turn_keeps(mask, upper, flag) if left else self._no_keeps
+            limit = min(limit, self._most)  # more rows than actions would stay empty
             out = self._rows.get(limit)
             if out is None:
                 out = self._rows[limit] = np.empty((limit, 9))

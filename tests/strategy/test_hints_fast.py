@@ -92,6 +92,21 @@ def test_the_turn_cache_is_bounded(yahtzee_table: StrategyTable) -> None:
     assert advisor.engine.cache_bytes() == info.currsize * 3 * 462 * 8
 
 
+def test_a_huge_top_lists_every_action_and_keeps_no_huge_buffer(
+    yahtzee_table: StrategyTable,
+) -> None:
+    """``top`` beyond the actions a position can have (every box, every keep of the
+    roll) answers them all, as the reference does, instead of allocating rows for it."""
+    advisor = Advisor(yahtzee_table)
+    rng = random.Random(5)
+    for _ in range(20):
+        pos = random_position(yahtzee_table.rules, rng)
+        answer = advisor.hint(pos, 10**10)
+        assert answer == advisor.reference_hint(pos, 10**10), pos
+        assert len(answer["alternatives"]) < 13 + 32
+    assert max(advisor.engine._rows) <= 13 + 32  # the buffers, by their number of rows
+
+
 def test_compiled_rounding_is_pythons_round_or_declines() -> None:
     """round4 gives exactly round(x, 4) (the same double) or NaN, which sends the caller
     to Python's round: near ties, negative and huge values."""
