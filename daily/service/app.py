@@ -201,12 +201,13 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
 
 #: Endpoints that are never rate limited (probes, scrapers and the static files).
 UNLIMITED_ENDPOINTS = frozenset({"ops.health", "metrics", "web.static"})
-#: Endpoints whose rate-limit counters the game move script spends, in the same Redis
-#: call as the move or, for a hint, as the read of the game (single server; on a
-#: cluster they are counted apart). A request refused before the script (401, 422, a
-#: rule refused on the process's copy) spends them once its answer is ready, and gets
-#: 429 instead when over a limit.
-FOLDED_ENDPOINTS = frozenset({"games.roll", "games.score", "strategy.hint"})
+#: Endpoints whose rate-limit counters a game script spends, in the same Redis call as
+#: the move, as the read of the game for a hint, or as the record of a new ranked game
+#: (single server; on a cluster they are counted apart). A request refused before the
+#: script (401, 422, a rule refused on the process's copy) spends them once its answer
+#: is ready, and gets 429 instead when over a limit; a start of a practice game or of
+#: a challenge's spends them before it stores anything.
+FOLDED_ENDPOINTS = frozenset({"games.roll", "games.score", "strategy.hint", "games.start"})
 
 
 def _verified_id() -> str | None:

@@ -38,6 +38,7 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
+import time
 from typing import Any
 
 import redis
@@ -51,6 +52,9 @@ from daily.service.ratelimit import Limit, parse_limit
 CHALLENGE_SECONDS = 300
 #: New players per network are counted per UTC day, and origins kept, this long.
 NETWORK_COUNT_SECONDS = 2 * 86400
+#: How long a process keeps using a day's salt it has read. A salt never changes while
+#: Redis keeps it; should Redis lose it, every process takes up the new one within this.
+SALT_CACHE_SECONDS = 60.0
 
 # KEYS: counters (ip, net)   ARGV: ip limit, ip window, net limit, net window
 # (a negative limit: that counter is off). Returns {0, 0}, or {1 for the address or 2
@@ -156,6 +160,8 @@ class CreationGuard:
         self.limits = self.per_ip is not None or self.per_net is not None
         self.bits = config.player_pow_bits
         self._count = conn.register_script(_COUNT)
+        self.salt_seconds = SALT_CACHE_SECONDS
+        self._salts: dict[str, tuple[str, float]] = {}  # day -> salt, when it was read
 
     def challenge(self, ip: str, now: dt.datetime) -> dict[str, Any]:
         """A one-time challenge for a client at ``ip`` (``bits`` 0: none is needed).
@@ -234,16 +240,15 @@ class CreationGuard:
         if not self.conn.set(used, "1", nx=True, ex=left):
             raise stale
 
-    def remember(self, player_id: str, ip: str, day: str) -> None:
-        """Note the new player's network (salted hash) and count it for the day."""
+    def remember(self, pipe: Any, player_id: str, ip: str, day: str) -> None:
+        """Queue on ``pipe`` (the new player's own pipeline) the note of its network
+        (salted hash) and the count of the day's players from that network."""
         net = self._net_digest(network_of(ip), day)
         count = keymap.network_count(self.prefix, day, net)
-        with self.conn.pipeline(transaction=False) as pipe:
-            pipe.set(keymap.player_origin(self.prefix, player_id), f"{day} {net}",
-                     ex=NETWORK_COUNT_SECONDS)
-            pipe.incr(count)
-            pipe.expire(count, NETWORK_COUNT_SECONDS)
-            pipe.execute()
+        pipe.set(keymap.player_origin(self.prefix, player_id), f"{day} {net}",
+                 ex=NETWORK_COUNT_SECONDS)
+        pipe.incr(count)
+        pipe.expire(count, NETWORK_COUNT_SECONDS)
 
     def _net_digest(self, network: str, day: str) -> str:
         """A network's hash, salted with the day's random salt."""
@@ -252,7 +257,12 @@ class CreationGuard:
 
     def _salt(self, day: str, *, make: bool = True) -> str:
         """The day's random salt (made on first need unless ``make`` is false: then ""
-        if there is none; it never leaves Redis)."""
+        if there is none; it never leaves Redis and this process). A salt read less
+        than ``salt_seconds`` ago is not read again."""
+        now = time.monotonic()
+        kept = self._salts.get(day)
+        if kept is not None and now - kept[1] < self.salt_seconds:
+            return kept[0]
         key = keymap.network_salt(self.prefix, day)
         salt = self.conn.get(key)
         if salt is None and not make:
@@ -261,7 +271,10 @@ class CreationGuard:
             fresh = secrets.token_hex(16)
             made = self.conn.set(key, fresh, nx=True, ex=NETWORK_COUNT_SECONDS)
             salt = fresh if made else (self.conn.get(key) or fresh)
-        return _text(salt)
+        text = _text(salt)
+        fresh_enough = {d: v for d, v in self._salts.items() if now - v[1] < self.salt_seconds}
+        self._salts = {**fresh_enough, day: (text, now)}
+        return text
 
 
 def _text(value: bytes | str) -> str:

@@ -142,8 +142,15 @@ class Players:
     def _key(self, player_id: str) -> str:
         return keymap.account(self.config.key_prefix, player_id)
 
-    def create(self, name: str | None = None) -> tuple[Player, str]:
-        """A new player and its token (shown once, never stored)."""
+    def create(
+        self, name: str | None = None, also: Callable[[Any, str], None] | None = None
+    ) -> tuple[Player, str]:
+        """A new player and its token (shown once, never stored).
+
+        ``also(pipeline, player_id)`` queues more writes of the new player's, sent with
+        the account in one transaction (one round trip); on a cluster, whose keys of one
+        transaction share a slot, in a pipeline of their own just after.
+        """
         player_id = new_player_id()
         if name is None:
             name = f"Player {secrets.randbelow(9000) + 1000}"
@@ -156,7 +163,13 @@ class Players:
                 "seen": now.date().isoformat(),
             })
             pipe.expire(self._key(player_id), self.ttl_seconds)
+            if also is not None and not self.config.redis_cluster:
+                also(pipe, player_id)
             pipe.execute()
+        if also is not None and self.config.redis_cluster:
+            with self.conn.pipeline(transaction=False) as pipe:
+                also(pipe, player_id)
+                pipe.execute()
         token = f"{player_id}.{secret}"
         player = Player(player_id, name, created)
         self.trusted.keep(token, player, now.date().isoformat())

@@ -17,7 +17,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from daily.service.context import current_services
 from daily.service.contract.fields import PATTERN_MEANINGS
-from daily.service.errors import ApiError
+from daily.service.errors import ApiError, too_many_requests
 from daily.service.players import Player
 from daily.service.ratelimit import Pending
 from daily.service.served import served_request
@@ -218,6 +218,18 @@ def pending_limit() -> Pending | None:
     own Redis call; see ``FOLDED_ENDPOINTS`` in :mod:`daily.service.app`)."""
     pending: Pending | None = g.get("rate_pending")
     return pending
+
+
+def spend_pending_limit() -> None:
+    """Spend this request's rate-limit counters now, if a script was to spend them
+    and has not (429 when over a limit): for a request that writes before any such
+    script, so that a refused request has changed nothing."""
+    pending = pending_limit()
+    if pending is None or pending.spent:
+        return
+    refusal = current_services().limiter.spend(pending)
+    if refusal is not None:
+        raise too_many_requests(refusal)
 
 
 def optional_player() -> Player | None:

@@ -14,8 +14,14 @@ import pytest
 import redis
 
 from daily.service import keymap
-from daily.service.config import Config
-from daily.service.creation import challenge_hash, players_from_network, pow_ok, solve_pow
+from daily.service.config import Config, load_config
+from daily.service.creation import (
+    CreationGuard,
+    challenge_hash,
+    players_from_network,
+    pow_ok,
+    solve_pow,
+)
 from daily.service.review import ReviewQueue
 from tests.service.conftest import PREFIX, play_out
 from tests.service.live import FileClockControl, HttpClient
@@ -201,3 +207,32 @@ def test_new_players_per_network_feed_the_review_statistics(
     assert done.returncode == 0, done.stderr[-2000:]
     signals = ReviewQueue(redis_client, PREFIX).signals(DATE, "yahtzee")
     assert signals == {"checked": 2, "scout_like": 1, "busy_network": 1}
+
+
+def test_a_process_reads_the_days_salt_once_and_takes_up_a_new_one(
+    redis_client: redis.Redis,
+) -> None:
+    """The salt of network hashes is read from Redis once per ``salt_seconds``: a salt
+    Redis lost and made again reaches every process within that bound."""
+    config = load_config({"DAILY_KEY_PREFIX": "salt:"})
+    guard = CreationGuard(redis_client, config)
+    other = CreationGuard(redis_client, config)  # another process
+    key = keymap.network_salt("salt:", DATE)
+
+    def origin(who: CreationGuard, player_id: str) -> bytes:
+        with redis_client.pipeline() as pipe:
+            who.remember(pipe, player_id, "198.51.100.9", DATE)
+            pipe.execute()
+        value = redis_client.get(keymap.player_origin("salt:", player_id))
+        assert value is not None
+        return value
+
+    first = origin(guard, "p_one")
+    assert origin(other, "p_two") == first  # both read the salt that Redis keeps
+    redis_client.delete(key)  # lost: the next process to need it makes a new one
+    assert origin(guard, "p_three") == first  # still within the bound: not read again
+    other.salt_seconds = 0  # past the bound
+    renewed = origin(other, "p_four")
+    assert renewed != first and redis_client.get(key) is not None
+    guard.salt_seconds = 0
+    assert origin(guard, "p_five") == renewed

@@ -4,10 +4,12 @@ header, concurrent clients from chosen addresses, a real Redis.
 - A forged token (a victim's public id with a made-up secret), sent from many
   addresses, spends only those addresses' budgets: the victim keeps playing.
 - An office behind one NAT address: each player has budgets of their own.
+- Game starts count once, and one refused stores nothing.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import subprocess
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 
 from daily.service.config import load_config
 from daily.service.embedded import free_port
@@ -164,3 +167,35 @@ def test_an_office_behind_one_address_can_play(gunicorn: Gunicorn) -> None:
     # The same address without a token has only its own, smaller budget.
     anonymous = [gunicorn.call("GET", "/today", ip=office)[0] for _ in range(31)]
     assert anonymous == [200] * 30 + [429]
+
+
+def test_game_starts_count_once_and_a_refused_one_stores_nothing(
+    gunicorn: Gunicorn, redis_url: str
+) -> None:
+    """A ranked start spends the limits in the script that records it, a practice start
+    before it stores its game: each counts once, and one over the limit stores nothing."""
+    conn = redis.Redis.from_url(redis_url)
+    status, created, _ = gunicorn.call("POST", "/players", ip="192.0.2.77", body={})
+    assert status == 201
+    token, player_id = created["token"], created["player"]["id"]
+    counter = f"tlive:rl:write:player:{player_id}"
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    ranked = {"ruleset": "yahtzee", "date": today, "mode": "ranked"}
+    status, game, _ = gunicorn.call("POST", "/games", ip="192.0.2.77", token=token, body=ranked)
+    assert status == 201, game
+    assert int(conn.get(counter)) == 1
+    practice = {"ruleset": "yahtzee", "mode": "practice"}
+    for number in range(2, 21):
+        status, body, _ = gunicorn.call("POST", "/games", ip="192.0.2.77", token=token,
+                                        body=practice)
+        assert status == 201, body
+        assert int(conn.get(counter)) == number
+    games = len(list(conn.scan_iter("tlive:game:*")))
+    status, refused, headers = gunicorn.call("POST", "/games", ip="192.0.2.77", token=token,
+                                             body=practice)
+    assert status == 429 and int(headers["Retry-After"]) > 0, refused
+    status, again, _ = gunicorn.call("POST", "/games", ip="192.0.2.77", token=token,
+                                     body=ranked)
+    assert status == 429, again  # the resumed ranked game: refused in its script
+    assert len(list(conn.scan_iter("tlive:game:*"))) == games
+    assert int(conn.get(counter)) == 22

@@ -176,3 +176,36 @@ def test_a_finishing_score_from_a_cold_worker_makes_at_most_three(
     # the token check, the read (spending the limits), the finish script
     assert [c.split()[0] for c in finish.commands] == ["HMGET", "EVALSHA", "EVALSHA"], \
         finish.commands
+
+
+def test_a_new_player_is_three_calls_and_a_ranked_start_one(
+    server: LiveServer, redis_url: str
+) -> None:
+    """On one worker: creating a player spends the request limit, counts the new player
+    per address and network (a script each), and writes the account, its network's
+    hash and count in one transaction (the day's salt, once read, is not read again);
+    a ranked start is its script alone (it spends the limits too)."""
+    session = Session(server.url)
+    status, body = session.call("POST", "/players", {"name": "Ada"})  # reads the salt
+    assert status == 201, body
+    # a first ranked start on this worker connects its script's connection
+    session.http.headers["Authorization"] = f"Bearer {body['token']}"
+    status, state = session.call("POST", "/games",
+                                 {"ruleset": "yahtzee", "date": DATE, "mode": "ranked"})
+    assert status in (200, 201), state
+    del session.http.headers["Authorization"]
+    with Monitor(redis_url) as creation:
+        status, body = session.call("POST", "/players", {"name": "Bea"})
+    assert status == 201, body
+    assert [c.split()[0] for c in creation.commands] == [
+        "EVALSHA", "EVALSHA", "MULTI", "HSET", "EXPIRE", "SET", "INCRBY", "EXPIRE", "EXEC",
+    ], creation.commands
+    session.http.headers["Authorization"] = f"Bearer {body['token']}"
+    with Monitor(redis_url) as start:
+        status, state = session.call("POST", "/games",
+                                     {"ruleset": "yahtzee", "date": DATE, "mode": "ranked"})
+    assert status == 201, state
+    assert [c.split()[0] for c in start.commands] == ["EVALSHA"], start.commands
+    assert len(session.workers) == 1
+    conn = redis.Redis.from_url(redis_url)
+    assert int(conn.get(f"trt:rl:write:player:{body['player']['id']}")) == 1

@@ -25,7 +25,7 @@ from daily.service.contract.fields import GameId
 from daily.service.contract.operations import Choice, operation
 from daily.service.contract.responses import Game
 from daily.service.players import Player
-from daily.service.requests import pending_limit
+from daily.service.requests import pending_limit, spend_pending_limit
 
 bp = Blueprint("games", __name__)
 
@@ -47,13 +47,16 @@ def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
     """
     fields = body.model_dump(exclude_unset=True)
     services = current_services()
+    ranked = not isinstance(body, ChallengeStart) and fields.get("mode", "ranked") == "ranked"
+    if not ranked:
+        spend_pending_limit()  # 429 before a practice game or a challenge's is stored
     if isinstance(body, ChallengeStart):
         state, created = services.challenges.take(player, fields)
     else:
         state, created = services.games.start(
             player, ruleset=fields["ruleset"], mode=fields.get("mode", "ranked"),
             date=fields.get("date"), options=fields.get("options"),
-            opponents=fields.get("opponents"),
+            opponents=fields.get("opponents"), limit=pending_limit(),
         )
     if created:
         services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()

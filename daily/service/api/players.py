@@ -51,8 +51,9 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
     services.creation.admit(ip, now, proof,
                             limits=bool(current_app.config.get("RATELIMIT_ENABLED", True)))
     name = trim_name(body.name) if body.name is not None else None
-    player, token = services.players.create(name)
-    services.creation.remember(player.id, ip, now.date().isoformat())
+    day = now.date().isoformat()
+    player, token = services.players.create(
+        name, also=lambda pipe, player_id: services.creation.remember(pipe, player_id, ip, day))
     return {"player": player.to_json(), "token": token}, 201
 
 

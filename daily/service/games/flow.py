@@ -130,11 +130,13 @@ class GameService:
 
     def start(
         self, player: Player, *, ruleset: Any = None, mode: Any = "ranked", date: Any = None,
-        options: Any = None, opponents: Any = None,
+        options: Any = None, opponents: Any = None, limit: Pending | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """Start (or resume) a game; returns the state and whether it is new.
 
         ``opponents`` lists computer opponents' levels (:mod:`daily.service.opponents`).
+        ``limit``: the request's rate-limit counters, spent by a ranked start in its own
+        Redis call (a practice start leaves them to the caller).
         """
         if mode not in MODES:
             raise Invalid(f"mode is 'ranked' or 'practice', not {mode!r}", field="mode")
@@ -145,7 +147,7 @@ class GameService:
                 raise Invalid("ranked games use the day's rules; no options", field="options")
             if date is None:
                 raise Invalid("a ranked game names its date", field="date")
-            return self._start_ranked(player, name, parse_date(date), fields)
+            return self._start_ranked(player, name, parse_date(date), fields, limit)
         return self._start_practice(player, name, options, date, fields), True
 
     def start_for(
@@ -167,7 +169,8 @@ class GameService:
                            field="ruleset")
 
     def _start_ranked(
-        self, player: Player, ruleset: str, day: dt.date, fields: dict[str, Any]
+        self, player: Player, ruleset: str, day: dt.date, fields: dict[str, Any],
+        limit: Pending | None = None,
     ) -> tuple[dict[str, Any], bool]:
         self._daily_ruleset(ruleset, day)
         now = self.clock()
@@ -187,7 +190,7 @@ class GameService:
             options={}, date=day.isoformat(), log=MoveLog(ruleset, day=day).to_text(),
             created=iso(now), **fields,
         )
-        existing = self.store.start_ranked(record)
+        existing = self.store.start_ranked(record, limit)
         if existing is not None:
             old = self.store.load(existing)
             if old.finished:

@@ -43,14 +43,22 @@ PRACTICE_TTL = 30 * 24 * 3600
 #: Default of ``DAILY_RANKED_DAYS``: days ranked records stay after their day closes.
 RANKED_DAYS = 400
 
-# KEYS: ranked index, game   ARGV: game id, record JSON, expiry (epoch seconds)
-# -> nil when this start recorded the game, else the id of the game recorded before
-_START_RANKED = """
+# The ranked-start script: one call per ranked start on a single server.
+# KEYS: ranked index, game, the rate-limit counters (n)
+# ARGV: n, limit/window pairs (2n), game id, record JSON, expiry (epoch seconds)
+# -> {'limited', counter, seconds} | {'new'} when this start recorded the game
+#    | {'existing', id} of the game recorded before
+# The counters are spent first, as by the move script (on a cluster there are none).
+_START_RANKED = SPEND_LUA + """
+local n = tonumber(ARGV[1])
+local over = spend_limits(2, 1, n)
+if over then return {'limited', over[1], over[2]} end
+local a = 2 * n + 1
 local existing = redis.call('GET', KEYS[1])
-if existing then return existing end
-redis.call('SET', KEYS[1], ARGV[1], 'EXAT', ARGV[3])
-redis.call('SET', KEYS[2], ARGV[2], 'EXAT', ARGV[3])
-return false
+if existing then return {'existing', existing} end
+redis.call('SET', KEYS[1], ARGV[a + 1], 'EXAT', ARGV[a + 3])
+redis.call('SET', KEYS[2], ARGV[a + 2], 'EXAT', ARGV[a + 3])
+return {'new'}
 """
 
 # KEYS: game   ARGV: expected position, new JSON, ttl seconds (0 = keep the expiry it
@@ -121,6 +129,33 @@ def digest(raw: str) -> str:
     return hashlib.sha1(raw.encode()).hexdigest()
 
 
+def _counter_parts(counters: Pending | None) -> tuple[list[str], list[int]]:
+    """The keys and the leading arguments (their number, then limit/window pairs) that
+    hand ``counters`` to a script's ``spend_limits``.
+
+    >>> from daily.service.ratelimit import Limit
+    >>> _counter_parts(Pending([("k", Limit(3, 60, "3 per 1 minute"), "player")], "write"))
+    (['k'], [1, 3, 60])
+    >>> _counter_parts(None)
+    ([], [0])
+    """
+    if counters is None:
+        return [], [0]
+    return counters.keys(), [len(counters.counters), *counters.args()]
+
+
+def _spent(counters: Pending | None, reply: list[Any]) -> str:
+    """The kind of a script's ``reply`` once ``counters`` went with it (now spent);
+    :class:`RateLimited` when the script refused them."""
+    if counters is not None:
+        counters.spent = True
+    kind = as_text(reply[0])
+    if kind == "limited":
+        refusal = counters.refusal(int(reply[1]), int(reply[2]))  # type: ignore[union-attr]
+        raise RateLimited(refusal.message, retry_after=refusal.retry_after)
+    return kind
+
+
 class MovedOn(Exception):
     """The stored game is no longer at the position the caller read (raced)."""
 
@@ -145,7 +180,7 @@ class GameStore:
         self.conn = conn
         self.prefix = prefix
         self.ranked_days = ranked_days
-        self._start_ranked = conn.register_script(_START_RANKED)
+        self._start_ranked = direct_script(conn, _START_RANKED)
         self._set_if_at = conn.register_script(_SET_IF_AT)
         # once per move: on a connection the call holds alone (see direct_script)
         self._move = direct_script(conn, _MOVE)
@@ -184,17 +219,10 @@ class GameStore:
     ) -> list[Any]:
         """One call of the move script; spends ``spend`` (if not spent yet) first."""
         counters = spend if spend is not None and not spend.spent else None
-        reply = self._move(
-            keys=[self.key(game_id), *(counters.keys() if counters else ()), *keys],
-            args=[len(counters.counters) if counters else 0,
-                  *(counters.args() if counters else ()), mode, *args],
-        )
-        if counters is not None:
-            counters.spent = True
-        kind = as_text(reply[0])
-        if kind == "limited":
-            refusal = counters.refusal(int(reply[1]), int(reply[2]))  # type: ignore[union-attr]
-            raise RateLimited(refusal.message, retry_after=refusal.retry_after)
+        keys_n, args_n = _counter_parts(counters)
+        reply = self._move(keys=[self.key(game_id), *keys_n, *keys],
+                           args=[*args_n, mode, *args])
+        kind = _spent(counters, reply)
         if kind == "gone":
             raise NotFound(f"no game {game_id!r}", field="id")
         return [kind, *reply[1:]]
@@ -266,16 +294,20 @@ class GameStore:
         raw = self.conn.get(keymap.code(self.prefix, code))
         return as_text(raw) if raw is not None else None
 
-    def start_ranked(self, record: GameRecord) -> str | None:
-        """Record a new ranked game unless the player has one; returns that one's id."""
+    def start_ranked(self, record: GameRecord, spend: Pending | None = None) -> str | None:
+        """Record a new ranked game unless the player has one; returns that one's id.
+        Spends ``spend`` (if not spent yet) in the same call (:class:`RateLimited` when
+        over a limit: then nothing is recorded)."""
         if record.day is None:
             raise ValueError("a ranked game has a date")
-        existing = self._start_ranked(
+        counters = spend if spend is not None and not spend.spent else None
+        keys_n, args_n = _counter_parts(counters)
+        reply = self._start_ranked(
             keys=[keymap.ranked(self.prefix, record.date or "", record.ruleset, record.player),
-                  self.key(record.id)],
-            args=[record.id, record.dumps(), self.ranked_expiry(record.day)],
+                  self.key(record.id), *keys_n],
+            args=[*args_n, record.id, record.dumps(), self.ranked_expiry(record.day)],
         )
-        return existing.decode() if existing is not None else None
+        return as_text(reply[1]) if _spent(counters, reply) == "existing" else None
 
     def create_practice(self, record: GameRecord) -> None:
         """Store a new practice game (forgotten after :data:`PRACTICE_TTL` idle)."""
