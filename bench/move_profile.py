@@ -2,15 +2,16 @@
 gunicorn or sockets: the WSGI app is called directly with prepared environments.
 
 Usage: ``REDIS_URL=redis://127.0.0.1:6394/0 python bench/move_profile.py [--moves 3000]
-[--profile] [--hello]``
+[--profile] [--hello] [--starts]``
 
 A fresh key prefix on the given Redis (never a production one: it writes games),
 rate limits raised so that they count but never refuse. Plays ranked Yahtzee games of
 today (roll, roll, score, a new player per game) and prints the mean CPU time per move
 (``time.process_time``), and the median and best of blocks of 100 moves (the best
 is the least disturbed by other work on a shared machine); ``--hello`` does the same
-for ``bench/hello_app.py``; ``--profile`` prints cProfile's top functions by own and
-cumulative time.
+for ``bench/hello_app.py``; ``--starts`` for the two calls that begin each game, a new
+player and its ranked start (``--moves`` of each); ``--profile`` prints cProfile's top
+functions by own and cumulative time.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=3000)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--hello", action="store_true")
+    parser.add_argument("--starts", action="store_true")
     parser.add_argument("--top", type=int, default=45)
     args = parser.parse_args()
     if args.hello:
@@ -101,6 +103,8 @@ def main() -> int:
     init_keys(config.keys_dir)
     app = create_app(config)
     today = dt.datetime.now(dt.UTC).date().isoformat()
+    if args.starts:
+        return starts(app, today, args.moves)
     moves = 0
     spent = 0.0
     profiler = cProfile.Profile(time.process_time) if args.profile else None
@@ -149,6 +153,29 @@ def main() -> int:
               "on the machine's load)")
         stats.sort_stats("tottime").print_stats(args.top)
         stats.sort_stats("cumulative").print_stats(args.top)
+    return 0
+
+
+def starts(app: Any, today: str, count: int) -> int:
+    """Print the CPU of ``count`` player creations and ranked starts (after 100 of each)."""
+    spent: dict[str, list[float]] = {"new player": [], "ranked start": []}
+    for number in range(count + 100):
+        started = time.process_time()
+        status, body = call(app, "POST", "/api/v1/players", {})
+        created = time.process_time()
+        assert status == 201, body
+        status, state = call(app, "POST", "/api/v1/games",
+                             {"ruleset": "yahtzee", "date": today, "mode": "ranked"},
+                             body["token"])
+        assert status == 201, state
+        if number >= 100:
+            spent["new player"].append(created - started)
+            spent["ranked start"].append(time.process_time() - created)
+    for what, times in spent.items():
+        blocks = [statistics.mean(times[i:i + BLOCK]) for i in range(0, len(times), BLOCK)]
+        print(f"{what}: {statistics.mean(times) * 1e6:.0f} us CPU (in process, {count}); "
+              f"blocks of {BLOCK}: median {statistics.median(blocks) * 1e6:.0f} us, "
+              f"best {min(blocks) * 1e6:.0f} us")
     return 0
 
 

@@ -32,6 +32,7 @@ step "$py" bench/finish_latency.py --rate 1000 --seconds 10
 step "$py" bench/finish_latency.py --rate 0 --count 20000
 export REDIS_URL=redis://127.0.0.1:$port/0
 step "$py" bench/move_profile.py --moves 3000
+step "$py" bench/move_profile.py --starts --moves 2000
 step sh -c "$py bench/move_profile.py --moves 1000 --profile --top 0 | grep 'calls per move'"
 step "$py" bench/move_profile.py --hello
 printf '\n=== done | %s UTC | load average %s\n' "$(date -u +%H:%M:%S)" \
