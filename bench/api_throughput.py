@@ -80,16 +80,17 @@ def proc_stats() -> Iterator[tuple[int, list[str]]]:
         yield int(entry.name), fields
 
 
-def cpu_seconds(root_pid: int) -> float:
+def cpu_seconds(root_pid: int, *, system_only: bool = False) -> float:
     """User+system CPU time of a process and its children, the exited ones included
-    (from /proc; Linux only)."""
+    (from /proc; Linux only); ``system_only``: the time in the kernel alone."""
     ticks = os.sysconf("SC_CLK_TCK")
+    own, reaped = ((12,), (14,)) if system_only else ((11, 12), (13, 14))
     total = 0.0
     for pid, fields in proc_stats():
         if root_pid in (pid, int(fields[1])):
-            total += (int(fields[11]) + int(fields[12])) / ticks
+            total += sum(int(fields[i]) for i in own) / ticks
         if pid == root_pid:  # workers that exited (max_requests) and were reaped
-            total += (int(fields[13]) + int(fields[14])) / ticks
+            total += sum(int(fields[i]) for i in reaped) / ticks
     return total
 
 

@@ -66,15 +66,18 @@ class Spent:
     def __init__(self, server_pid: int) -> None:
         self.server_pid = server_pid
         self.server = self.client = 0.0
+        self.kernel = 0.0  # of ``server``: system time
         self.balance = 1.0  # of the last phase (see the module)
 
     def run(self, args: list[str]) -> str:
         """wrk with ``args``, counting both sides' CPU time."""
         server, client = cpu_seconds(self.server_pid), children_cpu()
+        kernel = cpu_seconds(self.server_pid, system_only=True)
         workers = worker_cpu(self.server_pid)
         report = wrk(args)
         self.balance = balance(workers, worker_cpu(self.server_pid))
         self.server += cpu_seconds(self.server_pid) - server
+        self.kernel += cpu_seconds(self.server_pid, system_only=True) - kernel
         self.client += children_cpu() - client
         return report
 
@@ -174,6 +177,9 @@ def main() -> int:
           f"moves); wrk hello {spent_hello.client / hello_calls * 1000:.3f} ms, game "
           f"{spent_api.client / api_calls * 1000:.3f} ms; server CPU of hello-world against "
           f"a game call: {per_hello / per_call:.0%}")
+    print(f"of the server's CPU, in the kernel: hello "
+          f"{spent_hello.kernel / hello_calls * 1000:.3f} ms, game calls "
+          f"{spent_api.kernel / api_calls * 1000:.3f} ms per request")
     print(f"load average after the run: {os.getloadavg()[0]:.1f}")
     return 0
 
