@@ -234,10 +234,15 @@ class Result:
         >>> Result.from_json(r.dumps()) == r
         True
         """
-        return json.dumps({**self.to_json(), "log": self.log or None}, separators=(",", ":"))
+        return json.dumps({**self._fields(), "log": self.log or None}, separators=(",", ":"))
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object form (the inverse of :meth:`from_json`)."""
+        return {**self._fields(),
+                "log": MoveLog.from_text(self.log).to_json() if self.log else None}
+
+    def _fields(self) -> dict[str, Any]:
+        """Every field but the log, in the order of both forms."""
         return {
             "game_id": self.game_id,
             "player_id": self.player_id,
@@ -247,7 +252,6 @@ class Result:
             "total": self.total,
             "finished_at": self.finished_at,
             "code": self.code,
-            "log": MoveLog.from_text(self.log).to_json() if self.log else None,
         }
 
 

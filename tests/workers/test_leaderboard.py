@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 import redis
@@ -116,6 +117,17 @@ def test_bad_results_name_the_field(make_result, field, value, message) -> None:
 def test_result_json_round_trip(make_result) -> None:
     r = Result.from_json(make_result(3))
     assert Result.from_json(r.to_json()) == r
+
+
+def test_the_stream_form_is_the_object_form_with_the_log_as_text(make_result) -> None:
+    """``dumps`` (the results stream's entries) is ``to_json`` with the compact log text
+    in place of the log's JSON, keys in the same order, and reads back the same."""
+    r = Result.from_json(make_result(3))
+    assert r.log
+    expected = {**r.to_json(), "log": r.log}
+    assert r.dumps() == json.dumps(expected, separators=(",", ":"))
+    assert list(json.loads(r.dumps())) == list(r.to_json())
+    assert Result.from_json(r.dumps()) == r
 
 
 def test_player_stats_and_streaks(redis_client, make_result) -> None:
