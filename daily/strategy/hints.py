@@ -642,7 +642,7 @@ class HintEngine:
                 out = self._rows[limit] = np.empty((limit, 9))
             count = packed_hint_rows(code, left, served, mask, upper, flag, total,
                                      self._values, not self.greedy, self._pack, keeps, out)
-            return out.tolist()[:count], total
+            return out[:count].tolist(), total
 
     def hint(self, pos: Position, top: int = 3) -> dict[str, Any]:
         """The best action and the next ``top`` alternatives, as JSON (the same answer as
