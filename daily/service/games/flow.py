@@ -90,10 +90,26 @@ class _Unfinished(Exception):
 
 
 class _Position(NamedTuple):
-    """A game mid-way, with its log (what the views need; made once per move)."""
+    """A game mid-way after a move of this process, with what its log needs: the views
+    show the log only in a full state document (not in the lighter answer of a move),
+    and the next move of the cached copy needs only its seed and day, so the log is
+    built when asked (:attr:`log`), from the game as it stands then."""
 
     game: Game
-    log: MoveLog
+    seed: bytes | None
+    day: dt.date | None
+
+    @property
+    def log(self) -> MoveLog:
+        """The log of :attr:`game` as it stands now."""
+        return MoveLog.of_game(self.game, seed=self.seed, day=self.day)
+
+
+def _seed_and_day(played: ReplayResult | _Position) -> tuple[bytes | None, dt.date | None]:
+    """The seed and day of a game's log, without building the log of a :class:`_Position`."""
+    if isinstance(played, _Position):
+        return played.seed, played.day
+    return played.log.seed, played.log.day
 
 
 class GameService:
@@ -487,12 +503,13 @@ class GameService:
             raise IllegalMoveError(
                 exc.message, field=exc.field, turn=exc.turn, roll=exc.roll
             ) from None
-        log = MoveLog.of_game(game, seed=result.log.seed, day=result.log.day)
+        seed, day = _seed_and_day(result)
+        position_now = _Position(game, seed, day)
         text = text_after(record.log, kind, value, game.rules, game.over)
-        after = record.advanced(text if text is not None else log.to_text())
+        after = record.advanced(text if text is not None else position_now.log.to_text())
         if game.over:
-            self._finish(stored, after, game, log, player, limit)
-            return self._view(after, _Position(game, log), just_finished=True)
+            self._finish(stored, after, game, position_now.log, player, limit)
+            return self._view(after, position_now, just_finished=True)
         written = Stored(after, after.dumps())
         if self.cluster:
             self.store.set_if_at(stored, after)  # MovedOn when raced
@@ -500,7 +517,6 @@ class GameService:
             now = self.store.write_if_same(stored, written, limit)
             if now is not None:
                 raise MovedOn(now)
-        position_now = _Position(game, log)
         self.cache.put(written, position_now)
         return self._view(after, position_now, moved=kind)
 
