@@ -1,30 +1,34 @@
-"""The move lane: ``POST /api/v1/games/<id>/roll``, ``/score`` and ``/hint`` answered
-without Flask's request machinery.
+"""The move lane: ``POST /api/v1/games/<id>/roll``, ``/score`` and ``/hint``, and the two
+calls that begin a game (``POST /api/v1/players`` and a ranked ``POST /api/v1/games``),
+answered without Flask's request machinery.
 
 Moves are nearly all of the API's traffic (39 of the 41 calls of a Yahtzee game, and a
 player who asks for hints makes as many hints), and Flask's request context, routing,
 hook dispatch and response object cost about as much CPU as a warm move itself
 (``docs/performance.md``); a hint is the same kind of call (a read of the game and a
 few microseconds of the strategy engine, :func:`daily.service.api.strategy.hint_answer`).
-The lane is a WSGI middleware in front of the Flask app (behind ``ProxyFix``, so it
-sees the client's address and scheme). It serves every move that reaches the game
-service, by the same calls as the views of :mod:`daily.service.api.games`, with the
-same rate limits (spent in the move's own Redis call, and spent afterwards when the
-move never got there), metrics, security headers
+A new player and a ranked start come once per game each, but each cost several moves
+through Flask, half of it Flask's own. The lane is a WSGI middleware in front of the
+Flask app (behind ``ProxyFix``, so it sees the client's address and scheme). It serves
+those calls by the same functions as the views (:func:`daily.service.api.games.
+start_answer`, :func:`daily.service.api.players.new_player_answer`, the game service),
+with the same rate limits (spent in the game's own Redis call for a move or a ranked
+start, and spent afterwards when the call never got there; spent first for a new
+player, as Flask's hook does), metrics, security headers
 (:func:`daily.service.headers.security_headers`), JSON text
 (:meth:`daily.service.jsonout.OrjsonProvider.encode`) and error documents
 (:func:`daily.service.errors.error_answer`).
 
-Everything else goes to Flask untouched: other paths and methods, and every move
-refused before the game service is asked (no token or an unknown one, a body that is
-not a valid move, a body too large or without a ``Content-Length``, a malformed game
-id, Redis out of reach for the token check). Flask refuses those exactly as it does
-for any endpoint, and counts them against the limits once; the lane has spent nothing
-by then.
+Everything else goes to Flask untouched: other paths and methods, practice starts and
+challenges, a new player whose request carries a token, and every call refused before
+the service is asked (no token or an unknown one, a body that is not valid, a body too
+large or without a ``Content-Length``, a malformed game id, Redis out of reach for the
+token check). Flask refuses those exactly as it does for any endpoint, and counts them
+against the limits once; the lane has spent nothing by then.
 
-``DAILY_MOVE_LANE=off`` sends moves through Flask too; on a Redis Cluster
+``DAILY_MOVE_LANE=off`` sends all of them through Flask too; on a Redis Cluster
 (``DAILY_REDIS_CLUSTER=on``) they always go through Flask, which counts the limits
-apart from the move there.
+apart from the call there.
 """
 
 from __future__ import annotations
@@ -41,15 +45,17 @@ from flask import Flask
 from pydantic import ValidationError
 from werkzeug.http import HTTP_STATUS_CODES
 
+from daily.service.api.games import start_answer
+from daily.service.api.players import new_player_answer
 from daily.service.api.strategy import hint_answer
-from daily.service.contract.bodies import Hint, Roll, Score
+from daily.service.contract.bodies import Hint, NewPlayer, RankedStart, Roll, Score
 from daily.service.contract.fields import GAME_ID_PATTERN
 from daily.service.errors import ErrorAnswer, error_answer, http_error_answer, too_many_requests
 from daily.service.headers import security_headers
 from daily.service.jsonout import OrjsonProvider
 from daily.service.players import Player
-from daily.service.ratelimit import Pending
-from daily.service.requests import bearer_of
+from daily.service.ratelimit import Pending, request_kind
+from daily.service.requests import bearer_of, nesting_exceeds
 from daily.service.served import serving
 
 if TYPE_CHECKING:
@@ -57,22 +63,26 @@ if TYPE_CHECKING:
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+#: What the lane answers: status, document, extra headers.
+Answer = tuple[int, dict[str, Any], tuple[tuple[str, str], ...]]
 
+_GAMES_PATH = "/api/v1/games"
+_PLAYERS_PATH = "/api/v1/players"
 _MOVE_PATH = re.compile(r"/api/v1/games/([^/]*)/(roll|score|hint)")
 _GAME_ID = re.compile(GAME_ID_PATTERN.removeprefix("^").removesuffix("$"))
 _DIGITS = re.compile(r"[0-9]{1,9}")
 
 
 class MoveLane:
-    """The WSGI app: the lane for the moves it can serve, ``flask_app``'s own
+    """The WSGI app: the lane for the calls it can serve, ``flask_app``'s own
     ``wsgi_app`` for everything else (see the module).
 
     >>> from daily.service.app import create_app
     >>> from daily.service.config import load_config
     >>> app = create_app(load_config({"REDIS_URL": "redis://127.0.0.1:6379/15"}))
     >>> lane = MoveLane(app, app.extensions["daily"])
-    >>> lane.endpoint["roll"]
-    '/api/v1/games/<game_id>/roll'
+    >>> lane.endpoint["roll"], lane.endpoint["start"]
+    ('/api/v1/games/<game_id>/roll', '/api/v1/games')
     """
 
     def __init__(self, flask_app: Flask, services: Services) -> None:
@@ -84,29 +94,34 @@ class MoveLane:
             raise TypeError("the move lane writes JSON as the app's OrjsonProvider does")
         self.json = provider
         rules = {rule.endpoint: rule.rule for rule in flask_app.url_map.iter_rules()}
-        #: The metrics label of each move (the Flask rule that serves it otherwise).
-        self.endpoint = {kind: rules[f"games.{kind}"] for kind in ("roll", "score")}
+        #: The metrics label of each call (the Flask rule that serves it otherwise).
+        self.endpoint = {kind: rules[f"games.{kind}"] for kind in ("roll", "score", "start")}
         self.endpoint["hint"] = rules["strategy.hint"]
+        self.endpoint["player"] = rules["players.create"]
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """Serve one request (WSGI)."""
-        found = _MOVE_PATH.fullmatch(environ.get("PATH_INFO", "")) \
-            if environ.get("REQUEST_METHOD") == "POST" else None
-        if found is None:
+        path = environ.get("PATH_INFO", "") if environ.get("REQUEST_METHOD") == "POST" else ""
+        found = _MOVE_PATH.fullmatch(path) if path.startswith(_GAMES_PATH) else None
+        if found is None and path not in (_GAMES_PATH, _PLAYERS_PATH):
             return self.inner(environ, start_response)
         started = time.perf_counter()
-        body = self._body(environ)
-        if body is None:
+        raw = self._body(environ)
+        if raw is None:
             return self.inner(environ, start_response)
-        game_id, kind = found.group(1), found.group(2)
-        move = self._move(kind, body) if _GAME_ID.fullmatch(game_id) else None
         try:
-            player = self._player(environ) if move is not None else None
-        except redis.RedisError:  # Redis away: Flask answers 503, as to any call
+            if found is not None:
+                kind = found.group(2)
+                answer = self._move_call(environ, found.group(1), kind, raw)
+            elif path == _GAMES_PATH:
+                kind, answer = "start", self._start_call(environ, raw)
+            else:
+                kind, answer = "player", self._player_call(environ, raw)
+        except redis.RedisError:  # Redis away for the token check: Flask answers 503
             return self.inner(environ, start_response)
-        if player is None or move is None:
+        if answer is None:
             return self.inner(environ, start_response)  # Flask refuses it, as ever
-        status, document, extra = self._serve(environ, player, game_id, move)
+        status, document, extra = answer
         data = self.json.encode(document)
         headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data))),
                    *extra]
@@ -117,6 +132,67 @@ class MoveLane:
                                       time.perf_counter() - started)
         start_response(f"{status} {HTTP_STATUS_CODES[status].upper()}", headers)
         return [data]
+
+    def _move_call(self, environ: dict[str, Any], game_id: str, kind: str,
+                   raw: bytes) -> Answer | None:
+        """A roll, score or hint that reaches the game service, else ``None``."""
+        move = self._move(kind, raw) if _GAME_ID.fullmatch(game_id) else None
+        player = self._player(environ) if move is not None else None
+        if player is None or move is None:
+            return None
+        services = self.services
+
+        def call(pending: Pending | None) -> tuple[int, dict[str, Any]]:
+            if isinstance(move, Hint):
+                return 200, hint_answer(services, player, game_id, move.top, pending)
+            if isinstance(move, Roll):
+                return 200, services.games.roll(player, game_id, move.hold, move.position,
+                                                pending)
+            return 200, services.games.score(player, game_id, move.box, move.position,
+                                             pending)
+
+        return self._serve(environ, player.id, call, folded=True)
+
+    def _start_call(self, environ: dict[str, Any], raw: bytes) -> Answer | None:
+        """A ranked start with a valid body and token, else ``None`` (practice starts
+        and challenges, which spend the limits before storing anything, go to Flask)."""
+        body = _json_object(raw)
+        if body is None or "challenge" in body or body.get("mode", "ranked") != "ranked":
+            return None
+        try:
+            start = RankedStart.model_validate(body)
+        except ValidationError:
+            return None
+        player = self._player(environ)
+        if player is None:
+            return None
+        services = self.services
+
+        def call(pending: Pending | None) -> tuple[int, dict[str, Any]]:
+            state, status = start_answer(services, player, start, pending)
+            return status, state
+
+        return self._serve(environ, player.id, call, folded=True)
+
+    def _player_call(self, environ: dict[str, Any], raw: bytes) -> Answer | None:
+        """A creation with a valid body and no token (the limits then count the
+        address alone), else ``None``."""
+        body = _json_object(raw) if raw else {}
+        if body is None or "HTTP_AUTHORIZATION" in environ:
+            return None
+        try:
+            new = NewPlayer.model_validate(body)
+        except ValidationError:
+            return None
+        services = self.services
+        limits = bool(self.flask.config.get("RATELIMIT_ENABLED", True))
+
+        def call(_: Pending | None) -> tuple[int, dict[str, Any]]:
+            address = environ.get("REMOTE_ADDR") or "unknown"
+            return 201, new_player_answer(services, new, address, services.clock(),
+                                          limits=limits)
+
+        return self._serve(environ, None, call, folded=False)
 
     def _body(self, environ: dict[str, Any]) -> bytes | None:
         """The body, read whole when its length is declared and within the limit; then
@@ -137,11 +213,8 @@ class MoveLane:
     @staticmethod
     def _move(kind: str, raw: bytes) -> Roll | Score | Hint | None:
         """The body as a valid move, else ``None`` (Flask then names what is wrong)."""
-        try:
-            body = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            return None
-        if not isinstance(body, dict):
+        body = _json_object(raw)
+        if body is None:
             return None
         try:
             if kind == "hint":
@@ -151,29 +224,29 @@ class MoveLane:
             return None
 
     def _serve(
-        self, environ: dict[str, Any], player: Player, game_id: str,
-        move: Roll | Score | Hint,
-    ) -> tuple[int, dict[str, Any], tuple[tuple[str, str], ...]]:
-        """Status, document and extra headers of a move, as the view and Flask's hooks
-        and error handlers would answer it."""
+        self, environ: dict[str, Any], player_id: str | None,
+        call: Callable[[Pending | None], tuple[int, dict[str, Any]]], *, folded: bool,
+    ) -> Answer:
+        """Status, document and extra headers of ``call``, as the view and Flask's hooks
+        and error handlers would answer it. The request's rate-limit counters go to
+        ``call`` when its script spends them (``folded``, as ``FOLDED_ENDPOINTS``),
+        spent afterwards if it never got there; otherwise they are spent first, and a
+        refusal is answered without calling it."""
         services = self.services
         limiter = services.limiter
         pending: Pending | None = None
         if not limiter.limits.off and self.flask.config.get("RATELIMIT_ENABLED", True):
             address = environ.get("REMOTE_ADDR") or "unknown"  # as Request.remote_addr
-            pending = limiter.pending(address, player.id, "write")
+            pending = limiter.pending(address, player_id, request_kind("POST"))
         answer: ErrorAnswer | None = None
-        state: dict[str, Any] = {}
+        status, state = 200, dict[str, Any]()
         try:
+            if pending is not None and not folded:
+                refusal = limiter.spend(pending)
+                if refusal is not None:
+                    raise too_many_requests(refusal)
             with serving(environ):  # the share text's language and link, if asked
-                if isinstance(move, Hint):
-                    state = hint_answer(services, player, game_id, move.top, pending)
-                elif isinstance(move, Roll):
-                    state = services.games.roll(player, game_id, move.hold, move.position,
-                                                pending)
-                else:
-                    state = services.games.score(player, game_id, move.box, move.position,
-                                                 pending)
+                status, state = call(pending)
         except Exception as exc:  # answered as Flask's handlers answer it (logged if unknown)
             answer = error_answer(exc)
         if pending is not None and not pending.spent:  # refused before its Redis call
@@ -186,4 +259,15 @@ class MoveLane:
                     answer = http_error_answer(too_many_requests(refusal))
         if answer is not None:
             return answer.status, answer.body, answer.headers
-        return 200, state, ()
+        return status, state, ()
+
+
+def _json_object(raw: bytes) -> dict[str, Any] | None:
+    """The body as a JSON object, else ``None`` (Flask then names what is wrong)."""
+    if nesting_exceeds(raw):
+        return None
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    return body if isinstance(body, dict) else None

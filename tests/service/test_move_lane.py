@@ -1,8 +1,10 @@
-"""The move lane (daily/service/movelane.py) answers moves exactly as Flask does.
+"""The move lane (daily/service/movelane.py) answers moves, new players and ranked
+starts exactly as Flask does.
 
 Two live servers (real gunicorn, two workers each) on the same Redis, data and clock,
 one with the lane (the default) and one with ``DAILY_MOVE_LANE=off``, take the same
-sequence of requests from two players of their own: moves that apply, a retry, stale
+sequence of requests from two players of their own: new players (named, unnamed, bad
+bodies, with a token), starts (ranked, resumed, refused, practice), moves that apply, a retry, stale
 and illegal moves, refusals before the game service (no token, a bad body, bad ids,
 another player's game), a game played to its end (its share text in Italian, with a
 link built from the forwarded host), moves past the end and past the rate limit. Every
@@ -61,12 +63,18 @@ def run(server: LiveServer) -> tuple[list[Answer], list[Call], list[int]]:
     answers: list[Answer] = []
     calls: list[Call] = []
 
+    def record(path: str, response: HttpResponse) -> None:
+        answers.append(normalized(response, names))
+        calls.append((path.rpartition("/")[2], response.status_code,
+                      "X-Test-Flask" in response.headers))
+
     def new_player(role: str) -> dict[str, str]:
         response = client.post("/api/v1/players", json={"name": role}, headers=FORWARDED)
         assert response.status_code == 201, response.get_json()
         body = response.get_json()
         names[body["token"]] = f"<{role} token>"
         names[body["player"]["id"]] = f"<{role} id>"
+        record("/players", response)
         return {**FORWARDED, "Authorization": f"Bearer {body['token']}"}
 
     ada, bob = new_player("ada"), new_player("bob")
@@ -76,17 +84,31 @@ def run(server: LiveServer) -> tuple[list[Answer], list[Call], list[int]]:
         response = client.post(f"/api/v1{path}", json=body, data=data,
                                headers=ada if headers is None else headers)
         document = response.get_json()
-        if path == "/games":
+        if path == "/games" and "id" in document:
             names[document["id"]] = "<game>"
+        if path == "/players" and "token" in document:  # a default name is random
+            names[document["token"]] = "<new token>"
+            names[document["player"]["id"]] = "<new id>"
+            names[document["player"]["name"]] = "<new name>"
         result = (document.get("state") or document).get("result")
         if result:
             names[result["code"]] = "<code>"
-        answers.append(normalized(response, names))
-        calls.append((path.rpartition("/")[2], response.status_code,
-                      "X-Test-Flask" in response.headers))
+        record(path, response)
         return document
 
-    state = send("/games", {"ruleset": "yahtzee", "date": "2026-11-29", "mode": "ranked"})
+    send("/players", {})  # a default name
+    send("/players", {"name": 7})  # 422
+    send("/players", data=b"[1]", headers={**FORWARDED, "Content-Type": "application/json"})
+    send("/players", {"name": "eve"})  # with a token: counted against it, by Flask
+    ranked = {"ruleset": "yahtzee", "date": "2026-11-29", "mode": "ranked"}
+    state = send("/games", ranked)
+    send("/games", ranked)  # resumed: 200
+    send("/games", {"ruleset": "yahtzee", "date": "2026-11-29"})  # ranked by default
+    send("/games", {**ranked, "ruleset": "yacht"})  # no daily set: 404
+    send("/games", {**ranked, "date": "2026-11-20"})  # not open: 409
+    send("/games", {**ranked, "extra": 1})  # 422
+    send("/games", ranked, headers=FORWARDED)  # 401
+    send("/games", {**ranked, "date": "2026-11-20", "mode": "practice"})  # Flask's
     game = f"/games/{state['id']}"
     first = state["position"]
     state = send(f"{game}/roll", {"hold": "11000", "position": first})
@@ -114,10 +136,13 @@ def run(server: LiveServer) -> tuple[list[Answer], list[Call], list[int]]:
         else:
             state = send(f"{game}/score", {"box": best_box(state),
                                            "position": state["position"]})
+    send("/games", ranked)  # over: 409
     for _ in range(60):  # past the end (409), then past the limit (429)
         send(f"{game}/score", {"box": "ones", "position": state["position"]})
         if answers[-1][0] == 429:
             break
+    send("/games", ranked)  # past the limit: 429
+    send("/players", {}, headers={**FORWARDED, "X-Forwarded-For": "203.0.113.77"})
     return answers, calls, client.workers
 
 
@@ -145,6 +170,14 @@ def test_the_lane_answers_every_move_as_flask_does(
             (400, True), (401, True), (422, True)}
     assert {(status, flask) for kind, status, flask in calls if kind == "hint"} \
         == {(403, False), (404, False), (422, True)}
+    # A ranked start and a new player without a token are the lane's once their body is
+    # valid (and, for a start, the token): practice starts, bad bodies, missing tokens and a
+    # new player with a token are Flask's.
+    assert {(status, flask) for kind, status, flask in calls if kind == "games"} \
+        == {(201, False), (200, False), (404, False), (409, False), (429, False),
+            (422, True), (401, True), (201, True)}
+    assert {(status, flask) for kind, status, flask in calls if kind == "players"} \
+        == {(201, False), (422, True), (400, True), (201, True)}
     assert all(flask for _, _, flask in without[1])
     final = json.loads(next(text for status, _, text in reversed(answers) if status == 200))
     share = final["result"]["share_text"]
@@ -160,11 +193,21 @@ def test_the_lane_counts_moves_in_the_metrics(servers: tuple[LiveServer, LiveSer
     client = lane.client()
     line = 'daily_http_requests_total{endpoint="/api/v1/games/<game_id>/roll",' \
         'method="POST",status="200"}'
-    before = metric(client, line)
+    starts = 'daily_http_requests_total{endpoint="/api/v1/games",method="POST",status="201"}'
+    players = 'daily_http_requests_total{endpoint="/api/v1/players",method="POST",' \
+        'status="201"}'
+    started = 'daily_games_started_total{mode="ranked",ruleset="yahtzee"}'
+    before = [metric(client, one) for one in (line, starts, players, started)]
     _, calls, _ = run(lane)
     rolls = calls.count(("roll", 200, False))
     assert rolls > 10
-    assert metric(client, line) - before == rolls
+    after = [metric(client, one) for one in (line, starts, players, started)]
+    assert after[0] - before[0] == rolls
+    assert after[1] - before[1] == sum(1 for kind, status, _ in calls
+                                       if (kind, status) == ("games", 201))
+    assert after[2] - before[2] == sum(1 for kind, status, _ in calls
+                                       if (kind, status) == ("players", 201))
+    assert after[3] - before[3] == 1  # the lane's ranked start
 
 
 def test_the_lane_answers_hints_as_flask_does(

@@ -7,7 +7,7 @@ document), the game service does the rest, and its domain refusals become HTTP i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint
 
@@ -16,6 +16,7 @@ from daily.service.contract.bodies import (
     START_MODELS,
     Body,
     ChallengeStart,
+    RankedStart,
     Roll,
     Score,
     SubmitLog,
@@ -25,7 +26,11 @@ from daily.service.contract.fields import GameId
 from daily.service.contract.operations import Choice, operation
 from daily.service.contract.responses import Game
 from daily.service.players import Player
+from daily.service.ratelimit import Pending
 from daily.service.requests import pending_limit, spend_pending_limit
+
+if TYPE_CHECKING:
+    from daily.service.app import Services
 
 bp = Blueprint("games", __name__)
 
@@ -45,18 +50,26 @@ def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
     that is not open (ranked) or not revealed (practice) is 409. ``opponents`` whose
     strategy table is missing is 503.
     """
-    fields = body.model_dump(exclude_unset=True)
-    services = current_services()
-    ranked = not isinstance(body, ChallengeStart) and fields.get("mode", "ranked") == "ranked"
-    if not ranked:
+    if not isinstance(body, RankedStart):
         spend_pending_limit()  # 429 before a practice game or a challenge's is stored
+    return start_answer(current_services(), player, body, pending_limit())
+
+
+def start_answer(
+    services: Services, player: Player, body: Body, limit: Pending | None
+) -> tuple[dict[str, Any], int]:
+    """The state and status of a start (the view's, and the lane's for a ranked start:
+    :mod:`daily.service.movelane`): 201 when the game is new, 200 when resumed.
+    ``limit``: the request's rate-limit counters, spent in the script that records a
+    ranked game (a practice start or a challenge's spent them before)."""
+    fields = body.model_dump(exclude_unset=True)
     if isinstance(body, ChallengeStart):
         state, created = services.challenges.take(player, fields)
     else:
         state, created = services.games.start(
             player, ruleset=fields["ruleset"], mode=fields.get("mode", "ranked"),
             date=fields.get("date"), options=fields.get("options"),
-            opponents=fields.get("opponents"), limit=pending_limit(),
+            opponents=fields.get("opponents"), limit=limit,
         )
     if created:
         services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()

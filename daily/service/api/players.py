@@ -4,7 +4,7 @@ your token."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, current_app, request
 
@@ -16,6 +16,9 @@ from daily.service.contract.responses import CreatedPlayer, Me, Player, PowChall
 from daily.service.players import Player as PlayerRecord
 from daily.service.requests import bearer_token
 from daily.service.stats import player_history, player_stats
+
+if TYPE_CHECKING:
+    from daily.service.app import Services
 
 bp = Blueprint("players", __name__)
 
@@ -45,16 +48,23 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
     New players are limited per address and per network (429 ``too_many_players``),
     and need a proof-of-work when the server asks for one (``GET /players/challenge``).
     """
-    services = current_services()
     ip, now = _client()
+    limits = bool(current_app.config.get("RATELIMIT_ENABLED", True))
+    return new_player_answer(current_services(), body, ip, now, limits=limits), 201
+
+
+def new_player_answer(
+    services: Services, body: NewPlayer, ip: str, now: dt.datetime, *, limits: bool
+) -> dict[str, Any]:
+    """The answer of a creation from ``ip`` at ``now`` (the view's, and the lane's:
+    :mod:`daily.service.movelane`); ``limits``: whether the new-player limits count."""
     proof = (body.pow.challenge, body.pow.nonce) if body.pow is not None else None
-    services.creation.admit(ip, now, proof,
-                            limits=bool(current_app.config.get("RATELIMIT_ENABLED", True)))
+    services.creation.admit(ip, now, proof, limits=limits)
     name = trim_name(body.name) if body.name is not None else None
     day = now.date().isoformat()
     player, token = services.players.create(
         name, also=lambda pipe, player_id: services.creation.remember(pipe, player_id, ip, day))
-    return {"player": player.to_json(), "token": token}, 201
+    return {"player": player.to_json(), "token": token}
 
 
 @bp.get("/players/me")
