@@ -121,8 +121,11 @@ def ready(conn: AbstractConnection) -> None:
     """Connect ``conn`` if it is not, and again if the server closed it meanwhile (or
     it holds unread data): the check redis-py's pool makes on every connection it hands
     out, one poll of the socket, so that a connection dropped while idle (a server
-    restart, its ``timeout``) costs a reconnect, not a failed move."""
-    conn.connect()
+    restart, its ``timeout``) costs a reconnect, not a failed move. (``connect()``
+    itself goes through the connection's retry policy even when connected: asked only
+    when the connection says it is not.)"""
+    if not getattr(conn, "is_connected", False):
+        conn.connect()
     try:
         if conn.can_read():
             raise redis.ConnectionError("Connection has data")
