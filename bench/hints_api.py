@@ -12,7 +12,11 @@ roll or the score it names), game after game. A warm-up round lets every worker 
 the table; then, for each ``--clients`` count in turn, the clients play for
 ``--seconds``. Printed per phase: hints/s and the hint call's p50/p95/p99/max as the
 client sees it (request, response and JSON decoding on loopback), the roll and score
-calls beside it, and the load average before and after.
+calls beside it, and the load average before and after. Before each phase the same
+number of clients call a bare Flask hello-world (``bench/hello_app.py``) on the same
+gunicorn configuration for as long: the floor of the stack (gunicorn, the loopback and
+the Python client), printed as the phase's first line. The access log is off, as in
+``deploy/gunicorn.conf.py``.
 """
 
 from __future__ import annotations
@@ -31,7 +35,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from api_throughput import Client, free_port, process, valkey_binary  # noqa: E402
+from api_throughput import (  # noqa: E402
+    Client,
+    free_port,
+    hello_loop,
+    process,
+    run_clients,
+    valkey_binary,
+)
 
 
 def player_loop(port: int, stop: float, out: dict[str, list[float]]) -> None:
@@ -104,7 +115,7 @@ def main() -> int:
     from daily.strategy.tablefile import save_table
 
     tmp = Path(tempfile.mkdtemp(prefix="dd-hints-api-"))
-    redis_port, app_port = free_port(), free_port()
+    redis_port, app_port, hello_port = free_port(), free_port(), free_port()
     limit = "100000000/minute"
     env = dict(os.environ, DAILY_DATA_DIR=str(tmp / "data"),
                REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", DAILY_KEY_PREFIX="bench:",
@@ -114,28 +125,33 @@ def main() -> int:
     config = load_config(env)
     init_keys(config.keys_dir)
     save_table(table_or_solve(get_ruleset("yahtzee")), config.tables_dir)
-    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py"),
-                "--access-logfile", "/dev/null", "--bind", f"127.0.0.1:{app_port}",
-                "daily.service.app:create_app()"]
+    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py")]
     results = []
     try:
         with (
             process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
                      "--save", "", "--appendonly", "no", "--dir", str(tmp)], env, redis_port),
-            process(gunicorn, env, app_port),
+            process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
+                     "daily.service.app:create_app()"], env, app_port),
+            process([*gunicorn, "--bind", f"127.0.0.1:{hello_port}", "bench.hello_app:app"],
+                    env, hello_port),
         ):
             run(app_port, 2 * args.workers, 3.0)  # every worker opens the table, compiles
+            run_clients(hello_loop, 2 * args.workers, 1.0, hello_port)
             for clients in counts:
                 before = load()
+                hello, hello_took = run_clients(hello_loop, clients, args.seconds, hello_port)
                 out, took = run(app_port, clients, args.seconds)
-                results.append((clients, out, took, before, load()))
+                results.append((clients, hello["hello"], hello_took, out, took, before, load()))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"gunicorn {args.workers} workers (deploy/gunicorn.conf.py), practice Yahtzee, a hint "
           f"before every decision, keep-alive clients on loopback, {os.cpu_count()} CPUs "
           "shared by gunicorn, Valkey and the clients")
-    for clients, out, took, before, after in results:
-        print(f"{clients} client(s), {took:.0f} s; load average before {before}, after {after}")
+    for clients, hello, hello_took, out, took, before, after in results:
+        print(f"{clients} client(s), {took:.0f} s each; load average before {before}, "
+              f"after {after}")
+        print("  " + describe("hello", hello, hello_took) + "  (the floor: bare Flask)")
         for name in ("hint", "roll", "score"):
             print("  " + describe(name, out[name], took))
     return 0
