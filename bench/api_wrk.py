@@ -2,7 +2,8 @@
 load generator, independent of ``bench/api_throughput.py``'s Python clients).
 
 Usage: ``python bench/api_wrk.py [--seconds 5] [--rounds 3] [--connections 8]
-[--workers 2] [--worker-class gthread]`` (needs ``wrk``: ``apt-get install wrk``).
+[--workers 2] [--worker-class gthread] [--server gunicorn|granian]`` (needs ``wrk``:
+``apt-get install wrk``).
 
 The same set-up as ``bench/api_throughput.py`` (its own Valkey, fresh keys, gunicorn with
 ``deploy/gunicorn.conf.py`` for the app and for ``bench/hello_app.py``, the rate limit
@@ -19,6 +20,10 @@ measures where the connections landed, not what a request costs, so each phase's
 balance is printed (the least busy worker's CPU against the busiest's) and a round
 where either phase is below ``--balanced`` is run again (at most ``--rounds`` more
 times); the median of every round is printed too.
+
+``--server granian`` serves both apps with granian instead of gunicorn
+(:func:`api_throughput.server_command`; ``pip install granian`` first): what a server
+whose HTTP work is not Python does to both rates. The service is deployed with gunicorn.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from api_throughput import (  # noqa: E402
     cpu_seconds,
     free_port,
     process,
+    server_command,
     valkey_binary,
     worker_cpu,
 )
@@ -90,6 +96,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-class", default="gthread",
                         choices=("gthread", "sync", "gevent"))
+    parser.add_argument("--server", choices=("gunicorn", "granian"), default="gunicorn")
     parser.add_argument("--balanced", type=float, default=0.7,
                         help="least balance of a counted round (0: count every round)")
     args = parser.parse_args()
@@ -116,7 +123,7 @@ def main() -> int:
                # reconnections halved a round's rate now and then
                GUNICORN_CMD_ARGS="--max-requests 0")
     init_keys(load_config(env).keys_dir)
-    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py")]
+    command = server_command(args.server, args.workers)
     n = str(args.connections)
     common = ["-t", n, "-c", n, "-d", f"{args.seconds}s"]
     rounds: list[tuple[float, float]] = []  # counted
@@ -126,10 +133,9 @@ def main() -> int:
         with (
             process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
                      "--save", "", "--appendonly", "no", "--dir", str(tmp)], env, redis_port),
-            process([*gunicorn, "--bind", f"127.0.0.1:{hello_port}", "bench.hello_app:app"],
-                    env, hello_port) as hello_server,
-            process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
-                     "daily.service.app:create_app()"], env, app_port) as api_server,
+            process(command(hello_port, "bench.hello_app:app"), env, hello_port) as hello_server,
+            process(command(app_port, "daily.service.app:create_app()"), env,
+                    app_port) as api_server,
         ):
             spent_hello, spent_api = Spent(hello_server.pid), Spent(api_server.pid)
             script = str(ROOT / "bench" / "wrk_game.lua")
@@ -163,8 +169,10 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     ratio = statistics.median(moves / hello for hello, moves in rounds or every)
     everything = statistics.median(moves / hello for hello, moves in every)
-    print(f"wrk -t {n} -c {n}, gunicorn {args.workers} {args.worker_class} workers "
-          f"(deploy/gunicorn.conf.py), {args.rounds} x {args.seconds} s per phase, "
+    served = (f"gunicorn {args.workers} {args.worker_class} workers (deploy/gunicorn.conf.py)"
+              if args.server == "gunicorn"
+              else f"granian {args.workers} WSGI workers of one thread each")
+    print(f"wrk -t {n} -c {n}, {served}, {args.rounds} x {args.seconds} s per phase, "
           f"{os.cpu_count()} CPUs shared by server, Redis and wrk; "
           f"date {dt.datetime.now(dt.UTC).date()}")
     print(f"roll+score vs hello-world, median of {len(rounds)} rounds with both phases "

@@ -1,6 +1,7 @@
 """Hint latency through the real service: gunicorn, Redis, auth, replay, the warm advisor.
 
-Usage: ``python bench/hints_api.py [--seconds 10] [--clients 1,4] [--workers 2]``
+Usage: ``python bench/hints_api.py [--seconds 10] [--clients 1,4] [--workers 2]
+[--server gunicorn|granian]``
 
 The script starts its own Valkey server on a free port, a fresh data directory with
 new keys and the Yahtzee strategy table (saved as the service opens it), and gunicorn
@@ -17,6 +18,12 @@ number of clients call a bare Flask hello-world (``bench/hello_app.py``) on the 
 gunicorn configuration for as long: the floor of the stack (gunicorn, the loopback and
 the Python client), printed as the phase's first line. The access log is off, as in
 ``deploy/gunicorn.conf.py``.
+
+``--server granian`` serves both apps with granian instead (an HTTP server written in
+Rust that calls the WSGI app; not a dependency of the service: ``pip install granian``
+first), ``--workers`` processes with one thread each for the app, to show what a
+server whose HTTP work is not Python does to the floor and to the hint. Only the
+measurement changes: the service is deployed with gunicorn (``docs/deploy.md``).
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ from api_throughput import (  # noqa: E402
     hello_loop,
     process,
     run_clients,
+    server_command,
     valkey_binary,
 )
 
@@ -102,6 +110,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--clients", default="1,4", help="client counts, one phase each")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--server", choices=("gunicorn", "granian"), default="gunicorn")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",")]
     if not (0 < args.seconds <= 120 and all(0 < c <= 64 for c in counts)
@@ -125,29 +134,29 @@ def main() -> int:
     config = load_config(env)
     init_keys(config.keys_dir)
     save_table(table_or_solve(get_ruleset("yahtzee")), config.tables_dir)
-    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py")]
+    command = server_command(args.server, args.workers)
     results = []
     try:
         with (
             process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
                      "--save", "", "--appendonly", "no", "--dir", str(tmp)], env, redis_port),
-            process([*gunicorn, "--bind", f"127.0.0.1:{app_port}",
-                     "daily.service.app:create_app()"], env, app_port),
-            process([*gunicorn, "--bind", f"127.0.0.1:{hello_port}", "bench.hello_app:app"],
-                    env, hello_port),
+            process(command(app_port, "daily.service.app:create_app()"), env, app_port),
+            process(command(hello_port, "bench.hello_app:app"), env, hello_port),
         ):
             run(app_port, 2 * args.workers, 3.0)  # every worker opens the table, compiles
             run_clients(hello_loop, 2 * args.workers, 1.0, hello_port)
             for clients in counts:
                 before = load()
-                hello, hello_took = run_clients(hello_loop, clients, args.seconds, hello_port)
+                floor, floor_took = run_clients(hello_loop, clients, args.seconds, hello_port)
                 out, took = run(app_port, clients, args.seconds)
-                results.append((clients, hello["hello"], hello_took, out, took, before, load()))
+                results.append((clients, floor["hello"], floor_took, out, took, before, load()))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"gunicorn {args.workers} workers (deploy/gunicorn.conf.py), practice Yahtzee, a hint "
+    served = ("gunicorn, deploy/gunicorn.conf.py" if args.server == "gunicorn"
+              else "granian, WSGI, one thread each")
+    print(f"{args.server} {args.workers} workers ({served}), practice Yahtzee, a hint "
           f"before every decision, keep-alive clients on loopback, {os.cpu_count()} CPUs "
-          "shared by gunicorn, Valkey and the clients")
+          f"shared by {args.server}, Valkey and the clients")
     for clients, hello, hello_took, out, took, before, after in results:
         print(f"{clients} client(s), {took:.0f} s each; load average before {before}, "
               f"after {after}")
