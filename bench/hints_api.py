@@ -152,8 +152,8 @@ def main() -> int:
                 results.append((clients, floor["hello"], floor_took, out, took, before, load()))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    served = ("gunicorn, deploy/gunicorn.conf.py" if args.server == "gunicorn"
-              else "granian, WSGI, one thread each")
+    served = ("deploy/gunicorn.conf.py" if args.server == "gunicorn"
+              else "WSGI, one thread each")
     print(f"{args.server} {args.workers} workers ({served}), practice Yahtzee, a hint "
           f"before every decision, keep-alive clients on loopback, {os.cpu_count()} CPUs "
           f"shared by {args.server}, Valkey and the clients")
