@@ -1,8 +1,8 @@
-"""CPU per roll/score inside the app, with every before/after request hook, without
-gunicorn or sockets: the WSGI app is called directly with prepared environments.
+"""CPU per roll/score (or hint) inside the app, with every before/after request hook,
+without gunicorn or sockets: the WSGI app is called directly with prepared environments.
 
 Usage: ``REDIS_URL=redis://127.0.0.1:6394/0 python bench/move_profile.py [--moves 3000]
-[--profile] [--hello] [--starts] [--canned-writes]``
+[--profile] [--hello] [--starts] [--hints] [--canned-writes]``
 
 A fresh key prefix on the given Redis (never a production one: it writes games),
 rate limits raised so that they count but never refuse. Plays ranked Yahtzee games of
@@ -10,7 +10,9 @@ today (roll, roll, score, a new player per game) and prints the mean CPU time pe
 (``time.process_time``), and the median and best of blocks of 100 moves (the best
 is the least disturbed by other work on a shared machine); ``--hello`` does the same
 for ``bench/hello_app.py``; ``--starts`` for the two calls that begin each game, a new
-player and its ranked start (``--moves`` of each); ``--canned-writes`` answers the move
+player and its ranked start (``--moves`` of each); ``--hints`` for hints (practice
+games, a hint before every decision and its best action taken, as ``bench/hints_api.py``
+plays; ``--moves`` hints counted, the moves not); ``--canned-writes`` answers the move
 script's writes with its "ok" without sending them to Redis (the reads still go), so
 that the difference to a plain run is what the move's round trip costs this process;
 ``--profile`` prints cProfile's top functions by own and cumulative time.
@@ -77,6 +79,7 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--hello", action="store_true")
     parser.add_argument("--starts", action="store_true")
+    parser.add_argument("--hints", action="store_true")
     parser.add_argument("--canned-writes", action="store_true")
     parser.add_argument("--top", type=int, default=45)
     args = parser.parse_args()
@@ -105,6 +108,12 @@ def main() -> int:
     config = load_config(env)
     init_keys(config.keys_dir)
     app = create_app(config)
+    if args.hints:
+        from daily.rules import get_ruleset
+        from daily.strategy.store import table_or_solve
+        from daily.strategy.tablefile import save_table
+
+        save_table(table_or_solve(get_ruleset("yahtzee")), config.tables_dir)
     today = dt.datetime.now(dt.UTC).date().isoformat()
     if args.starts:
         return starts(app, today, args.moves)
@@ -116,15 +125,19 @@ def main() -> int:
     warm = 300
     blocks: list[float] = []  # mean CPU per move of each block of BLOCK moves
     block = 0.0
+    start = {"ruleset": "yahtzee", "date": today, "mode": "ranked"}
+    if args.hints:
+        start = {"ruleset": "yahtzee", "mode": "practice"}
     while moves < args.moves + warm:
         status, body = call(app, "POST", "/api/v1/players", {})
         assert status == 201, body
         token = body["token"]
-        status, state = call(app, "POST", "/api/v1/games",
-                             {"ruleset": "yahtzee", "date": today, "mode": "ranked"}, token)
+        status, state = call(app, "POST", "/api/v1/games", start, token)
         assert status == 201, state
         while not state["over"] and moves < args.moves + warm:
-            if state["rolls_left"]:
+            if args.hints:
+                path, payload = f"/api/v1/games/{state['id']}/hint", {"top": 3}
+            elif state["rolls_left"]:
                 path, payload = f"/api/v1/games/{state['id']}/roll", {
                     "hold": "11000", "position": state["position"]}
             else:
@@ -145,20 +158,35 @@ def main() -> int:
                     block = 0.0
             if counted and profiler:
                 profiler.disable()
-            state = json.loads(raw)
-            assert status == 200, state
+            answer = json.loads(raw)
+            assert status == 200, answer
+            state = take_best(app, state, answer, token) if args.hints else answer
             moves += 1
-    print(f"roll/score: {spent / args.moves * 1e6:.0f} us CPU/move (in process, "
-          f"{args.moves} moves); blocks of {BLOCK}: median "
+    what, unit = ("hint", "hint") if args.hints else ("roll/score", "move")
+    print(f"{what}: {spent / args.moves * 1e6:.0f} us CPU/{unit} (in process, "
+          f"{args.moves} {unit}s); blocks of {BLOCK}: median "
           f"{statistics.median(blocks) * 1e6:.0f} us, best {min(blocks) * 1e6:.0f} us")
     if profiler:
         stats = pstats.Stats(profiler)
         calls = stats.total_calls  # type: ignore[attr-defined]
-        print(f"Python function calls per move: {calls / args.moves:.0f} (does not depend "
+        print(f"Python function calls per {unit}: {calls / args.moves:.0f} (does not depend "
               "on the machine's load)")
         stats.sort_stats("tottime").print_stats(args.top)
         stats.sort_stats("cumulative").print_stats(args.top)
     return 0
+
+
+def take_best(app: Any, state: dict[str, Any], hint: dict[str, Any],
+              token: str) -> dict[str, Any]:
+    """The state after the best action of ``hint``, asked in ``state`` (uncounted)."""
+    best = hint["best"]
+    if best["kind"] == "keep":
+        path, payload = "roll", {"hold": best["hold"], "position": state["position"]}
+    else:
+        path, payload = "score", {"box": best["box"], "position": state["position"]}
+    status, after = call(app, "POST", f"/api/v1/games/{state['id']}/{path}", payload, token)
+    assert status == 200, after
+    return after
 
 
 def can_writes(store: Any) -> None:
