@@ -95,7 +95,7 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-class", default="gthread",
-                        choices=("gthread", "sync", "gevent"))
+                        choices=("gthread", "sync", "gevent", "bench.inline_worker.InlineWorker"))
     parser.add_argument("--server", choices=("gunicorn", "granian"), default="gunicorn")
     parser.add_argument("--balanced", type=float, default=0.7,
                         help="least balance of a counted round (0: count every round)")

@@ -17,7 +17,9 @@ calls beside it, and the load average before and after. Before each phase the sa
 number of clients call a bare Flask hello-world (``bench/hello_app.py``) on the same
 gunicorn configuration for as long: the floor of the stack (gunicorn, the loopback and
 the Python client), printed as the phase's first line. The access log is off, as in
-``deploy/gunicorn.conf.py``.
+``deploy/gunicorn.conf.py``. ``GUNICORN_WORKER_CLASS`` and ``GUNICORN_THREADS`` in the
+environment change both servers as they change the deployed one, and the header names
+them (``bench/inline_worker.py`` is a worker class for such a comparison).
 
 ``--server granian`` serves both apps with granian instead (an HTTP server written in
 Rust that calls the WSGI app; not a dependency of the service: ``pip install granian``
@@ -152,8 +154,11 @@ def main() -> int:
                 results.append((clients, floor["hello"], floor_took, out, took, before, load()))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    served = ("deploy/gunicorn.conf.py" if args.server == "gunicorn"
-              else "WSGI, one thread each")
+    served = "WSGI, one thread each"
+    if args.server == "gunicorn":  # and what the environment changed of its configuration
+        changed = [f"{name}={os.environ[name]}" for name in ("GUNICORN_WORKER_CLASS",
+                   "GUNICORN_THREADS") if os.environ.get(name)]
+        served = ", ".join(["deploy/gunicorn.conf.py", *changed])
     print(f"{args.server} {args.workers} workers ({served}), practice Yahtzee, a hint "
           f"before every decision, keep-alive clients on loopback, {os.cpu_count()} CPUs "
           f"shared by {args.server}, Valkey and the clients")
