@@ -1,9 +1,8 @@
 """A measurement aid, not a worker the service deploys: gunicorn's gthread worker, except
-that a request on a connection whose first bytes are already in (a kept-alive
-connection that became readable, or a new one that sent at once) is served on the
-worker's main thread, without the two hand-offs between that thread and the pool
-(the pool's queue, then the pipe that wakes the main thread to put the connection back
-in its poller). A new connection that has sent nothing yet waits in the poller.
+that a connection the poller finds readable (kept alive, or new once its first bytes
+arrive) is served on the worker's main thread, without the two hand-offs between that
+thread and the pool (the pool's queue, then the pipe that wakes the main thread to put
+the connection back in its poller). A new connection waits in the poller until it sends.
 
 It shows what those hand-offs cost a request. Use it in a bench through gunicorn's
 configuration, for example::
