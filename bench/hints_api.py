@@ -39,6 +39,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -53,6 +54,18 @@ from api_throughput import (  # noqa: E402
     server_command,
     valkey_binary,
 )
+
+
+def best_action(hint: dict[str, Any], position: int) -> tuple[str, dict[str, Any]]:
+    """The call (``roll`` or ``score``) and body that take a hint's best action.
+
+    >>> best_action({"best": {"kind": "box", "box": "chance"}}, 7)
+    ('score', {'box': 'chance', 'position': 7})
+    """
+    best = hint["best"]
+    if best["kind"] == "keep":
+        return "roll", {"hold": best["hold"], "position": position}
+    return "score", {"box": best["box"], "position": position}
 
 
 def player_loop(port: int, stop: float, out: dict[str, list[float]]) -> None:
@@ -70,11 +83,7 @@ def player_loop(port: int, stop: float, out: dict[str, list[float]]) -> None:
                 "POST", f"/api/v1/games/{state['id']}/hint", {"top": 3})
             assert status == 200, hint
             out["hint"].append(elapsed)
-            best = hint["best"]
-            if best["kind"] == "keep":
-                call, body = "roll", {"hold": best["hold"], "position": state["position"]}
-            else:
-                call, body = "score", {"box": best["box"], "position": state["position"]}
+            call, body = best_action(hint, state["position"])
             status, state, elapsed = client.call(
                 "POST", f"/api/v1/games/{state['id']}/{call}", body)
             assert status == 200, state

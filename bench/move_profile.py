@@ -77,12 +77,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=3000)
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--hello", action="store_true")
-    parser.add_argument("--starts", action="store_true")
-    parser.add_argument("--hints", action="store_true")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--hello", action="store_true")
+    what.add_argument("--starts", action="store_true")
+    what.add_argument("--hints", action="store_true")
     parser.add_argument("--canned-writes", action="store_true")
     parser.add_argument("--top", type=int, default=45)
     args = parser.parse_args()
+    if args.canned_writes and args.hints:  # the hints read the games the moves never wrote
+        parser.error("--canned-writes: not with --hints")
     if args.hello:
         sys.path.insert(0, str(ROOT / "bench"))
         from hello_app import app as hello
@@ -179,11 +182,9 @@ def main() -> int:
 def take_best(app: Any, state: dict[str, Any], hint: dict[str, Any],
               token: str) -> dict[str, Any]:
     """The state after the best action of ``hint``, asked in ``state`` (uncounted)."""
-    best = hint["best"]
-    if best["kind"] == "keep":
-        path, payload = "roll", {"hold": best["hold"], "position": state["position"]}
-    else:
-        path, payload = "score", {"box": best["box"], "position": state["position"]}
+    from bench.hints_api import best_action
+
+    path, payload = best_action(hint, state["position"])
     status, after = call(app, "POST", f"/api/v1/games/{state['id']}/{path}", payload, token)
     assert status == 200, after
     return after
