@@ -55,7 +55,7 @@ def test_what_orjson_would_write_otherwise_goes_to_flask() -> None:
         {"day": dt.date(2026, 11, 30)},
         {1: "int key"},
         {"big": 2**70},
-        {"name": "Zoë 🎲"},
+        {"1.5e-7": 1.5e-7},
         [1e-5, "x"],
         {"tiny": 1.5e-7},
     ):
@@ -72,3 +72,16 @@ def test_state_like_document() -> None:
     fast, slow = both(document)
     assert fast == slow
     assert fast.endswith(b"}\n")
+
+
+def test_text_beyond_ascii_is_escaped_as_flask_escapes_it() -> None:
+    for document in (
+        {"name": "Zoë 🎲"},  # a two-byte character and one beyond the basic plane
+        {"share_text": "Daily Dice · Yahtzee\n🟩🟨⬛"},
+        {"del": "a\x7fb"},  # ASCII, left as it is by orjson, escaped by ensure_ascii
+        ["\u2028", "\U0010ffff", "\ud7ff\ue000"],
+    ):
+        fast, slow = both(document)
+        assert fast == slow, document
+        assert fast.isascii()
+        assert fast_app.json._fast(document) is not None, document  # orjson wrote it
