@@ -54,6 +54,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +78,8 @@ MAX_ID_LENGTH = 64
 MAX_NAME_LENGTH = 24
 MAX_CODE_LENGTH = 32
 MAX_LOG_BYTES = 64 * 1024
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+_SPACE_OR_BRACE = re.compile(r"[\s{}]")  # \s: what str.isspace() calls a space
 #: Rows shown above and below the player in :meth:`Leaderboard.around`, by default.
 AROUND_RADIUS = 5
 
@@ -135,25 +138,28 @@ def _text(obj: Mapping[str, Any], name: str, limit: int, *, empty_ok: bool = Fal
         raise ResultError(f"must be a string, not {type(value).__name__}", field=name)
     if (not value and not empty_ok) or len(value) > limit:
         raise ResultError(f"must be 1..{limit} characters long", field=name)
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+    if _CONTROL.search(value):
         raise ResultError("must not contain control characters", field=name)
     return value
 
 
 def _ident(obj: Mapping[str, Any], name: str) -> str:
     value = _text(obj, name, MAX_ID_LENGTH)
-    if any(c.isspace() or c in "{}" for c in value):
+    if _SPACE_OR_BRACE.search(value):
         raise ResultError("must not contain spaces or braces", field=name)
     return value
 
 
 def _compact_log(log: object) -> str:
-    """The move log (daily-log/1 JSON object, JSON text or compact text) as compact text.
+    """The move log (daily-log/1 JSON object, JSON text or compact text, or a parsed
+    :class:`daily.movelog.MoveLog`, as the finishing move has it) as compact text.
 
     Boards keep logs in the compact form (about 60 bytes instead of about 900 of JSON).
     """
     if log is None:
         return ""
+    if isinstance(log, MoveLog):
+        return log.to_text()
     if isinstance(log, str) and len(log.encode()) > MAX_LOG_BYTES:
         raise ResultError(f"is larger than {MAX_LOG_BYTES} bytes", field="log")
     try:

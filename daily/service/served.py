@@ -3,7 +3,7 @@
 (its ``request``) or the move lane (:mod:`daily.service.movelane`, which answers the
 game moves without Flask's request context and names its request's WSGI environment
 with :func:`serving`; the request object is built only when a text asks for it, as a
-game's finishing move does).
+game's finishing move does, and once per request).
 
 Outside any request (a worker, a CLI command) there is none.
 
@@ -13,6 +13,9 @@ True
 >>> with serving(EnvironBuilder("/x", base_url="http://10.0.0.5:9000").get_environ()):
 ...     served_request().host_url
 'http://10.0.0.5:9000/'
+>>> with serving(EnvironBuilder("/x").get_environ()):
+...     served_request() is served_request()
+True
 >>> served_request() is None
 True
 """
@@ -29,6 +32,8 @@ from werkzeug.wrappers import Request
 
 _LANE_ENVIRON: ContextVar[dict[str, Any] | None] = ContextVar(
     "daily_lane_environ", default=None)
+#: Where the lane's request object is kept in its environment, once built.
+_REQUEST_KEY = "daily.served_request"
 
 
 def served_request() -> Request | None:
@@ -36,7 +41,12 @@ def served_request() -> Request | None:
     if has_request_context():
         return request
     environ = _LANE_ENVIRON.get()
-    return Request(environ) if environ is not None else None
+    if environ is None:
+        return None
+    built: Request | None = environ.get(_REQUEST_KEY)
+    if built is None:
+        built = environ[_REQUEST_KEY] = Request(environ)
+    return built
 
 
 @contextmanager

