@@ -60,6 +60,7 @@ from daily.service.jsonout import OrjsonProvider
 from daily.service.keys import Keyring
 from daily.service.metrics import Metrics
 from daily.service.movelane import MoveLane
+from daily.service.newplayer import NewPlayers
 from daily.service.opponents import strategy_table
 from daily.service.players import Players
 from daily.service.publicurl import public_base_url
@@ -88,6 +89,7 @@ class Services:
     challenges: Challenges
     groups: Groups
     creation: CreationGuard
+    new_players: NewPlayers
 
 
 class DailyFlask(Flask):
@@ -170,13 +172,15 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     def tables(rules: Ruleset) -> StrategyTable:
         return strategy_table(rules, config.tables_dir)
 
+    creation = CreationGuard(conn, config)
     services = Services(
         config=config, conn=conn, clock=clock, seeds=seeds, players=players, games=games,
         results=results, metrics=metrics, limiter=limiter,
         challenges=Challenges(conn, config, clock, games, tables,
                               lambda: public_base_url(config)),
         groups=Groups(conn, config, clock, games.ranked_totals, player_name),
-        creation=CreationGuard(conn, config),
+        creation=creation,
+        new_players=NewPlayers(conn, config, players, creation),
     )
     app.extensions[EXTENSION] = services
 

@@ -183,10 +183,15 @@ class CreationGuard:
         checked first, so that a refused creation has cost its sender the work.
         ``limits=False`` skips the counts (the app's rate limits are switched off).
         """
-        if self.bits:
-            self._check_pow(ip, now, proof)
+        self.prove(ip, now, proof)
         if limits and self.limits:
             self._check_limits(ip)
+
+    def prove(self, ip: str, now: dt.datetime, proof: tuple[str, str] | None) -> None:
+        """Check the proof-of-work when one is asked for (and mark its challenge used),
+        else nothing; raise the refusal that says what is wrong with it."""
+        if self.bits:
+            self._check_pow(ip, now, proof)
 
     def _check_limits(self, ip: str) -> None:
         network = network_of(ip)
@@ -198,15 +203,41 @@ class CreationGuard:
             args=[ip_limit.count, ip_limit.seconds, net_limit.count, net_limit.seconds],
         )
         if int(which):
-            scope, limit = (("address", ip_limit) if int(which) == 1
-                            else ("network", net_limit))
-            name = "DAILY_PLAYER_LIMIT" if scope == "address" else "DAILY_PLAYER_NET_LIMIT"
-            raise RateLimited(
-                f"too many new players from this {scope}: {limit.text} ({name});"
-                " keep your token to play again",
-                code="too_many_players", retry_after=int(wait),
-                detail={"limit": "players_per_" + scope},
-            )
+            raise self.refusal("address" if int(which) == 1 else "network", int(wait))
+
+    def counters(self, ip: str) -> list[tuple[str, Limit, str]]:
+        """The creation counters of ``ip`` that are on, ``(key, limit, scope)``, in the
+        order :meth:`admit` counts them (for a script that spends them itself:
+        ``spend_limits`` of :mod:`daily.service.ratelimit`, then :meth:`refusal`).
+
+        >>> from daily.service.config import load_config
+        >>> guard = CreationGuard(redis.Redis(), load_config({"DAILY_PLAYER_LIMIT": "5/hour",
+        ...     "DAILY_PLAYER_NET_LIMIT": "off", "DAILY_KEY_PREFIX": "dd:"}))
+        >>> guard.counters("203.0.113.7")  # doctest: +NORMALIZE_WHITESPACE
+        [('dd:rl:new:{203.0.113.0/24}:ip:203.0.113.7',
+          Limit(count=5, seconds=3600, text='5 per 1 hour'), 'address')]
+        """
+        network = network_of(ip)
+        found = []
+        if self.per_ip is not None:
+            found.append((keymap.rate_new_player(self.prefix, network, ip), self.per_ip,
+                          "address"))
+        if self.per_net is not None:
+            found.append((keymap.rate_new_player(self.prefix, network), self.per_net,
+                          "network"))
+        return found
+
+    def refusal(self, scope: str, wait: int) -> RateLimited:
+        """The refusal of a creation over the limit of ``scope`` (``address`` or
+        ``network``) for ``wait`` more seconds."""
+        limit = self.per_ip if scope == "address" else self.per_net
+        name = "DAILY_PLAYER_LIMIT" if scope == "address" else "DAILY_PLAYER_NET_LIMIT"
+        return RateLimited(
+            f"too many new players from this {scope}: {limit.text if limit else 'off'}"
+            f" ({name}); keep your token to play again",
+            code="too_many_players", retry_after=wait,
+            detail={"limit": "players_per_" + scope},
+        )
 
     def _check_pow(self, ip: str, now: dt.datetime, proof: tuple[str, str] | None) -> None:
         if proof is None:
@@ -243,12 +274,18 @@ class CreationGuard:
     def remember(self, pipe: Any, player_id: str, ip: str, day: str) -> None:
         """Queue on ``pipe`` (the new player's own pipeline) the note of its network
         (salted hash) and the count of the day's players from that network."""
-        net = self._net_digest(network_of(ip), day)
-        count = keymap.network_count(self.prefix, day, net)
-        pipe.set(keymap.player_origin(self.prefix, player_id), f"{day} {net}",
-                 ex=NETWORK_COUNT_SECONDS)
+        origin, note, count = self.note(player_id, ip, day)
+        pipe.set(origin, note, ex=NETWORK_COUNT_SECONDS)
         pipe.incr(count)
         pipe.expire(count, NETWORK_COUNT_SECONDS)
+
+    def note(self, player_id: str, ip: str, day: str) -> tuple[str, str, str]:
+        """What :meth:`remember` writes, each for :data:`NETWORK_COUNT_SECONDS`: the
+        key of the player's origin, the origin (the day and the network's salted hash),
+        and the key of the count it adds one to."""
+        net = self._net_digest(network_of(ip), day)
+        return (keymap.player_origin(self.prefix, player_id), f"{day} {net}",
+                keymap.network_count(self.prefix, day, net))
 
     def _net_digest(self, network: str, day: str) -> str:
         """A network's hash, salted with the day's random salt."""

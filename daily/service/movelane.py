@@ -187,12 +187,16 @@ class MoveLane:
         services = self.services
         limits = bool(self.flask.config.get("RATELIMIT_ENABLED", True))
 
-        def call(_: Pending | None) -> tuple[int, dict[str, Any]]:
+        def call(pending: Pending | None) -> tuple[int, dict[str, Any]]:
             address = environ.get("REMOTE_ADDR") or "unknown"
             return 201, new_player_answer(services, new, address, services.clock(),
-                                          limits=limits)
+                                          limits=limits, spend=pending)
 
-        return self._serve(environ, None, call, folded=False)
+        # The counters go with the creation's own call unless a proof-of-work is asked
+        # for: its challenge is used up when checked, so the limits are spent first, as
+        # Flask's hook does, and a refused request keeps its challenge.
+        folded = services.new_players.one_call and not services.creation.bits
+        return self._serve(environ, None, call, folded=folded)
 
     def _body(self, environ: dict[str, Any]) -> bytes | None:
         """The body, read whole when its length is declared and within the limit; then

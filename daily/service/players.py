@@ -65,6 +65,17 @@ def new_player_id() -> str:
     return "p_" + random_id(16)
 
 
+@dataclass(frozen=True)
+class NewAccount:
+    """A new player's account before it is stored: the player, the token (shown once),
+    the account's key and its fields (the token's hash, never the token)."""
+
+    player: Player
+    token: str
+    key: str
+    fields: dict[str, str]
+
+
 class TrustedTokens:
     """Tokens this process verified, trusted for ``seconds`` without asking Redis.
 
@@ -150,30 +161,40 @@ class Players:
         ``also(pipeline, player_id)`` queues more writes of the new player's, sent with
         the account in one transaction (one round trip); on a cluster, whose keys of one
         transaction share a slot, in a pipeline of their own just after.
+        (:mod:`daily.service.newplayer` writes it with the limits, in one script call.)
         """
+        account = self.new_account(name)
+        with self.conn.pipeline() as pipe:
+            pipe.hset(account.key, mapping=dict[Any, Any](account.fields))
+            pipe.expire(account.key, self.ttl_seconds)
+            if also is not None and not self.config.redis_cluster:
+                also(pipe, account.player.id)
+            pipe.execute()
+        if also is not None and self.config.redis_cluster:
+            with self.conn.pipeline(transaction=False) as pipe:
+                also(pipe, account.player.id)
+                pipe.execute()
+        return self.welcome(account)
+
+    def new_account(self, name: str | None = None) -> NewAccount:
+        """A new player's account, not stored yet (:meth:`create` stores it; then
+        :meth:`welcome`)."""
         player_id = new_player_id()
         if name is None:
             name = f"Player {secrets.randbelow(9000) + 1000}"
         secret = secrets.token_urlsafe(32)
         now = self.clock()
         created = iso(now)
-        with self.conn.pipeline() as pipe:
-            pipe.hset(self._key(player_id), mapping={
-                "name": name, "token_hash": hash_secret(secret), "created": created,
-                "seen": now.date().isoformat(),
-            })
-            pipe.expire(self._key(player_id), self.ttl_seconds)
-            if also is not None and not self.config.redis_cluster:
-                also(pipe, player_id)
-            pipe.execute()
-        if also is not None and self.config.redis_cluster:
-            with self.conn.pipeline(transaction=False) as pipe:
-                also(pipe, player_id)
-                pipe.execute()
-        token = f"{player_id}.{secret}"
-        player = Player(player_id, name, created)
-        self.trusted.keep(token, player, now.date().isoformat())
-        return player, token
+        fields = {"name": name, "token_hash": hash_secret(secret), "created": created,
+                  "seen": now.date().isoformat()}
+        return NewAccount(Player(player_id, name, created), f"{player_id}.{secret}",
+                          self._key(player_id), fields)
+
+    def welcome(self, account: NewAccount) -> tuple[Player, str]:
+        """The player and token of ``account``, just stored; this process trusts the
+        token from now on (:class:`TrustedTokens`)."""
+        self.trusted.keep(account.token, account.player, account.fields["seen"])
+        return account.player, account.token
 
     def get(self, player_id: str) -> Player | None:
         """The player with this id, if any."""

@@ -199,3 +199,34 @@ def test_game_starts_count_once_and_a_refused_one_stores_nothing(
     assert status == 429, again  # the resumed ranked game: refused in its script
     assert len(list(conn.scan_iter("tlive:game:*"))) == games
     assert int(conn.get(counter)) == 22
+
+
+def test_new_players_count_once_and_a_refused_one_stores_nothing(
+    gunicorn: Gunicorn, redis_url: str
+) -> None:
+    """A new player spends the request limit and the creation limit in the script that
+    writes it (:mod:`daily.service.newplayer`): each creation counts once on each, and
+    the one over the request limit (20 a minute here, before the 30 new players an hour
+    per address) is refused with the limit's own answer and writes nothing."""
+    conn = redis.Redis.from_url(redis_url, decode_responses=True)
+    ip = "100.64.7.9"
+    made = [gunicorn.call("POST", "/players", ip=ip, body={}) for _ in range(20)]
+    assert [status for status, _, _ in made] == [201] * 20, made[-1]
+    status, refused, headers = gunicorn.call("POST", "/players", ip=ip, body={"name": "Zed"})
+    assert status == 429 and int(headers["Retry-After"]) > 0, refused
+    assert refused["error"]["code"] == "rate_limited"
+    assert refused["error"]["message"] == \
+        "rate limit exceeded: 20 write requests per 1 minute per address"
+    assert int(conn.get(f"tlive:rl:write:ip:{ip}")) == 21
+    # the counters after the one over its limit are not spent, as by the edge's script
+    assert int(conn.get(f"tlive:rl:all:ip:{ip}")) == 20
+    assert int(conn.get(f"tlive:rl:new:{{100.64.7.0/24}}:ip:{ip}")) == 20  # not the refused
+    accounts = [conn.hgetall(key) for key in conn.scan_iter("tlive:account:*")]
+    assert len(accounts) == 20 and "Zed" not in {a["name"] for a in accounts}
+    assert len(list(conn.scan_iter("tlive:fairplay:origin:*"))) == 20
+    counts = [int(conn.get(key)) for key in conn.scan_iter("tlive:fairplay:net:*")]
+    assert counts == [20]
+    # each token works: the account and its token hash were written whole
+    status, me, _ = gunicorn.call("GET", "/players/me", ip="100.64.8.1",
+                                  token=made[7][1]["token"])
+    assert status == 200 and me["id"] == made[7][1]["player"]["id"], me

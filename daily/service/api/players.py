@@ -14,6 +14,7 @@ from daily.service.contract.fields import trim_name
 from daily.service.contract.operations import operation
 from daily.service.contract.responses import CreatedPlayer, Me, Player, PowChallenge
 from daily.service.players import Player as PlayerRecord
+from daily.service.ratelimit import Pending
 from daily.service.requests import bearer_token
 from daily.service.stats import player_history, player_stats
 
@@ -54,16 +55,17 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
 
 
 def new_player_answer(
-    services: Services, body: NewPlayer, ip: str, now: dt.datetime, *, limits: bool
+    services: Services, body: NewPlayer, ip: str, now: dt.datetime, *, limits: bool,
+    spend: Pending | None = None,
 ) -> dict[str, Any]:
     """The answer of a creation from ``ip`` at ``now`` (the view's, and the lane's:
-    :mod:`daily.service.movelane`); ``limits``: whether the new-player limits count."""
+    :mod:`daily.service.movelane`); ``limits``: whether the new-player limits count;
+    ``spend``: the request's rate-limit counters, spent in the creation's own call
+    (:mod:`daily.service.newplayer`)."""
     proof = (body.pow.challenge, body.pow.nonce) if body.pow is not None else None
-    services.creation.admit(ip, now, proof, limits=limits)
     name = trim_name(body.name) if body.name is not None else None
-    day = now.date().isoformat()
-    player, token = services.players.create(
-        name, also=lambda pipe, player_id: services.creation.remember(pipe, player_id, ip, day))
+    player, token = services.new_players.create(name, ip, now, proof, limits=limits,
+                                                spend=spend)
     return {"player": player.to_json(), "token": token}
 
 
