@@ -8,7 +8,7 @@ those of slots the game has reached; a practice seed shows once the game is over
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 import redis
@@ -17,6 +17,7 @@ from daily.card import Card, ColumnTotals
 from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import turns_json
+from daily.rules.placement import Placement
 from daily.service.clock import iso
 from daily.service.codes import MARK_NAMES, box_marks, share_text
 from daily.service.fairplay import day_ceiling_value
@@ -112,11 +113,7 @@ class GameViews:
             "turn_rolls": [list(r) for r in game.rolls],
             "over": over,
             "card": card_json(card),
-            "choices": [] if over else [
-                {"box": p.box, "points": p.points, "legal": p.legal, "reason": p.reason,
-                 "why": p.why.to_json() if p.why else None}
-                for p in game.choices().options
-            ],
+            "choices": [] if over else choices_json(game.choices().options),
             "extra_bonus": card.extra_bonus,
             "extra_count": card.extra_count,
             "upper": upper,
@@ -194,6 +191,26 @@ class GameViews:
 
 def _finished_at(record: GameRecord) -> str:
     return iso(dt.datetime.fromtimestamp(record.finished_at or 0, dt.UTC))
+
+
+def choices_json(options: Iterable[Placement]) -> list[dict[str, Any]]:
+    """The ``choices`` of a state document: each open box, its points, whether it may
+    be chosen and, if not, why (``reason`` in English, ``why`` for clients to translate).
+
+    >>> from daily.rules import get_ruleset
+    >>> from daily.rules.placement import placements
+    >>> rules = get_ruleset("yatzy", {"forced_order": True})
+    >>> choices_json(placements(rules, [None] * 15, (1, 1, 2, 3, 4)).options)[1]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'box': 'twos', 'points': 2, 'legal': False,
+     'reason': 'forced order: fill the boxes top to bottom',
+     'why': {'code': 'forced_order', 'box': 'ones'}}
+    """
+    # unpacked: a named tuple's fields by name cost an attribute lookup each, for
+    # every open box of every move's answer
+    return [{"box": box, "points": points, "legal": legal,
+             "reason": why.text if why else None, "why": why.to_json() if why else None}
+            for box, _, points, legal, why, _ in options]
 
 
 def card_json(card: Card) -> list[dict[str, Any]]:
