@@ -4,8 +4,9 @@ The app runs under real gunicorn (two workers, the deployment's threads, the rat
 limits on) on the test's Redis. A keep-alive connection stays with one worker, which
 then trusts the token it checked (``DAILY_AUTH_CACHE_SECONDS``) and keeps the game it
 last wrote (:mod:`daily.service.games.cache`): a move is then one call of the move
-script, which spends the rate limits, proves the copy current and writes, and so is
-the move that finishes the game (code, record and results stream). Cold (a fresh
+script, which spends the rate limits, proves the copy current and writes, and so are
+the first move after the start (the start keeps the game it stored) and the move that
+finishes the game (code, record and results stream). Cold (a fresh
 connection, a worker that has neither the token nor the game), a finishing score is at
 most three: the token check, the read (with the limits) and the finish.
 
@@ -141,7 +142,13 @@ def test_a_move_on_its_worker_is_one_call_and_so_is_the_finish(
     server: LiveServer, redis_url: str
 ) -> None:
     session, state = start(server)
-    for turn in range(12):
+    with Monitor(redis_url) as first:  # the start left the game replayed on its worker
+        status, state = score(session, state)
+    assert status == 200 and state["turn"] == 2
+    # (the worker's move script may open its connection now: a SELECT, once per connection)
+    assert [c.split()[0] for c in first.commands if not c.startswith("SELECT ")] == \
+        ["EVALSHA"], first.commands
+    for turn in range(1, 12):
         status, state = score(session, state)
         assert status == 200 and state["turn"] == turn + 2
     with Monitor(redis_url) as roll:

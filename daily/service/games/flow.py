@@ -215,7 +215,7 @@ class GameService:
                     f"{old.code}); you may still practise", code="already_ranked", field="date",
                 )
             return self.state(old), False
-        return self.state(record), True
+        return self._view_and_keep(record), True
 
     def _start_practice(
         self, player: Player, ruleset: str, options: Any, date: Any, fields: dict[str, Any],
@@ -251,7 +251,16 @@ class GameService:
             log=log.to_text(), created=iso(now), **fields,
         )
         self.store.create_practice(record)
-        return self.state(record)
+        return self._view_and_keep(record)
+
+    def _view_and_keep(self, record: GameRecord) -> dict[str, Any]:
+        """The state document of a game this process just stored, which it keeps
+        replayed for its first move (:mod:`daily.service.games.cache`): that move is then
+        one call of the move script, as every later one, instead of a read and a write."""
+        played = self._replay(record)
+        state = self._view(record, played)
+        self.cache.put(Stored(record, record.dumps()), played)
+        return state
 
     # ----- reading ------------------------------------------------------------------
 
