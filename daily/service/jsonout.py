@@ -84,7 +84,7 @@ def same_as_stdlib(data: bytes) -> bool:
 
     >>> same_as_stdlib(b'{"a":0.5,"b":"one-e-pair"}'), same_as_stdlib(b'[1.5e-7]')
     (True, False)
-    >>> same_as_stdlib(b'[0.00001]'), same_as_stdlib(b'["\\u00e9"]')
+    >>> same_as_stdlib(b'[0.00001]'), same_as_stdlib(b'["\\\\u00e9"]')
     (False, True)
     """
     if b"0.0000" in data:
