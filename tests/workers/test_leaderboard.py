@@ -8,12 +8,15 @@ import json
 import pytest
 import redis
 
+from daily.movelog import MoveLog
 from daily.service.leaderboard import (
     BoardFrozenError,
     DuplicatePlayerError,
     Leaderboard,
     Result,
     ResultError,
+    _ident,
+    _text,
 )
 from daily.service.stats import player_history, player_stats, record_game
 
@@ -156,3 +159,33 @@ def test_player_stats_and_streaks(redis_client, make_result) -> None:
         "games": 0, "average": None, "best": None, "current_streak": 0,
         "longest_streak": 0, "by_ruleset": {},
     }
+
+
+def test_ids_refuse_every_space_and_brace_and_names_every_control_character() -> None:
+    """The regular expressions of the checks refuse what ``str.isspace``, the braces and
+    the control characters (C0 and DEL) name, every character of the basic plane."""
+    for code in range(0x10000):
+        ch = chr(code)
+        spaced = ch.isspace() or ch in "{}"
+        try:
+            _ident({"game_id": f"g_{ch}1"}, "game_id")
+        except ResultError as exc:
+            assert spaced or code < 32 or code == 127, (hex(code), exc)
+        else:
+            assert not spaced and not (code < 32 or code == 127), hex(code)
+        control = code < 32 or code == 127
+        try:
+            _text({"player_name": f"A{ch}"}, "player_name", 24, empty_ok=True)
+        except ResultError:
+            assert control, hex(code)
+        else:
+            assert not control, hex(code)
+
+
+def test_a_parsed_move_log_is_taken_as_its_text(make_result) -> None:
+    """The finishing move hands the result its verified ``MoveLog``: the same result as
+    its JSON or its text would give."""
+    from_json = Result.from_json(make_result(4))
+    log = MoveLog.from_text(from_json.log)
+    assert Result.from_json(make_result(4, log=log)) == from_json
+    assert Result.from_json(make_result(4, log=from_json.log)) == from_json
