@@ -96,6 +96,10 @@ def main() -> int:
             ("PING, redis-py", conn.ping),
             ("GET, redis-py", lambda: conn.get("game")),
             ("EVALSHA return 1, DirectScript", one),
+            ("the same, the move's arguments",
+             lambda: one(["game", "c1", "c2"], [*counters, "set", digest, record, 0])),
+            ("the move script: set, no counters",
+             lambda: move(["game"], [0, "set", digest, record, 0])),
             ("the move script: set, DirectScript",
              lambda: move(["game", "c1", "c2"], [*counters, "set", digest, record, 0])),
         ):
