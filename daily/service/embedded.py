@@ -36,8 +36,10 @@ tables shared): see :func:`demo_config`.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import random
 import secrets
 import signal
 import socket
@@ -73,15 +75,49 @@ CHECK_INTERVAL = 0.25
 DEMO_ROLLOVER_INTERVAL = 5
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port that nothing listens on right now.
+#: Where Linux says it hands out ports to outgoing connections.
+EPHEMERAL_RANGE_FILE = Path("/proc/sys/net/ipv4/ip_local_port_range")
 
-    >>> 1024 <= free_port() <= 65535
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that nothing listens on right now, below the range the kernel hands
+    out to outgoing connections when it can: a port from that range could be taken by
+    any connection made between this check and the server's own bind (a test run saw
+    gunicorn refused so, ``Address already in use``).
+
+    >>> port = free_port()
+    >>> 1024 <= port < ephemeral_ports()[0] or not ephemeral_ports()[0]
     True
     """
-    with socket.socket() as s:
+    low = ephemeral_ports()[0]
+    if low >= 1024 + 4096:  # room below the range: try random ports there
+        for _ in range(64):
+            port = random.randrange(max(1024, low - 16384), low)
+            with socket.socket() as s:
+                try:
+                    s.bind((host, port))
+                except OSError as err:
+                    if err.errno != errno.EADDRINUSE:
+                        raise
+                    continue
+                return port
+    with socket.socket() as s:  # none found or no such range: the kernel's choice
         s.bind((host, 0))
         return int(s.getsockname()[1])
+
+
+def ephemeral_ports(path: Path | None = None) -> tuple[int, int]:
+    """The first and last port the kernel gives outgoing connections, or (0, 0) where
+    it does not say (not Linux).
+
+    >>> ephemeral_ports(Path("/nonexistent"))
+    (0, 0)
+    """
+    try:
+        low, high = (path or EPHEMERAL_RANGE_FILE).read_text().split()
+    except (OSError, ValueError):
+        return 0, 0
+    return int(low), int(high)
 
 
 def valkey_executable() -> str:
