@@ -220,7 +220,7 @@ def steady(rules: Ruleset, queries: list[Query], advisor: Advisor, passes: int =
     for pos in sample:
         advisor.hint(pos)
     turns = [engine.card(pos.scores)[:3] for pos in sample]
-    out = np.empty((max(rules.rolls_per_turn, 2), engine.table.spec.n_keeps))
+    out = np.empty(engine.turn_keeps.shape)
     cached = kernel = float("inf")
     for _ in range(passes):
         times = []

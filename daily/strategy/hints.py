@@ -32,7 +32,6 @@ import functools
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,9 +54,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from daily.strategy.solver import StrategyTable
     from daily.strategy.spec import GameSpec
 
-#: Turn states kept per engine (and process). A Yahtzee slot holds 3 x 462 floats
-#: (11 kB), a Maxi Yatzy one 3 x 924 (22 kB): 2,048 slots are 22 to 45 MB, allocated
-#: when the cache is first used and touched at once by a warm engine (:class:`TurnCache`).
+#: Turn states kept per engine (and process). A Yahtzee slot holds 2 x 210 floats
+#: (3.3 kB: the keeps of fewer than five dice, with two rolls left and with one), a
+#: Maxi Yatzy one 2 x 462 (7.2 kB): 2,048 slots are 6.6 to 14.4 MiB, allocated when
+#: the cache is first used and touched at once by a warm engine (:class:`TurnCache`).
 TURNS = 2048
 
 
@@ -103,14 +103,15 @@ def _roll_best(
 
 @njit(cache=True)
 def best_boxes(
-    mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face, joker_points, v0
+    mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face, joker_points, succ,
+    v0,
 ):  # pragma: no cover - compiled
     """Fill ``v0[r]`` exactly as :func:`daily.strategy.kernel.box_values` does, but box
     by box over every roll (``raw_t``: ``raw`` transposed; ``kidx_t[b, r]``: ``raw[r, b]
-    // face`` of an upper box). The all-alike rolls, where the joker rule and the extra
-    bonus apply, are then redone by :func:`_roll_best`."""
-    n, nb, ny, ybox, nr, forced, dbox = P[0], P[1], P[4], P[6], P[12], P[9], P[15]
-    succ = np.empty((nb, n + 1))
+    // face`` of an upper box; ``succ``: scratch of boxes x (dice + 1)). The all-alike
+    rolls, where the joker rule and the extra bonus apply, are then redone by
+    :func:`_roll_best`."""
+    nb, ny, ybox, nr, forced, dbox = P[1], P[4], P[6], P[12], P[9], P[15]
     kernel.fill_successors(mask, u, y, W, use_future, P, upper_face, succ)
     first = kernel.first_open(mask, nb)
     for r in range(nr):
@@ -152,38 +153,58 @@ def best_boxes(
                                succ)
 
 
+def work_size(P: np.ndarray) -> int:
+    """The floats of scratch :func:`turn_keeps` needs: a level's values (every keep and
+    roll), its best keeps (and one more), the box values of the rolls and the successors.
+
+    >>> from daily.rules import get_ruleset
+    >>> from daily.strategy.spec import GameSpec
+    >>> work_size(GameSpec.from_rules(get_ruleset("yahtzee")).params)
+    1255
+    """
+    n, nb, nk, nr = int(P[0]), int(P[1]), int(P[11]), int(P[12])
+    return nk + (nk + 1) + nr + nb * (n + 1)
+
+
 @njit(cache=True)
 def turn_keeps(
     mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face, joker_points,
-    child, parent_or_none, E,
+    child, parent_or_none, E, work,
 ):  # pragma: no cover - compiled
-    """Fill ``E[j][K]``: the value of keeping ``K`` with ``j`` rolls left, for j = 1 ..
-    R-1 (``E``: ``max(R, 2)`` rows of ``nk``, a slot of :class:`TurnCache`).
+    """Fill ``E[j - 1][K]``: the value of keeping ``K`` (fewer than all dice, ``K <
+    roll0``) with ``j`` rolls left, for j = 1 .. R-1 (``E``: ``max(R - 1, 1)`` rows of
+    ``roll0``, a slot of :class:`TurnCache`; ``work``: :func:`work_size` floats).
 
-    The same arithmetic as :func:`daily.strategy.kernel.turn_tables` (row 0 is unused),
-    without its last level: the value of the turn before its first roll, which no
-    decision needs. ``parent_or_none`` is the spec's ``parent`` with ``nk`` (the index
-    of a value that is never the best) where a keep has no parent.
+    The same arithmetic as :func:`daily.strategy.kernel.turn_tables`, without its last
+    level: the value of the turn before its first roll, which no decision needs. A level
+    is computed in ``work`` and only its keeps are kept: a decision never reads a full
+    roll's value, so a slot is a third of a level's size (Yahtzee: 210 of 462).
+    ``parent_or_none`` is the spec's ``parent`` with ``nk`` (the index of a value that
+    is never the best) where a keep has no parent.
     """
-    nk, nr, r0, R = P[11], P[12], P[13], P[10]
-    v0 = np.empty(nr)
+    n, nb, nk, nr, r0, R = P[0], P[1], P[11], P[12], P[13], P[10]
+    S = work[:nk]  # the level's values, keeps and rolls
+    M = work[nk:2 * nk + 1]  # its best keeps; M[nk]: where a missing parent points
+    v0 = work[2 * nk + 1:2 * nk + 1 + nr]
+    succ = work[2 * nk + 1 + nr:2 * nk + 1 + nr + nb * (n + 1)].reshape((nb, n + 1))
     best_boxes(mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face,
-               joker_points, v0)
-    M = np.empty(nk + 1)
-    M[nk] = kernel.NEG  # where a missing parent points: never the best
+               joker_points, succ, v0)
+    M[nk] = kernel.NEG  # never the best
     for j in range(1, R):
-        Ej = E[j]
         for ki in range(r0, nk):  # the rolls: score (j = 1) or the best keep of j - 1
-            Ej[ki] = v0[ki - r0] if j == 1 else M[ki]
+            S[ki] = v0[ki - r0] if j == 1 else M[ki]
         for ki in range(r0 - 1, -1, -1):  # the keeps, each after its children
             c = child[ki]
             s = 0.0
             for f in range(6):
-                s += Ej[c[f]]
-            Ej[ki] = s / 6.0
+                s += S[c[f]]
+            S[ki] = s / 6.0
+        Ej = E[j - 1]
+        for ki in range(r0):
+            Ej[ki] = S[ki]
         if j < R - 1:
             for ki in range(nk):  # parents before children: M of a parent is final
-                m = Ej[ki]
+                m = S[ki]
                 p = parent_or_none[ki]
                 for f in range(6):  # branch-free: the missing parents are M[nk]
                     v = M[p[f]]
@@ -265,7 +286,7 @@ def hint_rows(
     against the best row as the answer shows them (:func:`round4`). A box's value is ``base
     + ((points + extra bonus + upper bonus if crossed) + value of the next state)`` as
     in :meth:`daily.strategy.advisor.Advisor.box_actions`; a keep's is ``base +
-    E[rolls_left][K]``.
+    E[rolls_left - 1][K]`` (:func:`turn_keeps`).
     """
     n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
     ybox, forced, r0, dbox = P[6], P[9], P[13], P[15]
@@ -319,7 +340,7 @@ def hint_rows(
     if rolls_left > 0:
         for j in range(keep_start[r], keep_start[r + 1]):
             K = keep_list[j]
-            v = E[rolls_left, K]
+            v = E[rolls_left - 1, K]
             count = _insert(rows, count, limit, 1, K, base + v, 0, 0, v, j)
     for i in range(count):
         rows[i, 7] = round4(rows[i, 2])
@@ -391,20 +412,24 @@ def packed2(pack, i):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def packed_turn_keeps(mask, u, y, W, use_future, pack, E):  # pragma: no cover - compiled
+def packed_turn_keeps(mask, u, y, W, use_future, pack, E, work):  # pragma: no cover - compiled
     """:func:`turn_keeps` with the spec's arrays read from ``pack``."""
     turn_keeps(mask, u, y, W, use_future, packed1(pack, K_P), packed2(pack, K_RAW),
                packed2(pack, K_RAW_T), packed2(pack, K_KIDX_T), packed1(pack, K_ALIKE),
                packed1(pack, K_UPPER_FACE), packed1(pack, K_JOKER_POINTS),
-               packed2(pack, K_CHILD), packed2(pack, K_PARENT), E)
+               packed2(pack, K_CHILD), packed2(pack, K_PARENT), E, work)
 
 
 @njit(cache=True)
 def packed_hint_rows(
-    code, rolls_left, served, mask, u, y, base, W, use_future, pack, E, rows
+    code, rolls_left, served, mask, u, y, base, W, use_future, pack, E, fill, work, rows
 ):  # pragma: no cover - compiled
     """:func:`hint_rows` with the spec's arrays read from ``pack``, written into
-    ``rows`` (``limit`` rows of 9): the number of rows filled."""
+    ``rows`` (``limit`` rows of 9): the number of rows filled. With ``fill`` it first
+    fills the turn's slot ``E`` (:func:`turn_keeps`, scratch ``work``): the first query
+    of a turn enters compiled code once, not twice."""
+    if fill:
+        packed_turn_keeps(mask, u, y, W, use_future, pack, E, work)
     return hint_rows(code, rolls_left, served, mask, u, y, base, W, use_future,
                      packed1(pack, K_P), packed2(pack, K_RAW), packed2(pack, K_RAW_SERVED),
                      packed1(pack, K_ALIKE), packed1(pack, K_UPPER_FACE),
@@ -456,34 +481,42 @@ def roll_keeps(table: StrategyTable) -> tuple[np.ndarray, np.ndarray]:
 class TurnCache:
     """An LRU of turn values in one block of memory allocated when first used (and
     written by :meth:`warm`, so that its pages are mapped before any query): a miss
-    fills the slot of the least recently used state in place. Nothing is allocated or
-    freed per turn: with one small array per turn, a service's first 2,048 turns each
-    paid about three page faults for new heap pages (5,700 in the hint benchmark's
-    first 5,801 turns), and every later turn a ``malloc`` and the ``free`` of the
-    evicted array.
+    hands out the slot of the least recently used state, to be filled in place. Nothing
+    is allocated or freed per turn: with one small array per turn, a service's first
+    2,048 turns each paid about three page faults for new heap pages (5,700 in the hint
+    benchmark's first 5,801 turns), and every later turn a ``malloc`` and the ``free``
+    of the evicted array.
 
-    ``compute(mask, upper, flag, out)`` fills ``out``. A returned slot stays valid until
+    :meth:`slot` returns a state's slot and whether it is new: the caller fills a new
+    one before it reads it, or :meth:`forget` s the state. A slot stays valid until
     ``turns`` other states have missed: a caller shared between threads holds
-    :attr:`lock` around the call and its reading of the slot.
+    :attr:`lock` around :meth:`slot`, the filling and its reading of the slot.
 
-    >>> cache = TurnCache(2, (1,), lambda m, u, f, out: out.fill(m + u + f))
-    >>> [float(cache(m, 0, 0)[0]) for m in (1, 2, 1, 3, 2)]
-    [1.0, 2.0, 1.0, 3.0, 2.0]
+    >>> cache = TurnCache(2, (1,))
+    >>> for mask in (1, 2, 1, 3, 2):
+    ...     out, new = cache.slot(mask, 0, 0)
+    ...     if new:
+    ...         out.fill(mask)
+    ...     print(float(out[0]), new)
+    1.0 True
+    2.0 True
+    1.0 False
+    3.0 True
+    2.0 True
     >>> cache.cache_info()
     CacheInfo(hits=1, misses=4, maxsize=2, currsize=2)
     """
 
-    def __init__(self, turns: int, shape: tuple[int, ...],
-                 compute: Callable[[int, int, int, np.ndarray], object]):
+    def __init__(self, turns: int, shape: tuple[int, ...]):
         self.maxsize = turns
         self.lock = threading.Lock()
-        self._shape = shape
-        self._compute = compute
+        self.shape = shape  # of a slot
         self._block: np.ndarray | None = None
         # Oldest first; an OrderedDict, whose move_to_end and popitem(last=False) are
         # O(1): in a plain dict used so, finding the oldest key skips the deleted entries
         # piling up at the front until the next resize.
         self._slots: OrderedDict[tuple[int, int, int], int] = OrderedDict()
+        self._free: list[int] = []  # slots of forgotten states
         self._hits = self._misses = 0
 
     def warm(self) -> None:
@@ -495,28 +528,46 @@ class TurnCache:
         # Not written here: a short-lived engine (a fresh Advisor for one answer) maps
         # only the pages of the slots it fills, as a long-lived one would without warm().
         if self._block is None:
-            self._block = np.empty((self.maxsize, *self._shape))
+            self._block = np.empty((self.maxsize, *self.shape))
         return self._block
 
     def nbytes(self) -> int:
         """The bytes of the slots in use."""
-        return len(self._slots) * int(np.prod(self._shape)) * 8
+        return len(self._slots) * int(np.prod(self.shape)) * 8
 
-    def __call__(self, mask: int, upper: int, flag: int) -> np.ndarray:
+    def slot(self, mask: int, upper: int, flag: int) -> tuple[np.ndarray, bool]:
+        """The slot of state (``mask``, ``upper``, ``flag``) and whether it is new (its
+        contents are then another state's, or nothing, until the caller fills it)."""
         key = (mask, upper, flag)
         slots = self._slots
         slot = slots.get(key)
         if slot is not None:
             slots.move_to_end(key)  # now the most recent
             self._hits += 1
-            return self._block[slot]  # type: ignore[index]
-        full = len(slots) == self.maxsize
-        slot = slots.popitem(last=False)[1] if full else len(slots)  # the oldest's
-        out = self._allocate()[slot]
-        self._compute(mask, upper, flag, out)
+            return self._block[slot], False  # type: ignore[index]
+        if self._free:
+            slot = self._free.pop()
+        elif len(slots) == self.maxsize:
+            slot = slots.popitem(last=False)[1]  # the oldest's
+        else:
+            slot = len(slots)
         slots[key] = slot
         self._misses += 1
-        return out
+        return self._allocate()[slot], True
+
+    def forget(self, mask: int, upper: int, flag: int) -> None:
+        """Drop a state whose new slot was not filled: the next query of it misses.
+
+        >>> cache = TurnCache(2, (1,))
+        >>> cache.slot(5, 0, 0)[1]
+        True
+        >>> cache.forget(5, 0, 0)
+        >>> cache.slot(5, 0, 0)[1], cache.cache_info().currsize
+        (True, 1)
+        """
+        slot = self._slots.pop((mask, upper, flag), None)
+        if slot is not None:
+            self._free.append(slot)
 
     def cache_info(self) -> functools._CacheInfo:
         """Hits, misses, size and bound, as :func:`functools.lru_cache` reports them."""
@@ -598,14 +649,19 @@ class HintEngine:
         self._pack = shared.pack
         self._most = shared.most_actions
         self._rows: dict[int, np.ndarray] = {}  # an answer's rows by their number
-        shape = (max(self.rules.rolls_per_turn, 2), spec.n_keeps)
-        self.turn_keeps = TurnCache(turns, shape, self._turn_keeps)
+        # A slot: the keeps' values with 1 .. R-1 rolls left (turn_keeps).
+        shape = (max(self.rules.rolls_per_turn - 1, 1), spec.roll0)
+        self.turn_keeps = TurnCache(turns, shape)
+        self._work = np.empty(work_size(p))  # turn_keeps' scratch, used under the lock
         # Small pure functions of their arguments, memoized (bounded, thread-safe).
         self.card = functools.lru_cache(maxsize=4 * turns)(self._card)
         self.dice_code = functools.lru_cache(maxsize=None)(dice_code)  # <= 6^dice
 
     def _turn_keeps(self, mask: int, upper: int, flag: int, out: np.ndarray) -> None:
-        packed_turn_keeps(mask, upper, flag, self._values, not self.greedy, self._pack, out)
+        """Fill a slot ``out`` with the turn values of a state (for benchmarks)."""
+        with self.turn_keeps.lock:
+            packed_turn_keeps(mask, upper, flag, self._values, not self.greedy, self._pack,
+                              out, self._work)
 
     def warm(self) -> None:
         """Allocate the turn cache now (:meth:`TurnCache.warm`), as a process's long-lived
@@ -640,14 +696,21 @@ class HintEngine:
         left = pos.rolls_left
         served = self._served and left == self._first
         code = self.dice_code(pos.dice)
-        with self.turn_keeps.lock:  # the turn's slot and the rows are this call's
-            keeps = self.turn_keeps(mask, upper, flag) if left else self._no_keeps
+        with self.turn_keeps.lock:  # the turn's slot, the scratch and the rows are this call's
+            keeps, fill = self.turn_keeps.slot(mask, upper, flag) if left else (
+                self._no_keeps, False)
             limit = min(limit, self._most)  # more rows than actions would stay empty
             out = self._rows.get(limit)
             if out is None:
                 out = self._rows[limit] = np.empty((limit, 9))
-            count = packed_hint_rows(code, left, served, mask, upper, flag, total,
-                                     self._values, not self.greedy, self._pack, keeps, out)
+            try:
+                count = packed_hint_rows(code, left, served, mask, upper, flag, total,
+                                         self._values, not self.greedy, self._pack, keeps,
+                                         fill, self._work, out)
+            except BaseException:
+                if fill:  # the slot was not filled: never read it as this state's
+                    self.turn_keeps.forget(mask, upper, flag)
+                raise
             return out[:count].tolist(), total
 
     def hint(self, pos: Position, top: int = 3) -> dict[str, Any]:
