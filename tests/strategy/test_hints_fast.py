@@ -14,6 +14,7 @@ import random
 import pytest
 
 from daily.rules import Ruleset, get_ruleset
+from daily.strategy import hints
 from daily.strategy.advisor import Advisor, Position
 from daily.strategy.solver import StrategyTable, solve
 from tests.strategy.conftest import reduced
@@ -90,6 +91,26 @@ def test_the_turn_cache_is_bounded(yahtzee_table: StrategyTable) -> None:
     info = advisor.engine.turn_keeps.cache_info()
     assert info.currsize <= 16 and info.misses > 16
     assert advisor.engine.cache_bytes() == info.currsize * 2 * 210 * 8  # two levels of keeps
+
+
+def test_a_call_that_fails_leaves_no_half_filled_turn(
+    yahtzee_table: StrategyTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first query of a turn gets a new slot and fills it in its compiled call: a
+    call that never ran (a signal as it starts) must not leave that slot as the turn's."""
+    advisor = Advisor(yahtzee_table)
+    pos = Position(yahtzee_table.rules, (None,) * 13, (1, 2, 3, 3, 5), 2)
+
+    def interrupted(*args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(hints, "packed_hint_rows", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        advisor.hint(pos)
+    monkeypatch.undo()
+    assert advisor.hint(pos) == advisor.reference_hint(pos)
+    info = advisor.engine.turn_keeps.cache_info()
+    assert (info.misses, info.currsize) == (2, 1)
 
 
 def test_a_huge_top_lists_every_action_and_keeps_no_huge_buffer(
