@@ -16,6 +16,8 @@ from .player import play_game, state
 from .server import LiveServer
 from .test_browser import api_get, new_page, token_of
 
+pytestmark = [pytest.mark.browser, pytest.mark.redis, pytest.mark.slow]
+
 #: The proof-of-work on (about 16,000 hashes: a few tens of milliseconds), and room for
 #: two new players an hour from the test's one address.
 POW = {"DAILY_PLAYER_POW_BITS": "14", "DAILY_PLAYER_LIMIT": "2/hour"}
