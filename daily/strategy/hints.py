@@ -488,7 +488,7 @@ class TurnCache:
     of the evicted array.
 
     :meth:`slot` returns a state's slot and whether it is new: the caller fills a new
-    one before it reads it, or :meth:`forget` s the state. A slot stays valid until
+    one before it reads it, or hands it back with :meth:`forget`. A slot stays valid until
     ``turns`` other states have missed: a caller shared between threads holds
     :attr:`lock` around :meth:`slot`, the filling and its reading of the slot.
 
