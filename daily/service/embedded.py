@@ -114,10 +114,10 @@ def ephemeral_ports(path: Path | None = None) -> tuple[int, int]:
     (0, 0)
     """
     try:
-        low, high = (path or EPHEMERAL_RANGE_FILE).read_text().split()
-    except (OSError, ValueError):
+        low, high = map(int, (path or EPHEMERAL_RANGE_FILE).read_text().split())
+    except (OSError, ValueError):  # no such file, or not two numbers
         return 0, 0
-    return int(low), int(high)
+    return low, high
 
 
 def valkey_executable() -> str:

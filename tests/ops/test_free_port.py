@@ -42,6 +42,7 @@ def test_outgoing_connections_never_get_a_free_port() -> None:
     ("40000\t60999\n", 23616, 40000),  # below the range
     ("2000 60999\n", 1024, 65536),  # no room below: the kernel's choice
     ("garbage\n", 1024, 65536),
+    ("first last\n", 1024, 65536),
 ])
 def test_the_range_comes_from_the_kernels_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, low: int, high: int
