@@ -2,8 +2,8 @@
 load generator, independent of ``bench/api_throughput.py``'s Python clients).
 
 Usage: ``python bench/api_wrk.py [--seconds 5] [--rounds 3] [--connections 8]
-[--workers 2] [--worker-class gthread] [--server gunicorn|granian]`` (needs ``wrk``:
-``apt-get install wrk``).
+[--workers 2] [--worker-class gthread] [--server gunicorn|granian] [--redis tcp|unix]``
+(needs ``wrk``: ``apt-get install wrk``).
 
 The same set-up as ``bench/api_throughput.py`` (its own Valkey, fresh keys, gunicorn with
 ``deploy/gunicorn.conf.py`` for the app and for ``bench/hello_app.py``, the rate limit
@@ -20,6 +20,10 @@ measures where the connections landed, not what a request costs, so each phase's
 balance is printed (the least busy worker's CPU against the busiest's) and a round
 where either phase is below ``--balanced`` is run again (at most ``--rounds`` more
 times); the median of every round is printed too.
+
+``--redis unix`` has the app reach its Valkey on a unix socket instead of loopback TCP
+(what a Redis on the same host could use; the default measures TCP, as to a Redis on
+another host).
 
 ``--server granian`` serves both apps with granian instead of gunicorn
 (:func:`api_throughput.server_command`; ``pip install granian`` first): what a server
@@ -97,6 +101,9 @@ def main() -> int:
     parser.add_argument("--worker-class", default="gthread",
                         choices=("gthread", "sync", "gevent", "bench.inline_worker.InlineWorker"))
     parser.add_argument("--server", choices=("gunicorn", "granian"), default="gunicorn")
+    parser.add_argument("--redis", choices=("tcp", "unix"), default="tcp",
+                        help="how the app reaches its Valkey: loopback TCP (as Redis on "
+                             "another host) or a unix socket")
     parser.add_argument("--balanced", type=float, default=0.7,
                         help="least balance of a counted round (0: count every round)")
     args = parser.parse_args()
@@ -112,8 +119,11 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="dd-wrk-"))
     redis_port, app_port, hello_port = free_port(), free_port(), free_port()
     limit = "100000000/minute"
+    socket_path = tmp / "valkey.sock"
+    redis_url = (f"unix://{socket_path}?db=0" if args.redis == "unix"
+                 else f"redis://127.0.0.1:{redis_port}/0")
     env = dict(os.environ, DAILY_DATA_DIR=str(tmp / "data"),
-               REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", DAILY_KEY_PREFIX="wrk:",
+               REDIS_URL=redis_url, DAILY_KEY_PREFIX="wrk:",
                DAILY_RATE_LIMIT=limit, DAILY_RATE_LIMIT_READS=limit, DAILY_RATE_LIMIT_IP=limit,
                DAILY_PLAYER_LIMIT="off", DAILY_PLAYER_NET_LIMIT="off",
                GUNICORN_WORKERS=str(args.workers), GUNICORN_WORKER_CLASS=args.worker_class,
@@ -132,6 +142,7 @@ def main() -> int:
     try:
         with (
             process([valkey_binary(), "--port", str(redis_port), "--bind", "127.0.0.1",
+                     "--unixsocket", str(socket_path), "--unixsocketperm", "700",
                      "--save", "", "--appendonly", "no", "--dir", str(tmp)], env, redis_port),
             process(command(hello_port, "bench.hello_app:app"), env, hello_port) as hello_server,
             process(command(app_port, "daily.service.app:create_app()"), env,
@@ -173,7 +184,7 @@ def main() -> int:
               if args.server == "gunicorn"
               else f"granian {args.workers} WSGI workers of one thread each")
     print(f"wrk -t {n} -c {n}, {served}, {args.rounds} x {args.seconds} s per phase, "
-          f"{os.cpu_count()} CPUs shared by server, Redis and wrk; "
+          f"{os.cpu_count()} CPUs shared by server, Redis ({args.redis}) and wrk; "
           f"date {dt.datetime.now(dt.UTC).date()}")
     print(f"roll+score vs hello-world, median of {len(rounds)} rounds with both phases "
           f"balanced (>= {args.balanced:g}): {ratio:.0%}; median of all {len(every)} "
