@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 # The service's own: ports below the kernel's range for outgoing connections, which no
 # client of the benchmark can take between the check and the server's bind.
-from daily.service.embedded import free_port  # noqa: E402
+from daily.service.ops.embedded import free_port  # noqa: E402
 
 
 def wait_for_port(port: int, timeout: float = 20.0) -> None:
@@ -263,7 +263,7 @@ def main() -> int:
         parser.error("--seconds 0..60, --clients 1..64, --workers 1..16, --rounds 1..10")
 
     from daily.service.config import load_config
-    from daily.service.keys import init_keys
+    from daily.service.days.keyring import init_keys
 
     tmp = Path(tempfile.mkdtemp(prefix="dd-bench-"))
     redis_port, app_port, hello_port = free_port(), free_port(), free_port()

@@ -114,7 +114,7 @@ def main() -> int:
         parser.error("--seconds 1..60, --rounds 1..10, --connections 1..64, --balanced 0..1")
 
     from daily.service.config import load_config
-    from daily.service.keys import init_keys
+    from daily.service.days.keyring import init_keys
 
     tmp = Path(tempfile.mkdtemp(prefix="dd-wrk-"))
     redis_port, app_port, hello_port = free_port(), free_port(), free_port()

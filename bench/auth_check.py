@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from daily.service.clock import system_clock  # noqa: E402
 from daily.service.config import load_config  # noqa: E402
-from daily.service.players import Players  # noqa: E402
-from daily.service.ratelimit import RateLimiter, parse_limits  # noqa: E402
+from daily.service.http.ratelimit import RateLimiter, parse_limits  # noqa: E402
+from daily.service.players.accounts import Players  # noqa: E402
 
 PREFIX = "ddbench-auth:"
 

@@ -33,7 +33,7 @@ from daily.fairplay.ceiling import solve_ceiling
 from daily.fairplay.foresight import BETAS_E, BETAS_V, THRESHOLD, statistic
 from daily.rules import get_ruleset
 from daily.strategy.simulate import random_slots
-from daily.strategy.store import table_or_solve
+from daily.strategy.tables.lookup import table_or_solve
 
 TEMPERATURES = (0.5, 1.0, 2.0, 4.0, 8.0)
 BUDGETS = (1, 2, 3, 5)

@@ -34,7 +34,7 @@ from daily.movelog import MoveLog
 from daily.randomplay import random_game
 from daily.rules import Ruleset, get_ruleset
 from daily.strategy.bots import Bot
-from daily.strategy.store import table_or_solve
+from daily.strategy.tables.lookup import table_or_solve
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
 ``--producers`` processes (default 2) append ``--rate`` finished games per second in
 all (default 500) for ``--seconds`` (default 10) exactly as the API's finish does: one
 MULTI/EXEC transaction that stores the game record and appends the result
-(:meth:`daily.service.results_stream.ResultStream.append`). ``--consumers`` real
+(:meth:`daily.service.results.stream.ResultStream.append`). ``--consumers`` real
 ``daily worker results`` processes (default 2) apply them, with the fair-play check of
 the service (ceiling-only: the bench has no strategy table); :data:`WARM_UP` results
 applied first let each consumer compute the day's ceiling (once per day and process)
@@ -28,7 +28,7 @@ as in production) in a temporary directory; everything is stopped at the end.
 ``--ruleset maxi-yatzy`` appends Maxi Yatzy results (a valid 20-turn log); ``--fairplay``
 sets the consumers' ``DAILY_FAIRPLAY_RULESETS`` (default: the service's default, which
 checks both sets); ``--prepare`` first runs the ceiling job
-(:func:`workers.ceiling.prepare_day_ceiling`, in this process, not timed) so that the
+(:func:`workers.ceilings.prepare_day_ceiling`, in this process, not timed) so that the
 consumers find the day's ceiling as they would in production.
 """
 
@@ -55,10 +55,10 @@ sys.path.insert(0, str(ROOT))
 
 from daily import calendar  # noqa: E402
 from daily.service.config import load_config  # noqa: E402
-from daily.service.embedded import valkey_server  # noqa: E402
-from daily.service.keys import init_keys  # noqa: E402
-from daily.service.leaderboard import Leaderboard  # noqa: E402
-from daily.service.results_stream import ResultStream  # noqa: E402
+from daily.service.days.keyring import init_keys  # noqa: E402
+from daily.service.ops.embedded import valkey_server  # noqa: E402
+from daily.service.results.leaderboard import Leaderboard  # noqa: E402
+from daily.service.results.stream import ResultStream  # noqa: E402
 
 DATE = dt.date(2026, 11, 29)
 PREFIX = "bench:"
@@ -193,7 +193,7 @@ def main() -> int:
             env["DAILY_FAIRPLAY_RULESETS"] = args.fairplay
         if args.prepare:
             os.environ.update(REDIS_URL=url, DAILY_KEY_PREFIX=PREFIX, DAILY_DATA_DIR=str(data))
-            from workers.ceiling import prepare_day_ceiling
+            from workers.ceilings import prepare_day_ceiling
 
             took = prepare_day_ceiling(DATE.isoformat(), args.ruleset)["seconds"]
             print(f"the day's {args.ruleset} ceiling prepared ahead in {took:.1f} s (not timed)")

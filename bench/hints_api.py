@@ -130,9 +130,9 @@ def main() -> int:
 
     from daily.rules import get_ruleset
     from daily.service.config import load_config
-    from daily.service.keys import init_keys
-    from daily.strategy.store import table_or_solve
-    from daily.strategy.tablefile import save_table
+    from daily.service.days.keyring import init_keys
+    from daily.strategy.tables.fileformat import save_table
+    from daily.strategy.tables.lookup import table_or_solve
 
     tmp = Path(tempfile.mkdtemp(prefix="dd-hints-api-"))
     redis_port, app_port, hello_port = free_port(), free_port(), free_port()

@@ -39,8 +39,8 @@ from daily import calendar  # noqa: E402
 from daily.game import Game  # noqa: E402
 from daily.movelog import MoveLog  # noqa: E402
 from daily.rules import get_ruleset  # noqa: E402
-from daily.service.embedded import valkey_server  # noqa: E402
-from daily.service.leaderboard import Leaderboard, Result  # noqa: E402
+from daily.service.ops.embedded import valkey_server  # noqa: E402
+from daily.service.results.leaderboard import Leaderboard, Result  # noqa: E402
 
 DATE = dt.date(2026, 11, 29)
 PREFIX = "bench:"

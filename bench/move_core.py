@@ -41,8 +41,8 @@ def main() -> int:
 
     from daily.service.app import create_app
     from daily.service.config import load_config
-    from daily.service.context import EXTENSION
-    from daily.service.keys import init_keys
+    from daily.service.days.keyring import init_keys
+    from daily.service.services import EXTENSION
 
     tmp = Path(tempfile.mkdtemp(prefix="dd-core-"))
     limit = "100000000/minute"

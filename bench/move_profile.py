@@ -100,7 +100,7 @@ def main() -> int:
 
     from daily.service.app import create_app
     from daily.service.config import load_config
-    from daily.service.keys import init_keys
+    from daily.service.days.keyring import init_keys
 
     tmp = Path(tempfile.mkdtemp(prefix="dd-prof-"))
     limit = "100000000/minute"
@@ -113,8 +113,8 @@ def main() -> int:
     app = create_app(config)
     if args.hints:
         from daily.rules import get_ruleset
-        from daily.strategy.store import table_or_solve
-        from daily.strategy.tablefile import save_table
+        from daily.strategy.tables.fileformat import save_table
+        from daily.strategy.tables.lookup import table_or_solve
 
         save_table(table_or_solve(get_ruleset("yahtzee")), config.tables_dir)
     today = dt.datetime.now(dt.UTC).date().isoformat()

@@ -45,7 +45,7 @@ def own_server(redis_url: str) -> Iterator[str]:
 
     from daily.service.app import create_app
     from daily.service.config import load_config
-    from daily.service.keys import init_keys
+    from daily.service.days.keyring import init_keys
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory() as data_dir:

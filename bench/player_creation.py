@@ -8,7 +8,7 @@ For each difficulty ``b`` (``DAILY_PLAYER_POW_BITS``):
   served over HTTP and run in headless Chromium in its Web Worker - median, mean and
   90th percentile of the solve time (what a newcomer waits once), and the longest
   stall of the page's main thread meanwhile (a timer ticking every 16 ms);
-* **python**: ``solve_pow`` of :mod:`daily.service.creation` with hashlib, one core
+* **python**: ``solve_pow`` of :mod:`daily.service.players.creation` with hashlib, one core
   (what a naive scripted farm pays);
 * **native**: ``2**b`` hashes at the rate ``openssl speed`` measures for SHA-256 of
   64-byte messages on one core (what an optimised farm pays per player; a GPU is
@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from daily.service.creation import pow_ok, solve_pow
+from daily.service.players.creation import pow_ok, solve_pow
 
 STATIC = Path(__file__).resolve().parents[1] / "daily" / "web" / "static"
 CHROMIUM = os.environ.get("DAILY_CHROMIUM", "/usr/bin/chromium")

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from api_throughput import free_port, process, valkey_binary  # noqa: E402
 
-from daily.service.direct_script import DirectScript  # noqa: E402
+from daily.service.games.direct_script import DirectScript  # noqa: E402
 from daily.service.games.store import _MOVE  # noqa: E402
 
 

@@ -18,7 +18,7 @@ from daily.game import Game
 from daily.rules import get_ruleset
 from daily.strategy.bots import LEVELS, MEDIUM_TEMPERATURE, Bot
 from daily.strategy.simulate import play_slots, slot_array
-from daily.strategy.store import table_or_solve
+from daily.strategy.tables.lookup import table_or_solve
 
 
 def main() -> None:

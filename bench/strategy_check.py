@@ -16,7 +16,7 @@ import time
 
 from daily.rules import get_ruleset
 from daily.strategy.simulate import play_slots, random_slots
-from daily.strategy.store import get_table
+from daily.strategy.tables.lookup import get_table
 
 
 def main() -> None:

@@ -5,10 +5,10 @@ turn, each on its own seeded dice) interleaved round-robin, so that consecutive 
 come from different games, turns and cards, as in a service; a player asks for a hint
 before a decision with probability ``--ask`` (1: before every one). A query is what the
 API does once it has the game: ``advisor.hint(Position(rules, scores, dice, rolls_left,
-extra_bonus), 3)`` with the process's warm advisor (:func:`daily.strategy.store.get_advisor`:
-the table memory-mapped from a saved file, as the service opens it), its turn cache
-starting empty. The first query of a turn runs the turn kernel; the others are a lookup
-and one compiled call.
+extra_bonus), 3)`` with the process's warm advisor
+(:func:`daily.strategy.tables.lookup.get_advisor`: the table memory-mapped from a saved
+file, as the service opens it), its turn cache starting empty. The first query of a
+turn runs the turn kernel; the others are a lookup and one compiled call.
 
 Printed for the stream: wall-clock p50/p95/p99/max, CPU-time (``time.thread_time``)
 p50/p99, throughput, the garbage collector's passes during the queries (the bench keeps
@@ -49,8 +49,8 @@ from daily.rules import Ruleset, get_ruleset  # noqa: E402
 from daily.strategy.advisor import Advisor, Position  # noqa: E402
 from daily.strategy.bots import Bot  # noqa: E402
 from daily.strategy.solver import StrategyTable  # noqa: E402
-from daily.strategy.store import get_advisor, table_or_solve  # noqa: E402
-from daily.strategy.tablefile import save_table  # noqa: E402
+from daily.strategy.tables.fileformat import save_table  # noqa: E402
+from daily.strategy.tables.lookup import get_advisor, table_or_solve  # noqa: E402
 
 Query = tuple[tuple[int | None, ...], tuple[int, ...], int, int]
 

@@ -29,7 +29,7 @@ import numpy as np
 from daily.randomplay import random_game
 from daily.rules import get_ruleset
 from daily.strategy.simulate import slot_array
-from daily.strategy.store import table_or_solve
+from daily.strategy.tables.lookup import table_or_solve
 from daily.strategy.triple import TripleAdvisor, column_rules
 
 

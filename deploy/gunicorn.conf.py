@@ -10,7 +10,7 @@ import os
 # Request limits, the hook that makes gunicorn's own 400/414/431 answers JSON and the
 # one that marks an exited worker's metrics dead (with PROMETHEUS_MULTIPROC_DIR set),
 # shared with `daily serve`.
-from daily.service.webserver import (  # noqa: F401
+from daily.service.ops.webserver import (  # noqa: F401
     child_exit,
     limit_request_field_size,
     limit_request_fields,

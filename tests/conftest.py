@@ -48,7 +48,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if _answers(f"{default}/0"):
         os.environ["DAILY_TEST_REDIS_URL"] = default
         return
-    from daily.service.embedded import valkey_server
+    from daily.service.ops.embedded import valkey_server
 
     folder = tempfile.mkdtemp(prefix="daily-test-valkey-")
     server = valkey_server(Path(folder), appendfsync="no")
@@ -124,9 +124,9 @@ def yahtzee_tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import fcntl
 
     from daily.rules import get_ruleset
-    from daily.strategy.buildstatus import table_ready
     from daily.strategy.solver import solve
-    from daily.strategy.tablefile import save_table
+    from daily.strategy.tables.fileformat import save_table
+    from daily.strategy.tables.status import table_ready
 
     base = Path(tmp_path_factory.getbasetemp())
     if os.environ.get("PYTEST_XDIST_WORKER"):

@@ -6,9 +6,9 @@ so that RQ records them in its failed-job registry.
 * :func:`workers.rollover.rollover` (queue ``days``, every minute from the scheduler):
   freeze, final statistics and archive of every closed day, then the par job.
 
-Jobs find Redis through :func:`workers.context.job_connection` (the connection of the
+Jobs find Redis through :func:`workers.runtime.job_connection` (the connection of the
 worker running them) and the key prefix through ``DAILY_KEY_PREFIX``.
 
 Finished ranked games do not go through RQ: ``daily worker results`` consumes them from
-Redis Streams (:mod:`daily.service.results_stream`).
+Redis Streams (:mod:`daily.service.results.stream`).
 """

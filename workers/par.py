@@ -24,11 +24,11 @@ from daily.errors import StateError
 from daily.rules import canonical_name, get_ruleset
 from daily.service import keymap
 from daily.service.clock import service_clock
-from daily.service.keys import Keyring
+from daily.service.days.keyring import Keyring
 from daily.strategy.bots import play_bots
-from daily.strategy.store import get_table
+from daily.strategy.tables.lookup import get_table
 from daily.strategy.triple import column_rules, play_triple_bots
-from workers.context import job_config, job_connection
+from workers.runtime import job_config, job_connection
 
 
 def record_day_par(date: str, ruleset: str, now: str | None = None) -> dict[str, Any]:

@@ -5,7 +5,7 @@ window closed at least :data:`GRACE_SECONDS` ago (``daily.calendar.closes_at``; 
 grace covers finishing requests still in flight at the close), in order:
 
 0. wait for the day's results: while any result of the date is still in the results
-   streams (:meth:`daily.service.results_stream.ResultStream.unapplied` > 0, say after
+   streams (:meth:`daily.service.results.stream.ResultStream.unapplied` > 0, say after
    an outage of the results consumers), nothing of the date is done and the run
    reports ``{"date", "ruleset", "waiting": n}``; the next run (every minute) looks
    again. A game finished while its day was open therefore always counts;
@@ -13,25 +13,25 @@ grace covers finishing requests still in flight at the close), in order:
    close; one that did would be kept in ``results:{rN}:rejected``, not lost);
 2. compute and store the final statistics (players, mean, median, best, histogram);
 3. archive the day's verified results to ``<data>/archive/<date>/<ruleset>.jsonl``
-   (atomic write, see :mod:`daily.service.archive`); the move logs then expire from
+   (atomic write, see :mod:`daily.service.results.archive`); the move logs then expire from
    Redis after :data:`LOGS_KEPT_SECONDS` (the board itself stays);
 4. enqueue ``workers.par.record_day_par(date, ruleset)`` on the ``days`` queue with
    job id ``par-<date>-<ruleset>``, if the module ``workers.par`` exists (and
    ``DAILY_PAR_JOBS`` is not ``off``), once the ruleset's strategy table is built:
    until then the step waits for a later run.
 5. write the day's fair-play review entries next to the archive
-   (:func:`daily.service.review.write_review_archive`) and enqueue
-   ``workers.ceiling.record_day_ceiling(date, ruleset)`` (job id
+   (:func:`daily.service.review.queue.write_review_archive`) and enqueue
+   ``workers.ceilings.record_day_ceiling(date, ruleset)`` (job id
    ``ceiling-<date>-<ruleset>``; needs no strategy table).
 
 Every run also prepares the fair-play ceilings ahead of the results path: for every day
 that is open, or opens within :data:`PREPARE_AHEAD`, and each of its sets checked for
 fair play (``DAILY_FAIRPLAY_RULESETS``) whose ceiling is not stored yet, it enqueues
-``workers.ceiling.prepare_day_ceiling(date, ruleset)`` (job id
+``workers.ceilings.prepare_day_ceiling(date, ruleset)`` (job id
 ``fairplay-ceiling-<date>-<ruleset>``, so a job already queued, running, or failed is
 not enqueued twice). A day's ceiling is therefore ready hours before it opens; if the
 job has not run (no ``days`` worker, or it failed), the results consumer computes it
-itself (:mod:`daily.service.fairplay`).
+itself (:mod:`daily.service.review.gates`).
 
 Each step is recorded in the hash ``P lb:{D:R}:rolled`` once done, so a rerun (or a
 run after a crash between steps) only does what is missing: the job is idempotent.
@@ -59,16 +59,16 @@ from rq.exceptions import DuplicateJobError
 from daily import calendar
 from daily.rules import get_ruleset
 from daily.service import keymap
-from daily.service.archive import write_archive
 from daily.service.clock import service_clock
 from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
-from daily.service.fairplay import INLINE_BOXES
-from daily.service.leaderboard import Leaderboard, as_text
-from daily.service.results_stream import ResultStream
-from daily.service.review import ReviewQueue, write_review_archive
-from daily.strategy.buildstatus import table_ready
-from workers.context import job_config, job_connection, job_queue_connection
+from daily.service.results.archive import write_archive
+from daily.service.results.leaderboard import Leaderboard, as_text
+from daily.service.results.stream import ResultStream
+from daily.service.review.gates import INLINE_BOXES
+from daily.service.review.queue import ReviewQueue, write_review_archive
+from daily.strategy.tables.status import table_ready
+from workers.runtime import job_config, job_connection, job_queue_connection
 
 LOOKBACK_DAYS = 7
 GRACE_SECONDS = 300
@@ -76,8 +76,8 @@ LOCK_SECONDS = 900
 #: Move logs stay in Redis this long after the archive was written.
 LOGS_KEPT_SECONDS = 7 * 24 * 3600
 PAR_FUNC = "workers.par.record_day_par"
-CEILING_FUNC = "workers.ceiling.record_day_ceiling"
-PREPARE_FUNC = "workers.ceiling.prepare_day_ceiling"
+CEILING_FUNC = "workers.ceilings.record_day_ceiling"
+PREPARE_FUNC = "workers.ceilings.prepare_day_ceiling"
 #: The fair-play ceiling of a day is prepared from this long before the day opens.
 PREPARE_AHEAD = dt.timedelta(hours=12)
 #: The jobs a revealed day gets: (rollover step and job id prefix, function).

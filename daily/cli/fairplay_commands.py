@@ -71,7 +71,7 @@ def _ceiling(args: argparse.Namespace) -> int:
 def _queue() -> tuple[Any, Any]:
     from daily.service.config import load_config
     from daily.service.connections import redis_from_config
-    from daily.service.review import ReviewQueue
+    from daily.service.review.queue import ReviewQueue
 
     config = load_config()
     return ReviewQueue(redis_from_config(config), config.key_prefix), config
@@ -90,7 +90,7 @@ def _review_list(args: argparse.Namespace) -> int:
 
 def _review_show(args: argparse.Namespace) -> int:
     from daily.service import keymap
-    from daily.service.review import describe
+    from daily.service.review.queue import describe
 
     queue, config = _queue()
     entry = queue.get(args.game_id)
@@ -121,7 +121,7 @@ def _review_stats(args: argparse.Namespace) -> int:
 
 
 def _review_decide(args: argparse.Namespace) -> int:
-    from daily.service.review import require_state
+    from daily.service.review.queue import require_state
 
     queue, config = _queue()
     outcome = queue.decide(args.game_id, require_state(args.decision),

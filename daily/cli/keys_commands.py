@@ -22,7 +22,7 @@ from typing import Any
 from daily.dice import parse_date, parse_seed_hex
 from daily.rules import canonical_name
 from daily.service.config import load_config
-from daily.service.keys import Keyring, init_keys, rotate_signing_key
+from daily.service.days.keyring import Keyring, init_keys, rotate_signing_key
 from daily.verify import (
     VerificationFailed,
     VerificationInputError,

@@ -2,11 +2,11 @@
 
 Configuration comes from the environment (see :mod:`daily.service.config`).
 
-* ``daily serve``: the embedded stack (:mod:`daily.service.embedded`), Ctrl-C stops it.
+* ``daily serve``: the embedded stack (:mod:`daily.service.ops.embedded`), Ctrl-C stops it.
 * ``daily worker results [--burst]``: the results consumer
-  (:class:`daily.service.results_stream.ResultConsumer`); ``daily worker [days]``: an
+  (:class:`daily.service.results.stream.ResultConsumer`); ``daily worker [days]``: an
   RQ worker on the ``days`` queue (rollover, archives, par).
-* ``daily scheduler``: the rollover scheduler (:mod:`daily.service.scheduler`).
+* ``daily scheduler``: the rollover scheduler (:mod:`daily.service.ops.scheduler`).
 * ``daily rebuild DATE RULESET [--archive FILE]``: rebuild a board from its archive,
   printing progress.
 
@@ -33,7 +33,7 @@ from daily.service.connections import (
     queue_redis_from_config,
     redis_from_config,
 )
-from daily.service.results_stream import BATCH, LINGER_MS
+from daily.service.results.stream import BATCH, LINGER_MS
 
 
 def register(subparsers: Any) -> None:
@@ -100,7 +100,7 @@ def register(subparsers: Any) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from daily.service.embedded import EmbeddedStack, demo_config
+    from daily.service.ops.embedded import EmbeddedStack, demo_config
 
     if not 1 <= args.web_workers <= 64:
         raise ConfigError("must be 1..64", field="--web-workers")
@@ -150,8 +150,8 @@ def _results_consumer(args: argparse.Namespace) -> int:
     import os
     import signal
 
-    from daily.service.fairplay import review_gates, warm_up
-    from daily.service.results_stream import ResultConsumer, pause_dir_hook
+    from daily.service.results.stream import ResultConsumer, pause_dir_hook
+    from daily.service.review.gates import review_gates, warm_up
 
     if not 1 <= args.batch <= 10_000:
         raise ConfigError("must be 1..10000", field="--batch")
@@ -179,7 +179,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
 
 
 def _scheduler(args: argparse.Namespace) -> int:
-    from daily.service.scheduler import build_scheduler
+    from daily.service.ops.scheduler import build_scheduler
     from workers.rollover import rollover
 
     config = load_config()
@@ -190,7 +190,8 @@ def _scheduler(args: argparse.Namespace) -> int:
 
 
 def _rebuild(args: argparse.Namespace) -> int:
-    from daily.service.archive import archive_path, rebuild_board
+    from daily.service.results.archive import archive_path
+    from daily.service.review.queue import rebuild_day
 
     date = parse_date(args.date).isoformat()
     ruleset = canonical_name(args.ruleset)
@@ -202,7 +203,7 @@ def _rebuild(args: argparse.Namespace) -> int:
         pct = 100 * done / total if total else 100.0
         print(f"rebuild {date} {ruleset}: {done}/{total} ({pct:.0f}%)", file=sys.stderr)
 
-    summary = rebuild_board(
+    summary = rebuild_day(
         conn, path, prefix=config.key_prefix, progress=progress, expect=(date, ruleset)
     )
     print(f"rebuilt {summary.date} {summary.ruleset}: {summary.players} players from {path}")

@@ -38,12 +38,12 @@ from daily.rules import RULESET_NAMES, Ruleset
 from daily.strategy.advisor import Position
 from daily.strategy.analysis import analyse
 from daily.strategy.bots import LEVELS, MEDIUM_TEMPERATURE, Bot
-from daily.strategy.buildstatus import clear_progress, progress_writer
 from daily.strategy.simulate import play_slots, slot_array
 from daily.strategy.solver import solve
 from daily.strategy.spec import StrategyError
-from daily.strategy.store import advisor_for, default_tables_dir, get_table, tables_dir_for
-from daily.strategy.tablefile import read_header, save_table, table_filename
+from daily.strategy.tables.fileformat import read_header, save_table, table_filename
+from daily.strategy.tables.lookup import advisor_for, default_tables_dir, get_table, tables_dir_for
+from daily.strategy.tables.status import clear_progress, progress_writer
 from daily.strategy.triple import TripleAdvisor, column_rules
 
 

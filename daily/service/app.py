@@ -1,13 +1,13 @@
 """The Flask application factory.
 
 ``create_app(config, test_config)`` wires everything once: Redis, the results stream
-(a finished ranked game goes to Redis Streams, :mod:`daily.service.results_stream`,
+(a finished ranked game goes to Redis Streams, :mod:`daily.service.results.stream`,
 and ``daily worker results`` puts it on its board), players and games on Redis, the
 rate limits (per verified player or IP, and per IP, counted in one Redis call by
-:mod:`daily.service.ratelimit`), the security headers of :mod:`daily.service.headers`,
+:mod:`daily.service.http.ratelimit`), the security headers of :mod:`daily.service.http.headers`,
 the body size limit, JSON errors, Prometheus metrics at ``/metrics``, every blueprint
 ``bp`` found in the package :mod:`daily.service.api` (mounted under ``/api/v1``) and
-the web client ``daily.web:bp``.
+the web client ``daily.web.routes:bp``.
 
 Behind a reverse proxy set ``DAILY_TRUSTED_PROXIES`` to the number of proxies in front
 (1 for the nginx of ``deploy/``): the client address for the per-IP limit is then read
@@ -26,70 +26,56 @@ limits only ever count identities the server has checked.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import logging
-import pkgutil
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import redis
-from flask import Blueprint, Flask, Response, g, request
+from flask import Flask, Response, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from daily.rules import Ruleset
-from daily.service import api as api_package
-from daily.service.challenges import Challenges
-from daily.service.clock import Clock, FixedClock, service_clock
+from daily.service.clock import FixedClock, service_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
-from daily.service.context import EXTENSION
-from daily.service.creation import CreationGuard
-from daily.service.dayseeds import DaySeeds
-from daily.service.errors import (
+from daily.service.days import routes as days_routes
+from daily.service.days import today_routes
+from daily.service.days.keyring import Keyring
+from daily.service.days.seeds import DaySeeds
+from daily.service.games import GameService, advice_routes
+from daily.service.games import routes as games_routes
+from daily.service.games.opponents import strategy_table
+from daily.service.http.error_handlers import (
     ApiError,
     handle_http_error,
     register_error_handlers,
     too_many_requests,
 )
-from daily.service.games import GameService
-from daily.service.groups import Groups
-from daily.service.headers import install_security_headers
-from daily.service.jsonout import OrjsonProvider
-from daily.service.keys import Keyring
-from daily.service.metrics import Metrics
-from daily.service.movelane import MoveLane
-from daily.service.newplayer import NewPlayers
-from daily.service.opponents import strategy_table
-from daily.service.players import Players
+from daily.service.http.headers import install_security_headers
+from daily.service.http.jsonprovider import OrjsonProvider
+from daily.service.http.metrics import Metrics
+from daily.service.http.movelane import MoveLane
+from daily.service.http.parsing import bearer_token, request_lang, verified_player
+from daily.service.http.ratelimit import RateLimiter, parse_limits, request_kind
+from daily.service.ops import routes as ops_routes
+from daily.service.players import routes as players_routes
+from daily.service.players.accounts import Players
+from daily.service.players.creation import CreationGuard
+from daily.service.players.signup import NewPlayers
 from daily.service.publicurl import public_base_url
-from daily.service.ratelimit import RateLimiter, parse_limits, request_kind
-from daily.service.requests import bearer_token, request_lang, verified_player
-from daily.service.results_stream import ResultStream
+from daily.service.results import result_routes
+from daily.service.results import routes as leaderboard_routes
+from daily.service.results.stream import ResultStream
+from daily.service.services import EXTENSION, Services
+from daily.service.social import challenge_routes, group_routes
+from daily.service.social.challenges import Challenges
+from daily.service.social.groups import Groups
 from daily.strategy.solver import StrategyTable
+from daily.web import routes as web_routes
 
 API_PREFIX = "/api/v1"
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Services:
-    """What the blueprints use (:func:`daily.service.context.current_services`)."""
-
-    config: Config
-    conn: redis.Redis
-    clock: Clock
-    seeds: DaySeeds
-    players: Players
-    games: GameService
-    results: ResultStream
-    metrics: Metrics
-    limiter: RateLimiter
-    challenges: Challenges
-    groups: Groups
-    creation: CreationGuard
-    new_players: NewPlayers
 
 
 class DailyFlask(Flask):
@@ -108,24 +94,6 @@ class DailyFlask(Flask):
         if wrapped is func:
             self._plain_functions.add(func)
         return wrapped
-
-
-def api_blueprints() -> list[Blueprint]:
-    """Every ``bp`` Blueprint defined by a module of :mod:`daily.service.api`."""
-    found = []
-    for info in sorted(pkgutil.iter_modules(api_package.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{api_package.__name__}.{info.name}")
-        bp = getattr(module, "bp", None)
-        if isinstance(bp, Blueprint):
-            found.append(bp)
-    return found
-
-
-def _mount_point(bp: Blueprint) -> str:
-    own = bp.url_prefix or ""
-    return own if own.startswith(API_PREFIX) else API_PREFIX + own
 
 
 def create_app(config: Config | None = None, test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -184,11 +152,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     )
     app.extensions[EXTENSION] = services
 
-    for bp in api_blueprints():
-        app.register_blueprint(bp, url_prefix=_mount_point(bp))
-    from daily.web import bp as web_bp
-
-    app.register_blueprint(web_bp)
+    register_blueprints(app)
     _install_rate_limits(app, limiter)
     install_security_headers(app, config)
     register_error_handlers(app)
@@ -201,6 +165,18 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
         )
     return app
+
+
+def register_blueprints(app: Flask) -> None:
+    """Mount every blueprint: the API's under :data:`API_PREFIX`, each named here, and
+    the web client at ``/``."""
+    for bp in (
+        challenge_routes.bp, days_routes.bp, games_routes.bp, group_routes.bp,
+        leaderboard_routes.bp, ops_routes.bp, players_routes.bp, result_routes.bp,
+        advice_routes.bp, today_routes.bp,
+    ):
+        app.register_blueprint(bp, url_prefix=API_PREFIX)
+    app.register_blueprint(web_routes.bp)
 
 
 #: Endpoints that are never rate limited (probes, scrapers and the static files).

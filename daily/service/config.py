@@ -146,7 +146,7 @@ class Config:
     #: or rotated token keeps working in the other processes).
     auth_cache_seconds: int = 2
     #: ``DAILY_MOVE_LANE``: roll, score, hint, new players and ranked starts answered by
-    #: :mod:`daily.service.movelane`.
+    #: :mod:`daily.service.http.movelane`.
     move_lane: bool = True
     #: ``DAILY_QUEUE_REDIS_URL``: the standalone Redis of the RQ queues (default REDIS_URL).
     queue_redis_url: str | None = None

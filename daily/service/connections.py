@@ -10,7 +10,7 @@ from rq import Queue
 from daily.service.config import Config, ConfigError
 
 #: What ``daily worker results`` runs: the results stream consumer (not an RQ queue;
-#: see :mod:`daily.service.results_stream`).
+#: see :mod:`daily.service.results.stream`).
 RESULTS_STREAM = "results"
 #: Queue for day rollover, archives and par computation.
 DAYS_QUEUE = "days"

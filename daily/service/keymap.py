@@ -49,7 +49,7 @@ key                                    type     what, and how long it lives
                                                 job (``SET NX``); forever
 ``P fairplay:ceiling:<date>:<ruleset>``
                                        STRING   JSON ``{"ceiling","seconds"}`` computed ahead
-                                                for the results path (:mod:`workers.ceiling`);
+                                                for the results path (:mod:`workers.ceilings`);
                                                 secret until the reveal (never served);
                                                 4 days (``EX``)
 ``P fairplay:hindsight:<date>:<ruleset>``
@@ -58,7 +58,7 @@ key                                    type     what, and how long it lives
                                                 small rulesets (Yahtzee: 80 kB); secret
                                                 like the above; 4 days (``EX``)
 ``P lb:{<date>:<ruleset>}:review``     HASH     game id -> JSON review entry of a held game
-                                                (:mod:`daily.service.review`); forever
+                                                (:mod:`daily.service.review.queue`); forever
 ``P lb:{<date>:<ruleset>}:signals``    HASH     checked / scout_like / busy_network counts
                                                 (``:seen`` SET: game ids counted); forever
 ``P review:index``                     HASH     game id -> "<date> <ruleset>" of its review

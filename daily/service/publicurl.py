@@ -21,7 +21,7 @@ Outside a request (a worker, a CLI command) with no ``DAILY_PUBLIC_URL`` it is
 from __future__ import annotations
 
 from daily.service.config import Config
-from daily.service.served import served_request
+from daily.service.http.served import served_request
 
 
 def public_base_url(config: Config) -> str:

@@ -12,7 +12,7 @@ cluster's slots, so the shards spread evenly over the primaries):
 * a ranked index: ``P ranked:{rN}:<date>:<ruleset>:<player>`` with
   ``N = shard_of(player id)``; a ranked game's id is drawn so that
   ``shard_of(game id)`` is the player's shard (:func:`new_game_id`);
-* a result stream: ``P results:{rN}`` (:mod:`daily.service.results_stream`).
+* a result stream: ``P results:{rN}`` (:mod:`daily.service.results.stream`).
 
 Boards (``{date:ruleset}``) and player statistics (``{player id}``) have tags of their
 own. On a single server the tags change nothing. The keys themselves are built by

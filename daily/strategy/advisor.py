@@ -18,7 +18,6 @@ play follows. Box points, legality and bonuses come from
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -34,7 +33,7 @@ from daily.rules.combos import counts_of
 from daily.rules.placement import placements
 from daily.strategy.hints import HintEngine
 from daily.strategy.solver import StrategyTable
-from daily.strategy.spec import CardState, StrategyError
+from daily.strategy.spec import CardState, StrategyError, sub_multisets
 
 #: The faces of a die.
 _FACES = frozenset(range(1, 7))
@@ -161,19 +160,6 @@ def hold_mask(dice: Sequence[int], kept: Sequence[int]) -> str:
         else:
             out.append("0")
     return "".join(out)
-
-
-def sub_multisets(dice: Sequence[int]) -> list[tuple[int, ...]]:
-    """Every distinct multiset of some of ``dice``, sorted, smallest first.
-
-    >>> sub_multisets((2, 2, 5))
-    [(), (2,), (5,), (2, 2), (2, 5), (2, 2, 5)]
-    """
-    counts = counts_of(dice)
-    out = []
-    for take in itertools.product(*(range(c + 1) for c in counts)):
-        out.append(tuple(f for f in range(1, 7) for _ in range(take[f - 1])))
-    return sorted(out, key=lambda k: (len(k), k))
 
 
 class Advisor:

@@ -47,6 +47,7 @@ from daily.strategy.spec import (
     P_THRESHOLD,
     P_YBOX,
     counts_to_dice,
+    sub_multisets,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -463,8 +464,6 @@ def roll_keeps(table: StrategyTable) -> tuple[np.ndarray, np.ndarray]:
     >>> int(start[-1]), [counts_to_dice(spec.keeps[k]) for k in keeps[:2]]
     (4116, [(6, 6, 6, 6), (6, 6, 6)])
     """
-    from daily.strategy.advisor import sub_multisets
-
     spec = table.spec
     n = table.rules.dice
     start = [0]
@@ -665,7 +664,7 @@ class HintEngine:
 
     def warm(self) -> None:
         """Allocate the turn cache now (:meth:`TurnCache.warm`), as a process's long-lived
-        advisor does (:func:`daily.strategy.store.get_advisor`)."""
+        advisor does (:func:`daily.strategy.tables.lookup.get_advisor`)."""
         self.turn_keeps.warm()
 
     def cache_bytes(self) -> int:

@@ -288,3 +288,16 @@ def _upper_reach(faces: list[int], n: int, threshold: int) -> np.ndarray:
         for s in sums:
             reach[um, s] = True
     return reach
+
+
+def sub_multisets(dice: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every distinct multiset of some of ``dice``, sorted, smallest first.
+
+    >>> sub_multisets((2, 2, 5))
+    [(), (2,), (5,), (2, 2), (2, 5), (2, 2, 5)]
+    """
+    counts = counts_of(dice)
+    out = []
+    for take in itertools.product(*(range(c + 1) for c in counts)):
+        out.append(tuple(f for f in range(1, 7) for _ in range(take[f - 1])))
+    return sorted(out, key=lambda k: (len(k), k))

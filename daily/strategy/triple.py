@@ -37,11 +37,10 @@ from daily.strategy.advisor import (
     hint_json,
     hold_mask,
     play_out,
-    sub_multisets,
 )
 from daily.strategy.simulate import keep_orders
 from daily.strategy.solver import StrategyTable
-from daily.strategy.spec import CardState, StrategyError
+from daily.strategy.spec import CardState, StrategyError, sub_multisets
 
 
 def column_rules(rules: Ruleset) -> Ruleset:

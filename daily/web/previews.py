@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from daily.service.codes import TITLES
+from daily.service.games.codes import TITLES
 from daily.web.sharecard import ShareCard
 
 _WORDS = {

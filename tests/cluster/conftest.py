@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from daily.service.embedded import free_port, valkey_command
+from daily.service.ops.embedded import free_port, valkey_command
 
 SLOTS = 16384
 NODES = 3

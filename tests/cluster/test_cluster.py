@@ -16,18 +16,18 @@ from redis.cluster import RedisCluster
 from rq import Queue
 
 from daily import calendar
-from daily.service.archive import archive_path, read_archive
 from daily.service.config import load_config
 from daily.service.connections import DAYS_QUEUE, redis_from_config
+from daily.service.days.keyring import init_keys
 from daily.service.keymap import game as game_key
 from daily.service.keymap import par as par_key
 from daily.service.keymap import rate_budget, rate_ceiling
-from daily.service.keys import init_keys
-from daily.service.leaderboard import Leaderboard, Result
-from daily.service.results_stream import GROUP, ResultStream, stream_key
-from daily.service.review import ReviewQueue
+from daily.service.results.archive import archive_path, read_archive
+from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.stats import player_stats, record_keys
+from daily.service.results.stream import GROUP, ResultStream, stream_key
+from daily.service.review.queue import ReviewQueue
 from daily.service.shards import shard_of
-from daily.service.stats import player_stats, record_keys
 from tests.service.conftest import NOON, Player, play_out
 from tests.service.live import FileClockControl, start_gunicorn
 

@@ -229,7 +229,7 @@ def test_generala_and_triple_vectors_replay_to_their_known_totals(vector):
 
 
 def test_share_text_of_triple_has_one_line_per_column():
-    from daily.service.codes import share_text
+    from daily.service.games.codes import share_text
 
     card = Card.empty(TRIPLE).fill(TRIPLE.box_index("3.yahtzee"), 50, 0)
     lines = share_text(card, date="2026-11-29", url="https://d.example/r/DD-1").splitlines()

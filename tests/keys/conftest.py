@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from daily.service.keys import Keyring, init_keys
+from daily.service.days.keyring import Keyring, init_keys
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from daily.cli import main
 from daily.game import Game
 from daily.movelog import MoveLog
 from daily.rules import get_ruleset
-from daily.service.descriptors import sign_descriptor
-from daily.service.keys import Keyring
+from daily.service.days.descriptors import sign_descriptor
+from daily.service.days.keyring import Keyring
 
 DAY = dt.date(2026, 11, 29)
 

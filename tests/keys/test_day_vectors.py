@@ -11,8 +11,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from daily.dice import commitment, day_seed, slot_dice
-from daily.service.descriptors import sign_descriptor
-from daily.service.keys import Keyring
+from daily.service.days.descriptors import sign_descriptor
+from daily.service.days.keyring import Keyring
 from daily.verify import canonical_bytes, verify_day
 
 VECTORS: dict[str, Any] = json.loads(

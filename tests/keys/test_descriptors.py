@@ -11,8 +11,8 @@ import pytest
 import redis
 
 from daily.service.config import Config, load_config
-from daily.service.descriptors import DayDescriptors, last_published, published_from
-from daily.service.keys import Keyring, rotate_signing_key
+from daily.service.days.descriptors import DayDescriptors, last_published, published_from
+from daily.service.days.keyring import Keyring, rotate_signing_key
 
 pytestmark = pytest.mark.redis
 

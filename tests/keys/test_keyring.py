@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from daily.dice import day_seed
 from daily.service.config import ConfigError, load_config
-from daily.service.keys import Keyring, KeyringError, init_keys, rotate_signing_key
+from daily.service.days.keyring import Keyring, KeyringError, init_keys, rotate_signing_key
 
 
 def _mode(path: Path) -> int:
@@ -200,7 +200,7 @@ def test_secret_files_readable_by_others_are_warned_about(
     data_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     (data_dir / "keys" / "master.secret").chmod(0o644)
-    with caplog.at_level(logging.WARNING, logger="daily.service.keys"):
+    with caplog.at_level(logging.WARNING, logger="daily.service.days.keyring"):
         Keyring.from_dir(data_dir / "keys")
     assert "master.secret is readable by others (mode 644)" in caplog.text
     assert "signing.key" not in caplog.text

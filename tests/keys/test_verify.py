@@ -14,8 +14,8 @@ from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import turns_json
 from daily.rules import get_ruleset
-from daily.service.descriptors import sign_descriptor
-from daily.service.keys import Keyring, rotate_signing_key
+from daily.service.days.descriptors import sign_descriptor
+from daily.service.days.keyring import Keyring, rotate_signing_key
 from daily.verify import (
     VerificationFailed,
     VerificationInputError,
@@ -112,7 +112,7 @@ def test_a_wrong_seed_fails_the_commitment(keyring: Keyring) -> None:
 
 
 def test_unknown_key_and_relabelled_keys(keyring: Keyring, tmp_path: Path) -> None:
-    from daily.service.keys import init_keys
+    from daily.service.days.keyring import init_keys
 
     init_keys(tmp_path / "other")
     stranger = Keyring.from_dir(tmp_path / "other")

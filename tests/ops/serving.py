@@ -14,7 +14,7 @@ from pathlib import Path
 
 import redis
 
-from daily.service.embedded import free_port
+from daily.service.ops.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

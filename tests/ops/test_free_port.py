@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from daily.service import embedded
-from daily.service.embedded import ephemeral_ports, free_port
+from daily.service.ops import embedded
+from daily.service.ops.embedded import ephemeral_ports, free_port
 
 
 def test_free_ports_are_below_the_kernels_range_and_free() -> None:

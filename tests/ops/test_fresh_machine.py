@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from daily.service.embedded import free_port
+from daily.service.ops.embedded import free_port
 from tests.ops.serving import ROOT
 
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from daily.service.embedded import free_port
+from daily.service.ops.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)

@@ -12,9 +12,9 @@ import pytest
 import redis
 
 from daily import calendar
-from daily.service.leaderboard import Leaderboard
-from daily.service.results_stream import ResultConsumer, ResultStream
-from daily.service.stats import player_stats
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.stats import player_stats
+from daily.service.results.stream import ResultConsumer, ResultStream
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,8 +15,8 @@ import pytest
 import redis
 from rq import Worker
 
-from daily.service.leaderboard import Leaderboard
-from daily.service.results_stream import ResultStream
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.stream import ResultStream
 from tests.ops.serving import ROOT, descendants, open_day_now, serve_env, start_serve
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -203,7 +203,7 @@ def test_serve_keeps_the_operators_metrics_directory(tmp_path) -> None:
     """PROMETHEUS_MULTIPROC_DIR set by the operator is the web workers' as it is (not
     emptied); unset, it is <data>/metrics, emptied."""
     from daily.service.config import load_config
-    from daily.service.embedded import EmbeddedStack
+    from daily.service.ops.embedded import EmbeddedStack
 
     stack = EmbeddedStack(load_config({"DAILY_DATA_DIR": str(tmp_path / "data")}))
     theirs = tmp_path / "theirs"

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from daily.service.leaderboard import Leaderboard
-from daily.service.results_stream import ResultStream
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.stream import ResultStream
 from tests.ops.serving import Serve, alive, descendants, open_day_now, serve_env, start_serve
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -196,7 +196,7 @@ def test_restarts_back_off_one_shot_children_finish_and_stop_leaves_nothing() ->
     """The supervisor alone, on small real processes: a crashing child is restarted with
     growing delays and given up at its limit, a one-shot child is not restarted after
     success, and stop() ends children and the orphans they left (subreaper)."""
-    from daily.service.supervisor import ChildSpec, Supervisor, become_subreaper
+    from daily.service.ops.supervisor import ChildSpec, Supervisor, become_subreaper
 
     lines: list[str] = []
     supervisor = Supervisor(lines.append)

@@ -26,7 +26,7 @@ from flask.testing import FlaskClient
 from daily.service.app import create_app
 from daily.service.clock import FixedClock
 from daily.service.config import Config, load_config
-from daily.service.keys import init_keys
+from daily.service.days.keyring import init_keys
 from tests.conftest import base_url
 from tests.service.live import FileClockControl, HttpClient, LiveServer, start_gunicorn
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import requests
 
-from daily.service.embedded import free_port
+from daily.service.ops.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).with_name("gunicorn_test.conf.py")

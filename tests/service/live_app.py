@@ -31,7 +31,7 @@ from flask import Flask, Response
 from daily.dice import SlotSource
 from daily.service.app import create_app
 from daily.service.config import load_config
-from daily.service.dayseeds import DaySeeds
+from daily.service.days.seeds import DaySeeds
 
 
 class FileClock:

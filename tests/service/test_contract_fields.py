@@ -8,8 +8,8 @@ from typing import get_args
 
 from daily.rules import get_ruleset
 from daily.rules.variants import VARIANTS
-from daily.service.contract import bodies
-from daily.service.contract.fields import (
+from daily.service.http.contract import bodies
+from daily.service.http.contract.fields import (
     FORBIDDEN_IN_NAMES,
     NAME_PATTERN,
     RESULT_CODE_PATTERN,
@@ -44,7 +44,7 @@ def test_names_match_the_pattern_exactly_when_the_trimmed_name_is_allowed() -> N
 
 
 def test_result_codes_of_the_app_match_their_pattern() -> None:
-    from daily.service.codes import new_code, parse_code
+    from daily.service.games.codes import new_code, parse_code
 
     for _ in range(50):
         code = new_code()
@@ -53,7 +53,7 @@ def test_result_codes_of_the_app_match_their_pattern() -> None:
 
 def test_the_written_out_literals_are_exactly_the_registry_in_its_order() -> None:
     # mypy reads the Literal aliases; the app's rules are the registry: they must agree.
-    # When a ruleset, alias, box or level is added, update daily/service/contract/fields.py.
+    # When a ruleset, alias, box or level is added, update daily/service/http/contract/fields.py.
     assert get_args(RulesetSpelling) == SPELLINGS == RULESET_SPELLINGS
     assert get_args(BoxId) == BOXES == bodies.BOX_IDS
     assert get_args(BotLevel) == LEVELS

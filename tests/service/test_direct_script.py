@@ -1,4 +1,4 @@
-"""The move script on a connection the call holds alone (daily.service.direct_script),
+"""The move script on a connection the call holds alone (daily.service.games.direct_script),
 against a real Redis: the same answers as redis-py's Script, no connection shared by
 two calls at once, none of a parent's in a forked child, a script the server lost
 loaded again, a dropped connection reconnected, and an unreachable server still
@@ -16,7 +16,7 @@ import pytest
 import redis
 from redis.commands.core import Script
 
-from daily.service.direct_script import DirectScript, direct_script
+from daily.service.games.direct_script import DirectScript, direct_script
 
 pytestmark = pytest.mark.redis
 

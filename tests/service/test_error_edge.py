@@ -1,7 +1,7 @@
 """Domain errors are mapped to HTTP in one place: only the request layer raises ApiError.
 
-Services and blueprints raise the kinds of :mod:`daily.service.domain`; the statuses
-live in :data:`daily.service.errors.DOMAIN_STATUS`. :class:`ApiError` is left to the
+Services and blueprints raise the kinds of :mod:`daily.service.refusals`; the statuses
+live in :data:`daily.service.http.error_handlers.DOMAIN_STATUS`. :class:`ApiError` is left to the
 modules that parse a request (body, query, token) at the HTTP edge.
 """
 
@@ -10,12 +10,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from daily.service import domain
-from daily.service.errors import DOMAIN_STATUS, classify
+from daily.service import refusals as domain
+from daily.service.http.error_handlers import DOMAIN_STATUS, classify
 
 SERVICE = Path(__file__).resolve().parents[2] / "daily" / "service"
 #: The request layer: parsing bodies, queries and tokens (and the rate limit's token check).
-EDGE = {"errors.py", "requests.py", "contract/bodies.py", "app.py"}
+EDGE = {"http/error_handlers.py", "http/parsing.py", "http/contract/bodies.py", "app.py"}
 
 
 def _uses_api_error(path: Path) -> bool:
@@ -30,7 +30,7 @@ def _uses_api_error(path: Path) -> bool:
 def test_only_the_request_layer_uses_api_error() -> None:
     users = {str(p.relative_to(SERVICE)) for p in SERVICE.rglob("*.py") if _uses_api_error(p)}
     assert users - EDGE == set()
-    assert "requests.py" in users  # the scan sees what it is meant to see
+    assert "http/parsing.py" in users  # the scan sees what it is meant to see
 
 
 def test_every_domain_kind_has_its_status_in_one_table() -> None:

@@ -34,13 +34,13 @@ from daily.fairplay.ceiling import Ceiling, solve_ceiling
 from daily.fairplay.foresight import assess
 from daily.rules import get_ruleset
 from daily.service import keymap
-from daily.service.archive import archive_path, rebuild_board
 from daily.service.config import Config
-from daily.service.fairplay import store_prepared
-from daily.service.leaderboard import Leaderboard
-from daily.service.review import ReviewQueue, review_archive_path
+from daily.service.results.archive import archive_path
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.review.gates import store_prepared
+from daily.service.review.queue import ReviewQueue, rebuild_day, review_archive_path
 from daily.strategy.solver import StrategyTable
-from daily.strategy.tablefile import save_table
+from daily.strategy.tables.fileformat import save_table
 from tests.service.conftest import PREFIX, Player, play_out
 from tests.service.test_worker_integration import ROOT, run_worker_burst
 from workers.rollover import roll_day
@@ -225,7 +225,7 @@ def test_a_cleared_game_takes_its_rank_and_the_archive_and_rebuild_carry_the_rev
 
     # Redis loses everything; the rebuild puts the board and the review back.
     conn.flushdb()
-    rebuild_board(conn, Path(path), prefix=PREFIX)
+    rebuild_day(conn, Path(path), prefix=PREFIX)
     assert board.players() == 3
     queue = ReviewQueue(conn, PREFIX)
     assert queue.get(games[0]["id"]).state == "cleared"
@@ -281,7 +281,7 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     play_out(honest, ranked(honest, "maxi-yatzy"))
     perfect = cash_in(cheat, slots, "maxi-yatzy", ceiling)
 
-    # 1. Prepared ahead (what workers.ceiling.prepare_day_ceiling stores): one GET.
+    # 1. Prepared ahead (what workers.ceilings.prepare_day_ceiling stores): one GET.
     store_prepared(conn, PREFIX, dt.date(2026, 11, 29), "maxi-yatzy", ceiling.value, 1.0)
     done = run_worker_burst(config)
     assert done.returncode == 0, done.stderr[-3000:]

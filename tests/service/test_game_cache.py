@@ -18,7 +18,7 @@ from daily.service.app import create_app
 from daily.service.config import Config
 from daily.service.games.record import GameRecord
 from daily.service.keymap import game as game_key
-from daily.service.players import Player
+from daily.service.players.accounts import Player
 from tests.service.conftest import NOON
 
 pytestmark = pytest.mark.redis

@@ -10,7 +10,7 @@ from flask.json.provider import DefaultJSONProvider
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from daily.service.jsonout import OrjsonProvider
+from daily.service.http.jsonprovider import OrjsonProvider
 
 fast_app = Flask(__name__)
 fast_app.json = OrjsonProvider(fast_app)

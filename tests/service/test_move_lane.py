@@ -1,4 +1,4 @@
-"""The move lane (daily/service/movelane.py) answers moves, new players and ranked
+"""The move lane (daily/service/http/movelane.py) answers moves, new players and ranked
 starts exactly as Flask does.
 
 Two live servers (real gunicorn, two workers each) on the same Redis, data and clock,
@@ -24,7 +24,7 @@ import pytest
 from daily.rules import get_ruleset
 from daily.service.config import load_config
 from daily.strategy.solver import solve
-from daily.strategy.tablefile import save_table
+from daily.strategy.tables.fileformat import save_table
 from tests.service.conftest import best_box, metric
 from tests.service.live import HttpClient, HttpResponse, LiveServer
 

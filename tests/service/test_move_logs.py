@@ -11,7 +11,7 @@ import pytest
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.service.config import Config
-from daily.service.keys import Keyring
+from daily.service.days.keyring import Keyring
 from tests.service.conftest import Player, play_out
 
 pytestmark = [pytest.mark.redis, pytest.mark.live]

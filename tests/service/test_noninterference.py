@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from daily.service.config import load_config
-from daily.service.keys import init_keys
+from daily.service.days.keyring import init_keys
 from tests.conftest import base_url
 from tests.service.conftest import NOON
 from tests.service.live import FileClockControl, HttpClient, start_gunicorn

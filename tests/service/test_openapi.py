@@ -28,7 +28,7 @@ from daily import calendar
 from daily.rules import get_ruleset
 from daily.service.app import create_app
 from daily.service.config import Config
-from daily.strategy.tablefile import save_table
+from daily.strategy.tables.fileformat import save_table
 from tests.service.conftest import NOON
 from tests.service.live import HttpClient, LiveServer, start_gunicorn
 from tests.strategy.conftest import shared_table

@@ -15,14 +15,14 @@ import redis
 
 from daily.service import keymap
 from daily.service.config import Config, load_config
-from daily.service.creation import (
+from daily.service.players.creation import (
     CreationGuard,
     challenge_hash,
     players_from_network,
     pow_ok,
     solve_pow,
 )
-from daily.service.review import ReviewQueue
+from daily.service.review.queue import ReviewQueue
 from tests.service.conftest import PREFIX, play_out
 from tests.service.live import FileClockControl, HttpClient
 from tests.service.test_worker_integration import run_worker_burst

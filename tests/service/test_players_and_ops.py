@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import redis
 
-from daily.service.players import hash_secret
+from daily.service.players.accounts import hash_secret
 from tests.service.conftest import Player, metric, play_out
 from tests.service.live import HttpClient
 

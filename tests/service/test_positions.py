@@ -16,8 +16,8 @@ import pytest
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.service.config import Config
-from daily.service.keys import Keyring
-from daily.service.results_stream import ResultStream
+from daily.service.days.keyring import Keyring
+from daily.service.results.stream import ResultStream
 from tests.service.conftest import Player, best_box, metric, play_out, shown
 from tests.service.live import HttpClient, LiveServer, start_gunicorn
 

@@ -11,9 +11,9 @@ import pytest
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.service.config import Config
-from daily.service.keys import Keyring
-from daily.service.leaderboard import Result
-from daily.service.results_stream import ResultStream
+from daily.service.days.keyring import Keyring
+from daily.service.results.leaderboard import Result
+from daily.service.results.stream import ResultStream
 from tests.service.conftest import Player, play_out
 
 pytestmark = [pytest.mark.redis, pytest.mark.live]

@@ -26,8 +26,8 @@ import pytest
 import redis
 
 from daily.service.config import load_config
-from daily.service.embedded import free_port
-from daily.service.keys import init_keys
+from daily.service.days.keyring import init_keys
+from daily.service.ops.embedded import free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -205,7 +205,7 @@ def test_new_players_count_once_and_a_refused_one_stores_nothing(
     gunicorn: Gunicorn, redis_url: str
 ) -> None:
     """A new player spends the request limit and the creation limit in the script that
-    writes it (:mod:`daily.service.newplayer`): each creation counts once on each, and
+    writes it (:mod:`daily.service.players.signup`): each creation counts once on each, and
     the one over the request limit (20 a minute here, before the 30 new players an hour
     per address) is refused with the limit's own answer and writes nothing."""
     conn = redis.Redis.from_url(redis_url, decode_responses=True)

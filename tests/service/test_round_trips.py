@@ -27,7 +27,7 @@ import redis
 import requests
 
 from daily.service.config import load_config
-from daily.service.keys import init_keys
+from daily.service.days.keyring import init_keys
 from tests.conftest import base_url
 from tests.service.conftest import NOON, best_box
 from tests.service.live import FileClockControl, LiveServer, start_gunicorn

@@ -21,9 +21,9 @@ import redis
 from daily.service import keymap
 from daily.service.config import Config
 from daily.service.games.store import PRACTICE_TTL, GameStore
-from daily.service.headers import CSP
-from daily.service.stats import record_keys
-from daily.web import draw_qr
+from daily.service.http.headers import CSP
+from daily.service.results.stats import record_keys
+from daily.web.routes import draw_qr
 from tests.service.conftest import PREFIX, Player, play_out
 from tests.service.live import HttpClient
 

@@ -14,7 +14,7 @@ import pytest
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.service.config import Config, ConfigError, load_config
-from daily.service.keys import Keyring
+from daily.service.days.keyring import Keyring
 
 from .conftest import Player, play_out
 

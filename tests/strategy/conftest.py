@@ -16,7 +16,7 @@ import pytest
 from daily.rules import Ruleset, get_ruleset
 from daily.strategy.solver import StrategyTable, solve
 from daily.strategy.spec import StrategyError
-from daily.strategy.tablefile import load_table, save_table
+from daily.strategy.tables.fileformat import load_table, save_table
 
 
 def shared_table(factory: pytest.TempPathFactory, rules: Ruleset) -> StrategyTable:

@@ -9,7 +9,7 @@ import pytest
 
 from daily.service.config import Config
 from daily.strategy.solver import StrategyTable
-from daily.strategy.tablefile import save_table
+from daily.strategy.tables.fileformat import save_table
 from tests.service import conftest as service_fixtures
 from tests.service.live import FileClockControl
 

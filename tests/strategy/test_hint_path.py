@@ -13,9 +13,9 @@ from flask import Flask
 from daily.service.app import create_app
 from daily.service.clock import FixedClock
 from daily.service.config import Config, load_config
-from daily.service.keys import init_keys
+from daily.service.days.keyring import init_keys
 from daily.strategy.solver import StrategyTable
-from daily.strategy.tablefile import save_table
+from daily.strategy.tables.fileformat import save_table
 from tests.service.conftest import NO_CREATION_COSTS, NOON, PREFIX, Player
 
 pytestmark = pytest.mark.redis

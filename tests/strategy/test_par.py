@@ -14,11 +14,11 @@ from rq import Queue
 
 from daily.errors import StateError
 from daily.service.config import load_config
-from daily.service.keys import Keyring, init_keys
+from daily.service.days.keyring import Keyring, init_keys
 from daily.strategy.bots import play_bots
 from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import StrategyError
-from daily.strategy.tablefile import save_table
+from daily.strategy.tables.fileformat import save_table
 from workers.par import record_day_par
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,8 +12,14 @@ import pytest
 from daily.rules import get_ruleset
 from daily.strategy.solver import StrategyTable, solve
 from daily.strategy.spec import StrategyError
-from daily.strategy.store import get_table
-from daily.strategy.tablefile import HEADER_BYTES, MAGIC, load_table, read_header, save_table
+from daily.strategy.tables.fileformat import (
+    HEADER_BYTES,
+    MAGIC,
+    load_table,
+    read_header,
+    save_table,
+)
+from daily.strategy.tables.lookup import get_table
 
 FORCED = {"forced_order": True}
 

@@ -15,11 +15,11 @@ from PIL import Image
 from daily.dice import SlotCache
 from daily.movelog import MoveLog
 from daily.service import keymap
-from daily.service.challenges import Challenge
 from daily.service.config import Config
+from daily.service.social.challenges import Challenge
 from daily.strategy.bots import play_bots
 from daily.strategy.solver import StrategyTable
-from daily.strategy.tablefile import save_table
+from daily.strategy.tables.fileformat import save_table
 from tests.service import conftest as service_fixtures
 
 service_config = service_fixtures.service_config

@@ -29,8 +29,8 @@ import pytest
 from playwright.sync_api import expect
 
 from daily.service.config import load_config
-from daily.service.embedded import free_port
-from daily.service.keys import init_keys
+from daily.service.days.keyring import init_keys
+from daily.service.ops.embedded import free_port
 from tests.conftest import base_url
 from tests.service.live import FileClockControl, start_gunicorn
 

@@ -378,7 +378,7 @@ def test_lost_answers_never_lose_or_repeat_a_move(
 def test_practice_a_revealed_day_then_its_result_shows_every_roll(
     chromium: Browser, live_server: LiveServer, yahtzee_table: Any, artifacts: Path
 ) -> None:
-    from daily.strategy.tablefile import save_table
+    from daily.strategy.tables.fileformat import save_table
 
     save_table(yahtzee_table, Path(live_server.env["DAILY_DATA_DIR"]) / "tables")
     context, page = new_page(chromium, live_server)

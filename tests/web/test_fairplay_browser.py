@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from daily.service import keymap
-from daily.service.leaderboard import Result
-from daily.service.review import ReviewQueue
+from daily.service.results.leaderboard import Result
+from daily.service.review.queue import ReviewQueue
 
 from .player import play_game, state
 from .server import LiveServer

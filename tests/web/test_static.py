@@ -14,8 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from daily.rules import RULESET_NAMES, get_ruleset
-from daily.service.errors import register_error_handlers
-from daily.web import bp, draw_qr
+from daily.service.http.error_handlers import register_error_handlers
+from daily.web.routes import bp, draw_qr
 
 STATIC = Path(__file__).resolve().parents[2] / "daily" / "web" / "static"
 I18N = (STATIC / "i18n.js").read_text(encoding="utf-8")

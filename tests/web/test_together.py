@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
-from daily.strategy.tablefile import save_table
+from daily.strategy.tables.fileformat import save_table
 
 from .player import play_game, play_turn, state
 from .server import LiveServer

@@ -22,9 +22,9 @@ from daily.errors import StateError
 from daily.fairplay.ceiling import ceiling_of_seed
 from daily.rules import get_ruleset
 from daily.service.config import load_config
-from daily.service.fairplay import day_ceiling
-from daily.service.keys import Keyring, init_keys
-from workers.ceiling import prepare_day_ceiling, record_day_ceiling
+from daily.service.days.keyring import Keyring, init_keys
+from daily.service.review.gates import day_ceiling
+from workers.ceilings import prepare_day_ceiling, record_day_ceiling
 from workers.rollover import rollover
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +46,7 @@ def env(redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict
 
 def test_ceiling_job_in_a_worker(env: dict[str, str], redis_client: redis.Redis) -> None:
     Queue("days", connection=redis_client).enqueue(
-        "workers.ceiling.record_day_ceiling", REVEALED, "yahtzee",
+        "workers.ceilings.record_day_ceiling", REVEALED, "yahtzee",
         job_id=f"ceiling-{REVEALED}-yahtzee",
     )
     subprocess.run(
@@ -77,7 +77,7 @@ def test_prepare_job_in_a_worker_keeps_the_ceiling_secret(
     """The job runs while the day is open, stores the value only at the secret key,
     and the job's result (kept by RQ) carries no value; the reveal reuses it."""
     job = Queue("days", connection=redis_client).enqueue(
-        "workers.ceiling.prepare_day_ceiling", OPEN, "yahtzee",
+        "workers.ceilings.prepare_day_ceiling", OPEN, "yahtzee",
         job_id=f"fairplay-ceiling-{OPEN}-yahtzee",
     )
     subprocess.run(
@@ -108,7 +108,7 @@ def test_the_consumer_uses_the_prepared_table(
     rules = get_ruleset("yahtzee")
     seed = Keyring.load(load_config(env)).day_seed("yahtzee", OPEN)
     expected = ceiling_of_seed(rules, seed)
-    caplog.set_level(logging.INFO, logger="daily.service.fairplay")
+    caplog.set_level(logging.INFO, logger="daily.service.review.gates")
     found = day_ceiling(redis_client, load_config(env), rules, dt.date(2026, 11, 29))
     assert "computing" not in caplog.text
     assert np.array_equal(found.values, expected.values)
@@ -146,7 +146,7 @@ def test_rollover_prepares_the_open_and_next_days(
     assert set(first["prepared"]) == expected
     for job_id in expected:
         job = Job.fetch(job_id, connection=redis_client)
-        assert job.func_name == "workers.ceiling.prepare_day_ceiling"
+        assert job.func_name == "workers.ceilings.prepare_day_ceiling"
     assert "prepared" not in rollover(now)  # queued: not enqueued twice
     # Once stored, a day is not prepared again, even after its job is gone.
     redis_client.set(f"{PREFIX}fairplay:ceiling:2026-11-29:yahtzee", "{}")
@@ -165,9 +165,9 @@ def test_the_gate_holds_by_the_servers_total_and_refuses_a_log_of_another_day(
     """Ceiling-only (Maxi Yatzy by default): the prepared value, one GET, against the
     total the server computed; a log of another day cannot be checked and is held."""
     from daily.movelog import MoveLog, Turn
-    from daily.service.fairplay import review_gates, store_prepared
-    from daily.service.leaderboard import Result
-    from daily.service.review import ReviewQueue
+    from daily.service.results.leaderboard import Result
+    from daily.service.review.gates import review_gates, store_prepared
+    from daily.service.review.queue import ReviewQueue
 
     config = load_config(env)
     rules = get_ruleset("maxi-yatzy")

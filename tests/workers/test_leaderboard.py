@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from daily.movelog import MoveLog
-from daily.service.leaderboard import (
+from daily.service.results.leaderboard import (
     BoardFrozenError,
     DuplicatePlayerError,
     Leaderboard,
@@ -18,7 +18,7 @@ from daily.service.leaderboard import (
     _ident,
     _text,
 )
-from daily.service.stats import player_history, player_stats, record_game
+from daily.service.results.stats import player_history, player_stats, record_game
 
 pytestmark = pytest.mark.redis
 PREFIX = "tw:"

@@ -18,11 +18,11 @@ import pytest
 import redis
 from rq import Queue
 
-from daily.service.archive import archive_path, read_archive
 from daily.service.connections import DAYS_QUEUE
-from daily.service.leaderboard import Leaderboard
-from daily.service.results_stream import GROUP, ResultConsumer, ResultStream, stream_key
-from daily.service.stats import player_stats
+from daily.service.results.archive import archive_path, read_archive
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.stats import player_stats
+from daily.service.results.stream import GROUP, ResultConsumer, ResultStream, stream_key
 from tests.workers.conftest import DATE, PREFIX, ROOT
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]

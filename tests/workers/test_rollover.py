@@ -16,12 +16,12 @@ from rq.cron import get_cron_job_history_key
 from rq.job import Job
 from rq.registry import StartedJobRegistry
 
-from daily.service.archive import ArchiveError, archive_path, read_archive, rebuild_board
 from daily.service.config import load_config
 from daily.service.connections import DAYS_QUEUE
-from daily.service.leaderboard import BoardFrozenError, Leaderboard, Result
-from daily.service.scheduler import LeaderCronScheduler, build_scheduler
-from daily.service.stats import player_stats, record_game
+from daily.service.ops.scheduler import LeaderCronScheduler, build_scheduler
+from daily.service.results.archive import ArchiveError, archive_path, read_archive, rebuild_board
+from daily.service.results.leaderboard import BoardFrozenError, Leaderboard, Result
+from daily.service.results.stats import player_stats, record_game
 from workers import rollover as rollover_module
 
 pytestmark = pytest.mark.redis

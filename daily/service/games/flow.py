@@ -54,16 +54,9 @@ from daily.replay import ReplayResult, replay, turns_json
 from daily.rules import Ruleset, canonical_name, get_ruleset
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
-from daily.service.dayseeds import DaySeeds
-from daily.service.domain import Conflict, Forbidden, Invalid, NotFound
+from daily.service.days.seeds import DaySeeds
 from daily.service.games.cache import GameCache
-from daily.service.games.logs import (
-    check_consistent,
-    check_revealed,
-    check_same_game,
-    parse_submitted,
-    revealed_slots,
-)
+from daily.service.games.opponents import Opponents, parse_opponents
 from daily.service.games.record import (
     Decision,
     GameRecord,
@@ -71,13 +64,20 @@ from daily.service.games.record import (
     new_game_id,
     position_of,
 )
+from daily.service.games.state import GameViews
 from daily.service.games.store import GameStore, MovedOn, Stored
-from daily.service.games.views import GameViews
-from daily.service.opponents import Opponents, parse_opponents
-from daily.service.players import Player
+from daily.service.games.submitted import (
+    check_consistent,
+    check_revealed,
+    check_same_game,
+    parse_submitted,
+    revealed_slots,
+)
+from daily.service.http.ratelimit import Pending
+from daily.service.players.accounts import Player
 from daily.service.publicurl import public_base_url
-from daily.service.ratelimit import Pending
-from daily.service.results_stream import ResultStream
+from daily.service.refusals import Conflict, Forbidden, Invalid, NotFound
+from daily.service.results.stream import ResultStream
 from daily.service.shards import shard_of
 
 MODES = ("ranked", "practice")
@@ -150,7 +150,7 @@ class GameService:
     ) -> tuple[dict[str, Any], bool]:
         """Start (or resume) a game; returns the state and whether it is new.
 
-        ``opponents`` lists computer opponents' levels (:mod:`daily.service.opponents`).
+        ``opponents`` lists computer opponents' levels (:mod:`daily.service.games.opponents`).
         ``limit``: the request's rate-limit counters, spent by a ranked start in its own
         Redis call (a practice start leaves them to the caller).
         """
@@ -595,7 +595,7 @@ class GameService:
 
         Checks in this order (``docs/api.md``): parse, same game, revealed, consistent
         with the recorded decisions, then the rules (a replay that only reaches the
-        slots shown) and finished; see :mod:`daily.service.games.logs`.
+        slots shown) and finished; see :mod:`daily.service.games.submitted`.
         """
         submitted = parse_submitted(raw_log)
         stored = self.store.read(game_id)

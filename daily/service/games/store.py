@@ -31,12 +31,12 @@ import redis
 
 from daily import calendar
 from daily.service import keymap
-from daily.service.codes import new_code
-from daily.service.direct_script import direct_script
-from daily.service.domain import NotFound, RateLimited
+from daily.service.games.codes import new_code
+from daily.service.games.direct_script import direct_script
 from daily.service.games.record import GameRecord, plausible_id
-from daily.service.leaderboard import as_text
-from daily.service.ratelimit import SPEND_LUA, Pending
+from daily.service.http.ratelimit import SPEND_LUA, Pending
+from daily.service.refusals import NotFound, RateLimited
+from daily.service.results.leaderboard import as_text
 
 #: Practice games (and their result codes) are forgotten this long after their last write.
 PRACTICE_TTL = 30 * 24 * 3600
@@ -133,7 +133,7 @@ def _counter_parts(counters: Pending | None) -> tuple[list[str], list[int]]:
     """The keys and the leading arguments (their number, then limit/window pairs) that
     hand ``counters`` to a script's ``spend_limits``.
 
-    >>> from daily.service.ratelimit import Limit
+    >>> from daily.service.http.ratelimit import Limit
     >>> _counter_parts(Pending([("k", Limit(3, 60, "3 per 1 minute"), "player")], "write"))
     (['k'], [1, 3, 60])
     >>> _counter_parts(None)

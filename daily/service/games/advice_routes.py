@@ -1,0 +1,88 @@
+"""``/games/<id>/hint`` and ``/games/<id>/analysis``: the strategy engine over HTTP.
+
+Only for practice games and for games on a revealed day: a ranked game of a day that
+is still open gets 403, so no one can ask the optimal player during a ranked day.
+The tables come from ``<data>/tables`` (``daily strategy build RULESET``); a missing
+or stale table is a 503 naming the command that builds it. Triple Yahtzee has no exact
+table: its hints and analysis come from the lookahead player and say ``"heuristic":
+true`` (the one-column table it needs is built by ``daily strategy build
+triple-yahtzee``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from flask import Blueprint
+
+from daily.rules import Ruleset
+from daily.service.http.contract.bodies import Hint
+from daily.service.http.contract.fields import GameId
+from daily.service.http.contract.operations import operation
+from daily.service.http.contract.responses import Analysis, HintAnswer
+from daily.service.http.parsing import pending_limit
+from daily.service.http.ratelimit import Pending
+from daily.service.players.accounts import Player
+from daily.service.refusals import Conflict, Unavailable
+from daily.service.services import current_services
+from daily.strategy.advisor import Advisor, Position
+from daily.strategy.analysis import analyse
+from daily.strategy.spec import StrategyError
+from daily.strategy.tables.lookup import advisor_for
+from daily.strategy.triple import TripleAdvisor
+
+if TYPE_CHECKING:
+    from daily.service.services import Services
+
+bp = Blueprint("strategy", __name__)
+
+
+
+def _advisor(rules: Ruleset, tables_dir: Path | None = None) -> Advisor | TripleAdvisor:
+    """The process's warm advisor of the ruleset (503 naming the build command if none)."""
+    try:
+        return advisor_for(rules, tables_dir or current_services().config.tables_dir)
+    except StrategyError as exc:
+        raise Unavailable(exc.message, field="table") from None
+
+
+def hint_answer(
+    services: Services, player: Player, game_id: str, top: int | None,
+    limit: Pending | None,
+) -> dict[str, Any]:
+    """The answer of a hint (the view's, and the move lane's: :mod:`daily.service.http.movelane`);
+    ``limit``: the request's rate-limit counters, spent in the read of the game."""
+    with services.games.game_to_advise(player, game_id, limit) as game:
+        if game.over:
+            raise Conflict("the game is over; ask for its analysis", field="id")
+        advisor = _advisor(game.rules, services.config.tables_dir)
+        out = advisor.hint(Position.from_game(game), 3 if top is None else top)
+        out.update(turn=game.turn + 1, roll=game.roll + 1, heuristic=advisor.heuristic)
+    return out
+
+
+@bp.post("/games/<game_id>/hint")
+@operation(HintAnswer, auth="required", path={"game_id": GameId}, body=Hint,
+           errors=(403, 404, 409))
+def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
+    """The best action now and the next best ones (practice games and revealed days).
+
+    ``top`` (0 to 20, default 3) is how many alternatives besides the best.
+    """
+    return hint_answer(current_services(), player, game_id, body.top, pending_limit())
+
+
+@bp.get("/games/<game_id>/analysis")
+@operation(Analysis, auth="required", path={"game_id": GameId}, errors=(403, 404, 409))
+def analysis(player: Player, game_id: str) -> dict[str, Any]:
+    """Every decision of a finished game against optimal play (practice, revealed days)."""
+    result, slots = current_services().games.for_advice(player, game_id)
+    if not result.complete:
+        raise Conflict("the game is not finished yet", field="id")
+    advisor = _advisor(result.rules)
+    engine = advisor if isinstance(advisor, TripleAdvisor) else advisor.table
+    report = analyse(engine, result.log, slots=slots)
+    out = report.to_json()
+    out["text"] = [d.describe() for d in report.mistakes()]
+    return out

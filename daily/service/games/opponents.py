@@ -1,0 +1,189 @@
+"""Computer opponents: the bots of :mod:`daily.strategy.bots` on the dice of your game.
+
+Each opponent plays the same roll slots as the player (every roll of turn ``t`` uses
+slot ``t``'s dice), turn by turn, after the player. The whole bot game is computed on
+the server, from the game's dice source, but the state shows an opponent's turn ``t``
+only once the player's own turn ``t`` is scored: a bot's turn uses only the slots of
+its own turn, so nothing about a later slot reaches the player early. The bots are
+deterministic (the medium one draws from a stream seeded by the game's seed, the same
+stream as the day's par job), so a bot game is recomputed identically by any process.
+
+Par, explained: :func:`expected_score` is what a level averages (the hard bot's is the
+table's exact optimal expectation, 254.6 at Yahtzee; easy and medium are measured
+means), and the state's ``total`` is what it got on these dice.
+
+>>> parse_opponents(["hard", "easy"])
+('hard', 'easy')
+>>> parse_opponents(["hard", "hard"])
+Traceback (most recent call last):
+...
+daily.service.refusals.Invalid: opponents: each level at most once; 'hard' is twice
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from daily.dice import SlotSource
+from daily.game import Game
+from daily.replay import turns_json
+from daily.rules import Ruleset
+from daily.service.refusals import Conflict, Invalid, Unavailable
+from daily.strategy.bots import LEVELS, Bot
+from daily.strategy.solver import StrategyTable
+from daily.strategy.spec import StrategyError
+from daily.strategy.tables.lookup import get_table
+
+#: Mean totals of the easy and medium bots, measured over 10,000 games each on the
+#: daily generator's dice (``bench/strategy_bots.py --games 10000``, docs/strategy.md).
+#: The hard bot's expectation is exact: the strategy table's optimal expected score.
+MEASURED_MEANS: dict[str, dict[str, float]] = {
+    "yahtzee": {"easy": 217.41, "medium": 234.91},
+    "yatzy": {"easy": 201.21, "medium": 222.85},
+    "maxi-yatzy": {"easy": 323.00, "medium": 358.97},
+}
+#: Bot games one process keeps (a game's opponents are recomputed after eviction).
+CACHED_GAMES = 2_000
+
+
+def parse_opponents(raw: Any) -> tuple[str, ...]:
+    """The levels of a request's ``"opponents"`` (a list of distinct levels)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) > len(LEVELS):
+        raise Invalid(f"opponents is a list of up to {len(LEVELS)} levels: {', '.join(LEVELS)}",
+            field="opponents",
+        )
+    seen: list[str] = []
+    for level in raw:
+        if level not in LEVELS:
+            raise Invalid(f"{level!r} is not a level; the levels are {', '.join(LEVELS)}",
+                field="opponents",
+            )
+        if level in seen:
+            raise Invalid(f"each level at most once; {level!r} is twice",
+                field="opponents",
+            )
+        seen.append(level)
+    return tuple(seen)
+
+
+def strategy_table(rules: Ruleset, folder: Path) -> StrategyTable:
+    """The table the bots of ``rules`` need; 503 naming the build command when missing."""
+    try:
+        return get_table(rules, folder)
+    except StrategyError as exc:
+        raise Unavailable(f"computer opponents need the strategy table: {exc.message}",
+            field="opponents",
+        ) from None
+
+
+def expected_score(table: StrategyTable, level: str) -> float | None:
+    """What ``level`` averages at the table's game (None when not measured).
+
+    >>> from daily.rules import get_ruleset
+    >>> from daily.strategy.solver import solve
+    >>> table = solve(get_ruleset("yacht", {"forced_order": True}))
+    >>> expected_score(table, "hard") == round(table.expected, 1)
+    True
+    >>> expected_score(table, "easy") is None
+    True
+    """
+    if level == "hard":
+        return round(table.expected, 1)
+    if table.rules.non_default_options():
+        return None
+    return MEASURED_MEANS.get(table.rules.name, {}).get(level)
+
+
+@dataclass(frozen=True)
+class BotGame:
+    """A whole bot game: each scored turn (JSON) and the running total after it."""
+
+    level: str
+    turns: list[dict[str, Any]]
+    totals: list[int]
+
+    def shown(self, done: int, expected: float | None) -> dict[str, Any]:
+        """The opponent as the player may see it after ``done`` scored turns."""
+        done = max(0, min(done, len(self.turns)))
+        over = done == len(self.turns)
+        return {
+            "level": self.level,
+            "total": self.totals[done - 1] if done else 0,
+            "turns": self.turns[:done],
+            "over": over,
+            "expected": expected,
+        }
+
+
+def play_bot(
+    table: StrategyTable, level: str, slots: SlotSource, seed: bytes
+) -> BotGame:
+    """One bot's whole game on ``slots`` (its medium stream seeded by ``seed``).
+
+    >>> from daily.dice import SlotCache
+    >>> from daily.rules import get_ruleset
+    >>> from daily.strategy.solver import solve
+    >>> table = solve(get_ruleset("yacht", {"forced_order": True}))
+    >>> game = play_bot(table, "hard", SlotCache(bytes(32), 5), bytes(32))
+    >>> len(game.turns), game.totals[-1] == sum(t["points"] + t["bonus"] for t in game.turns) \\
+    ...     or game.totals[-1] > 0
+    (12, True)
+    """
+    bot = Bot(table, level, seed=seed)
+    game = Game(table.rules, slots)
+    totals: list[int] = []
+    while not game.over:
+        if bot.step(game).kind == "box":
+            totals.append(game.card.total)
+    return BotGame(level, turns_json(game.history), totals)
+
+
+class Opponents:
+    """Bot games of the service's games, computed on demand and kept per process."""
+
+    def __init__(self, tables_dir: Path) -> None:
+        self.tables_dir = tables_dir
+        self._games: OrderedDict[tuple[str, str], BotGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def check(self, rules: Ruleset, levels: Sequence[str]) -> None:
+        """Refuse opponents up front when their table is missing: 409
+        ``opponents_unavailable`` naming the build command. The request is valid, but no
+        retry of it helps until an operator builds the table (tables of other option sets
+        are never built on their own)."""
+        if not levels:
+            return
+        try:
+            strategy_table(rules, self.tables_dir)
+        except Unavailable as missing:
+            raise Conflict(missing.message, code="opponents_unavailable",
+                           field="opponents") from None
+
+    def state(
+        self, game_id: str, rules: Ruleset, levels: Sequence[str], slots: SlotSource,
+        seed: bytes, done: int,
+    ) -> list[dict[str, Any]]:
+        """Each opponent up to the player's ``done`` scored turns."""
+        if not levels:
+            return []
+        table = strategy_table(rules, self.tables_dir)
+        out = []
+        for level in levels:
+            key = (game_id, level)
+            with self._lock:
+                bot_game = self._games.get(key)
+            if bot_game is None:
+                bot_game = play_bot(table, level, slots, seed)
+                with self._lock:
+                    self._games[key] = bot_game
+                    while len(self._games) > CACHED_GAMES:
+                        self._games.popitem(last=False)
+            out.append(bot_game.shown(done, expected_score(table, level)))
+        return out

@@ -1,0 +1,491 @@
+"""Response documents of ``/api/v1`` and the one error shape.
+
+These models document what the services return (``tests/service/test_openapi.py``
+checks every response against them); the services build the JSON themselves.
+
+>>> sorted(ErrorBody.model_json_schema()["properties"])
+['code', 'field', 'limit', 'message', 'position', 'roll', 'status', 'turn', 'why']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from daily.service.http.contract.fields import omittable
+
+DayStatus = Literal["open", "revealed", "upcoming"]
+Mode = Literal["ranked", "practice"]
+Dice = list[int]
+
+
+class Doc(BaseModel):
+    """A response document (fields beyond these may be added, never removed)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorBody(Doc):
+    """What went wrong, and where: the field, and the 1-based turn and roll of a game."""
+
+    status: int
+    code: str = Field(examples=["invalid_field", "illegal_move"])
+    message: str
+    field: str = omittable(description="the field at fault, when there is one")
+    turn: int = omittable(ge=1)
+    roll: int = omittable(ge=1)
+    why: dict[str, str | int] = omittable(
+        description="an illegal move's machine reason, e.g. "
+        '{"code": "joker_upper_open", "box": "sixes"}',
+    )
+    position: int = omittable(description="a stale_position's current position")
+    limit: Literal["players_per_address", "players_per_network"] = omittable(
+        description="the limit a too_many_players refusal hit")
+
+
+class Error(Doc):
+    """Every error of the API: ``{"error": {...}}``; a ``stale_position`` has the current
+    game ``state`` beside it."""
+
+    error: ErrorBody
+    state: Game = omittable(description="the current game (stale_position)")
+
+
+class Health(Doc):
+    """Whether the service and its Redis answer."""
+
+    status: Literal["ok", "degraded"]
+    redis: Literal["ok", "down"]
+
+
+class Player(Doc):
+    """A player as others see them."""
+
+    id: str
+    name: str
+
+
+class CreatedPlayer(Doc):
+    """A new player and their secret token (shown only once)."""
+
+    player: Player
+    token: str = Field(description="shown once; keep it")
+
+
+class PowChallenge(Doc):
+    """A one-time proof-of-work challenge for creating a player (``bits`` 0: none is
+    needed): find a ``nonce`` such that SHA-256(``challenge:nonce``) starts with ``bits``
+    zero bits, then send both in ``POST /players`` within ``expires_in`` seconds, from
+    the same network."""
+
+    challenge: str = Field(pattern="^[0-9a-f]{32}$")
+    bits: int = Field(ge=0, le=26)
+    expires_in: int = Field(ge=1, description="seconds the challenge may be answered in")
+
+
+class Stats(Doc):
+    """A player's ranked statistics."""
+
+    games: int
+    average: float | None
+    best: int | None
+    current_streak: int
+    longest_streak: int
+    by_ruleset: dict[str, Any] = omittable()
+
+
+class HistoryEntry(Doc):
+    """One ranked game of a player."""
+
+    date: str
+    ruleset: str
+    total: int
+    code: str
+
+
+class Me(Doc):
+    """You, your statistics and your ranked history."""
+
+    id: str
+    name: str
+    stats: Stats
+    history: list[HistoryEntry]
+
+
+class Played(Doc):
+    """Your ranked game of a day set."""
+
+    game_id: str
+    over: bool
+    total: int | None
+    code: str | None
+
+
+class DaySet(Doc):
+    """One (date, ruleset) of the calendar."""
+
+    date: str
+    ruleset: str
+    status: DayStatus
+    opens_at: str
+    closes_at: str
+    played: Played | None
+    special: bool = Field(description="the weekly special of its date")
+
+
+class Special(Doc):
+    """The weekly special: a third daily set on one weekday, rotating."""
+
+    weekday: str
+    rotation: list[str]
+
+
+class Today(Doc):
+    """The open dates and every set around them."""
+
+    now: str
+    open_dates: list[str]
+    rulesets: list[str]
+    special: Special | None
+    next_reveal_at: str
+    sets: list[DaySet]
+
+
+class CardBox(Doc):
+    """A box of the score card (``points`` null while empty)."""
+
+    box: str
+    points: int | None
+
+
+class Upper(Doc):
+    """The upper section and its bonus."""
+
+    total: int
+    threshold: int
+    bonus: int
+    bonus_value: int
+    to_go: int
+
+
+class Why(Doc):
+    """Why a box may not be chosen, in machine form (the client words it)."""
+
+    code: str
+    box: str
+
+
+class Choice(Doc):
+    """A box the dice showing could fill, and whether the rules allow it now."""
+
+    box: str
+    points: int
+    legal: bool
+    reason: str | None
+    why: Why | None
+
+
+class Turn(Doc):
+    """A scored turn: its rolls, the holds between them, the box and points."""
+
+    turn: int
+    rolls: list[Dice]
+    holds: list[str]
+    box: str
+    points: int
+    bonus: int
+
+
+class Review(Doc):
+    """A ranked game held for the fair-play review, as its player sees it
+    (docs/fairplay.md); ``null`` when the game is not in review or was cleared."""
+
+    state: Literal["under_review", "disqualified"]
+    reason: str = Field(description="why, in plain words")
+    reason_code: Literal["foresight", "ceiling", "unchecked"] = Field(
+        description="foresight: the likelihood test; ceiling: the game scored the day's "
+        "ceiling (the check without a strategy table, and Maxi Yatzy's by default); "
+        "unchecked: the check could not run")
+    decisions: int | None = Field(description="decisions of the game that were tested")
+    optimal_in_hindsight: int | None = Field(
+        description="of those, how many were the best with the dice to come known")
+    total: int
+
+
+def _ceiling() -> Any:
+    """The day's perfect-information ceiling once computed after the reveal, else null."""
+    return Field(description="the best score possible with every dice of the day known "
+                 "(computed after the reveal; null until then)")
+
+
+class Finished(Doc):
+    """The result of a finished game."""
+
+    total: int
+    code: str
+    share_text: str
+    url: str
+    rank: int | None
+    percentile: float | None
+    players: int | None
+    finished_at: str
+    review: Review | None = Field(description="a ranked game in the fair-play review")
+
+
+class Game(Doc):
+    """The state of a game: the dice showing, the card, what you may do."""
+
+    id: str
+    mode: Mode
+    ruleset: str
+    options: dict[str, Any]
+    date: str | None
+    position: int = Field(ge=0, description="decisions applied so far (daily-move/1)")
+    turn: int = Field(ge=1)
+    turns: int
+    roll: int = Field(ge=0, description="rolls made so far in this turn (0 once over)")
+    max_rolls: int
+    rolls_left: int = Field(ge=0)
+    dice: Dice
+    turn_rolls: list[Dice]
+    over: bool
+    card: list[CardBox]
+    choices: list[Choice]
+    extra_bonus: int
+    extra_count: int
+    upper: Upper
+    total: int
+    history: list[Turn] = omittable(
+        description="every scored turn; left out of the answer of a roll or a score that "
+        "does not finish the game (the GET of the game has it)")
+    log: dict[str, Any] = omittable(
+        description="daily-log/1 so far (docs/protocol.md); left out where history is")
+    last_turn: Turn | None = Field(
+        default=None, description="only in the answer of a roll or a score that does not "
+        "finish the game: the turn that move filled (null after a roll)")
+    result: Finished | None
+
+
+class ResultPlayer(Doc):
+    """Who played a shared result."""
+
+    name: str
+
+
+class Result(Doc):
+    """A shared result; ``history`` and ``log`` only once the dice are revealed."""
+
+    code: str
+    ruleset: str
+    options: dict[str, Any]
+    date: str | None
+    mode: Mode
+    player: ResultPlayer
+    total: int
+    card: list[CardBox]
+    upper: Upper
+    extra_bonus: int
+    extra_count: int
+    finished_at: str
+    revealed: bool
+    rank: int | None
+    percentile: float | None
+    players: int | None
+    share_text: str
+    url: str
+    marks: list[Literal["good", "fair", "zero"]] = Field(
+        description="how well each box of the card scored, in card order")
+    review: Review | None = Field(description="a ranked game in the fair-play review")
+    ceiling: int | None = _ceiling()
+    history: list[Turn] = omittable(description="only once the dice are revealed")
+    log: dict[str, Any] = omittable(description="only once the dice are revealed")
+
+
+class BoardRow(Doc):
+    """A row of a leaderboard."""
+
+    rank: int
+    player: Player
+    score: int
+    finished_at: float
+    code: str
+    game_id: str
+
+
+class Standing(Doc):
+    """Your place on a board."""
+
+    rank: int
+    percentile: float
+    score: int
+
+
+class Bin(Doc):
+    """A bar of the score histogram."""
+
+    start: int = Field(alias="from")
+    to: int
+    count: int
+
+
+class Histogram(Doc):
+    """Scores in bins of ``bin_width`` points."""
+
+    bin_width: int
+    bins: list[Bin]
+
+
+class Leaderboard(Doc):
+    """The board of a day set."""
+
+    date: str
+    ruleset: str
+    frozen: bool
+    players: int
+    top: list[BoardRow]
+    me: Standing | None
+    around: list[BoardRow]
+    histogram: Histogram
+    par: dict[str, Any] | None
+    ceiling: int | None = _ceiling()
+    review: Review | None = Field(
+        description="your game of this set while it is in the fair-play review (it is then "
+        "not on the board: me is null)")
+
+
+class Day(Doc):
+    """A signed day descriptor (``docs/protocol.md``); ``seed`` once revealed."""
+
+    version: Literal["day/1"]
+    ruleset: str
+    options: dict[str, Any]
+    date: str
+    generator: str
+    commitment: str
+    key_id: str
+    signature: str
+    status: DayStatus
+    opens_at: str
+    closes_at: str
+    seed: str = omittable(description="only once revealed")
+    par: dict[str, Any] | None = Field(default=None)
+
+
+class Days(Doc):
+    """Descriptors of a range of dates; ``next`` starts the following page."""
+
+    days: list[Day]
+    next: str | None = Field(
+        description="the `from` of the next page when the range spans more than 31 days"
+    )
+
+
+class PublicKey(Doc):
+    """A public key that verifies descriptors."""
+
+    id: str
+    algorithm: Literal["Ed25519"]
+    public_key: str
+    created: str | None
+    active: bool
+
+
+class Keys(Doc):
+    """Every key that signed a descriptor."""
+
+    keys: list[PublicKey]
+
+
+class Action(Doc):
+    """A hold or a box, with its expected final score under optimal play."""
+
+    kind: Literal["keep", "box"]
+    value: float
+    text: str
+    hold: str = omittable()
+    kept: Dice = omittable()
+    box: str = omittable()
+    points: int = omittable()
+    bonus: int = omittable()
+
+
+class HintAnswer(Doc):
+    """The best action now and the next best ones."""
+
+    best: Action
+    alternatives: list[Action]
+    rolls_left: int
+    dice: Dice
+    total: int
+    turn: int
+    roll: int
+
+
+class Decision(Doc):
+    """One decision of a game against optimal play."""
+
+    turn: int
+    roll: int
+    dice: Dice
+    rolls_left: int
+    chosen: Action
+    best: Action
+    loss: float
+
+
+class Analysis(Doc):
+    """``daily-analysis/1``: every decision against optimal play."""
+
+    format: Literal["daily-analysis/1"]
+    ruleset: str
+    complete: bool
+    total: int
+    optimal_expected: float
+    expected_loss: float
+    rating: float
+    luck: float | None
+    optimal_total: int | None
+    optimal_decisions: int
+    decisions: list[Decision]
+    mistakes: list[dict[str, Any]]
+    text: list[str]
+
+
+class OpenApi(Doc):
+    """An OpenAPI 3.1 document."""
+
+    openapi: str
+    info: dict[str, Any]
+    paths: dict[str, Any]
+
+
+class ChallengeLink(Doc):
+    """A new challenge: its code and the link to share."""
+
+    code: str
+    url: str
+
+
+class Challenge(Doc):
+    """A challenge's entries; the turn-by-turn comparison once your entry is finished."""
+
+    code: str
+    url: str
+    ruleset: str
+    options: dict[str, Any]
+    date: str | None
+    entries: list[dict[str, Any]]
+
+
+class Group(Doc):
+    """A friends' league: its code, name and members (more on ``GET /groups/{code}``)."""
+
+    code: str
+    name: str
+
+
+class Groups(Doc):
+    """Your groups."""
+
+    groups: list[dict[str, Any]]

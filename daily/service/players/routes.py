@@ -1,0 +1,105 @@
+"""``/players``: create an anonymous player, read and rename yourself, rotate or revoke
+your token."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+from flask import Blueprint, current_app, request
+
+from daily.service.http.contract.bodies import NewPlayer, NoBody, Rename
+from daily.service.http.contract.fields import trim_name
+from daily.service.http.contract.operations import operation
+from daily.service.http.contract.responses import CreatedPlayer, Me, Player, PowChallenge
+from daily.service.http.parsing import bearer_token
+from daily.service.http.ratelimit import Pending
+from daily.service.players.accounts import Player as PlayerRecord
+from daily.service.results.stats import player_history, player_stats
+from daily.service.services import current_services
+
+if TYPE_CHECKING:
+    from daily.service.services import Services
+
+bp = Blueprint("players", __name__)
+
+
+def _client() -> tuple[str, dt.datetime]:
+    """The client's address (after trusted proxies) and the service's time."""
+    return request.remote_addr or "unknown", current_services().clock()
+
+
+@bp.get("/players/challenge")
+@operation(PowChallenge)
+def challenge() -> dict[str, Any]:
+    """A one-time proof-of-work challenge for creating a player.
+
+    ``bits`` 0: none is needed. Otherwise answer it in ``POST /players`` (``pow``)
+    within ``expires_in`` seconds, from the same network; each challenge works once.
+    """
+    ip, now = _client()
+    return current_services().creation.challenge(ip, now)
+
+
+@bp.post("/players")
+@operation(CreatedPlayer, body=NewPlayer, statuses=(201,))
+def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
+    """A new anonymous player and its secret token (shown only here).
+
+    New players are limited per address and per network (429 ``too_many_players``),
+    and need a proof-of-work when the server asks for one (``GET /players/challenge``).
+    """
+    ip, now = _client()
+    limits = bool(current_app.config.get("RATELIMIT_ENABLED", True))
+    return new_player_answer(current_services(), body, ip, now, limits=limits), 201
+
+
+def new_player_answer(
+    services: Services, body: NewPlayer, ip: str, now: dt.datetime, *, limits: bool,
+    spend: Pending | None = None,
+) -> dict[str, Any]:
+    """The answer of a creation from ``ip`` at ``now`` (the view's, and the lane's:
+    :mod:`daily.service.http.movelane`); ``limits``: whether the new-player limits count;
+    ``spend``: the request's rate-limit counters, spent in the creation's own call
+    (:mod:`daily.service.players.signup`)."""
+    proof = (body.pow.challenge, body.pow.nonce) if body.pow is not None else None
+    name = trim_name(body.name) if body.name is not None else None
+    player, token = services.new_players.create(name, ip, now, proof, limits=limits,
+                                                spend=spend)
+    return {"player": player.to_json(), "token": token}
+
+
+@bp.get("/players/me")
+@operation(Me, auth="required")
+def me(player: PlayerRecord) -> dict[str, Any]:
+    """You, your statistics and your ranked history."""
+    services = current_services()
+    prefix = services.config.key_prefix
+    stats = player_stats(services.conn, player.id, services.clock(), prefix=prefix)
+    history = player_history(services.conn, player.id, prefix=prefix)
+    fresh = services.players.get(player.id) or player  # the name may have changed elsewhere
+    return {**fresh.to_json(), "stats": stats, "history": history}
+
+
+@bp.patch("/players/me")
+@operation(Player, auth="required", body=Rename, body_required=True)
+def rename(player: PlayerRecord, body: Rename) -> dict[str, Any]:
+    """Change your display name."""
+    renamed = current_services().players.rename(player, trim_name(body.name))
+    return renamed.to_json()
+
+
+@bp.post("/players/me/token")
+@operation(CreatedPlayer, auth="required", body=NoBody, errors=(409,))
+def rotate_token(player: PlayerRecord, body: NoBody) -> dict[str, Any]:
+    """A new token for you; the one this request carries stops working at once."""
+    token = current_services().players.rotate(player, bearer_token() or "")
+    return {"player": player.to_json(), "token": token}
+
+
+@bp.delete("/players/me/token")
+@operation(None, auth="required", statuses=(204,), errors=(409,))
+def revoke_token(player: PlayerRecord) -> tuple[str, int]:
+    """Revoke your token: nobody can act as this player any more."""
+    current_services().players.revoke(player, bearer_token() or "")
+    return "", 204

@@ -1,0 +1,622 @@
+"""The daily leaderboards: one board per (date, ruleset), kept in Redis.
+
+Rank rules (the exact order of a board)
+---------------------------------------
+Entries are ordered by, in turn:
+
+1. the higher ``total`` first;
+2. then the earlier finish (``finished_at``, compared at millisecond resolution);
+3. then the smaller game id (plain byte-wise string order, e.g. ``"g_A" < "g_B"``).
+
+Every entry therefore has its own rank, ``1`` for the best, ``players`` for the last;
+ranks are never shared. A player appears at most once per board (their first ranked
+game; the API guarantees it and the board refuses a second game of the same player).
+
+Percentile
+----------
+``percentile = floor(1000 * (players - rank + 1) / players) / 10``: the share of the
+board's players ranked at or below you, in percent, rounded *down* to one decimal, so
+the leader shows 100.0 and nobody else does; the last of 4 players shows 25.0.
+
+Histogram
+---------
+Bins of :data:`BIN_WIDTH` points: bin ``from`` = ``total // 10 * 10``, ``to`` = from + 9.
+
+Idempotency and atomicity
+-------------------------
+:meth:`Leaderboard.record` is one Lua script: either the whole entry is written
+(ranking, entry, player index, histogram bin, move log) or nothing is. Recording the
+same game id again changes nothing and reports ``already_recorded``. A frozen board
+(closed day, see :mod:`workers.rollover`) refuses new games with
+:class:`BoardFrozenError`, which a job lets raise so that RQ keeps it in the failed
+registry for an operator to look at.
+
+Redis keys (``P`` = the configured key prefix; the ``{date:ruleset}`` hash tag keeps a
+board's keys in one slot, so boards could be spread over the shards of a cluster)::
+
+    P lb:{D:R}:rank     ZSET  game id -> sort key (ascending = best first)
+    P lb:{D:R}:entries  HASH  game id -> compact JSON of the entry
+    P lb:{D:R}:players  HASH  player id -> game id
+    P lb:{D:R}:hist     HASH  bin start -> count
+    P lb:{D:R}:logs     HASH  game id -> move log, compact text form (for the archive)
+    P lb:{D:R}:frozen   STRING  epoch seconds when the board was frozen
+    P lb:{D:R}:final    STRING  JSON of the final statistics (set by the rollover)
+    P lb:{D:R}:rolled   HASH  rollover steps done (see :mod:`workers.rollover`)
+
+>>> sort_key(200, 0.0, dt.date(2026, 11, 29)) < sort_key(199, 0.0, dt.date(2026, 11, 29))
+True
+>>> percentile(1, 4), percentile(2, 4), percentile(4, 4), percentile(2, 1_000_000)
+(100.0, 75.0, 25.0, 99.9)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from daily import calendar
+from daily.dice import parse_date
+from daily.errors import DailyError, StateError
+from daily.movelog import MoveLog, parse_log
+from daily.rules import canonical_name
+from daily.service import keymap
+
+#: Width in points of a histogram bin.
+BIN_WIDTH = 10
+#: Totals must be below this (far above any ruleset's maximum).
+TOTAL_LIMIT = 1 << 16
+_TIME_BITS = 32  # milliseconds after the day opens: 49 days of room
+_TIME_LIMIT = (1 << _TIME_BITS) - 1
+MAX_ID_LENGTH = 64
+MAX_NAME_LENGTH = 24
+MAX_CODE_LENGTH = 32
+MAX_LOG_BYTES = 64 * 1024
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+_SPACE_OR_BRACE = re.compile(r"[\s{}]")  # \s: what str.isspace() calls a space
+#: Rows shown above and below the player in :meth:`Leaderboard.around`, by default.
+AROUND_RADIUS = 5
+
+
+class ResultError(DailyError):
+    """A result record that cannot be put on a board (missing or bad field)."""
+
+
+class BoardFrozenError(StateError):
+    """The day is closed and its board frozen: no new game can be recorded."""
+
+
+class DuplicatePlayerError(StateError):
+    """The player already has another game on this board."""
+
+
+def as_text(value: bytes | str) -> str:
+    """Redis replies as text, whether or not the client decodes responses.
+
+    >>> as_text(b"g_1"), as_text("g_1")
+    ('g_1', 'g_1')
+    """
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def sort_key(total: int, finished_at: float, date: dt.date) -> int:
+    """The ascending sort key of an entry: lower is better (see the rank rules above).
+
+    ``(TOTAL_LIMIT - 1 - total) << 32 | milliseconds since the day opened`` fits in 48
+    bits, exactly representable in the double a sorted set stores.
+
+    >>> d = dt.date(2026, 11, 29)
+    >>> opens = calendar.opens_at(d).timestamp()
+    >>> sort_key(250, opens + 1.0, d) < sort_key(250, opens + 1.001, d)
+    True
+    """
+    offset_ms = round((finished_at - calendar.opens_at(date).timestamp()) * 1000)
+    offset_ms = min(max(offset_ms, 0), _TIME_LIMIT)
+    return ((TOTAL_LIMIT - 1 - total) << _TIME_BITS) | offset_ms
+
+
+def percentile(rank: int, players: int) -> float:
+    """Share of the board ranked at or below ``rank``, in percent, rounded down to 0.1.
+
+    >>> percentile(3, 3), percentile(1, 3)
+    (33.3, 100.0)
+    """
+    if players <= 0 or not 1 <= rank <= players:
+        raise StateError(f"rank {rank} is not on a board of {players} players", field="rank")
+    return math.floor(1000 * (players - rank + 1) / players) / 10
+
+
+def _text(obj: Mapping[str, Any], name: str, limit: int, *, empty_ok: bool = False) -> str:
+    value = obj.get(name)
+    if not isinstance(value, str):
+        raise ResultError(f"must be a string, not {type(value).__name__}", field=name)
+    if (not value and not empty_ok) or len(value) > limit:
+        raise ResultError(f"must be 1..{limit} characters long", field=name)
+    if _CONTROL.search(value):
+        raise ResultError("must not contain control characters", field=name)
+    return value
+
+
+def _ident(obj: Mapping[str, Any], name: str) -> str:
+    value = _text(obj, name, MAX_ID_LENGTH)
+    if _SPACE_OR_BRACE.search(value):
+        raise ResultError("must not contain spaces or braces", field=name)
+    return value
+
+
+def _compact_log(log: object) -> str:
+    """The move log (daily-log/1 JSON object, JSON text or compact text, or a parsed
+    :class:`daily.movelog.MoveLog`, as the finishing move has it) as compact text.
+
+    Boards keep logs in the compact form (about 60 bytes instead of about 900 of JSON).
+    """
+    if log is None:
+        return ""
+    if isinstance(log, MoveLog):
+        return log.to_text()
+    if isinstance(log, str) and len(log.encode()) > MAX_LOG_BYTES:
+        raise ResultError(f"is larger than {MAX_LOG_BYTES} bytes", field="log")
+    try:
+        if isinstance(log, Mapping):
+            return MoveLog.from_json(log).to_text()
+        if isinstance(log, str):
+            return parse_log(log).to_text()
+    except DailyError as exc:
+        raise ResultError(f"not a daily-log/1 move log: {exc}", field="log") from None
+    raise ResultError("must be a daily-log/1 JSON object", field="log")
+
+
+@dataclass(frozen=True)
+class Result:
+    """A verified ranked result, as the API enqueues it for the workers.
+
+    >>> r = Result.from_json({"game_id": "g_1", "player_id": "p_1", "player_name": "Ada",
+    ...     "date": "2026-11-29", "ruleset": "kniffel", "total": 251,
+    ...     "finished_at": 1764400000.5, "code": "DD-7K3M9Q",
+    ... "log": {"format": "daily-log/1", "ruleset": "yahtzee", "day": "2026-11-29",
+    ...         "turns": [{"holds": ["11000"], "category": "chance"}]}})
+    >>> r.ruleset, r.total, r.log
+    ('yahtzee', 251, 'dl1~yahtzee~-~d2026-11-29~YM')
+    >>> Result.from_json({"game_id": "g_1"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    daily.service.results.leaderboard.ResultError: player_id: must be a string, not NoneType
+    """
+
+    game_id: str
+    player_id: str
+    player_name: str
+    date: dt.date
+    ruleset: str
+    total: int
+    finished_at: float
+    code: str
+    log: str  # the move log in its compact text form ("" if none was sent)
+
+    @classmethod
+    def from_json(cls, obj: object) -> Result:
+        """Parse and check the JSON object the API enqueues (a dict or its text)."""
+        if isinstance(obj, str | bytes):
+            try:
+                obj = json.loads(obj)
+            except ValueError:
+                raise ResultError("is not valid JSON", field="result") from None
+        if not isinstance(obj, Mapping):
+            raise ResultError("must be a JSON object", field="result")
+        game_id = _ident(obj, "game_id")
+        player_id = _ident(obj, "player_id")
+        name = _text(obj, "player_name", MAX_NAME_LENGTH, empty_ok=True)
+        try:
+            date = parse_date(obj.get("date"))
+            ruleset = canonical_name(obj.get("ruleset"))
+        except DailyError as exc:
+            raise ResultError(exc.message, field=exc.field) from None
+        total = obj.get("total")
+        if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total < TOTAL_LIMIT:
+            raise ResultError(f"must be a whole number 0..{TOTAL_LIMIT - 1}", field="total")
+        finished = obj.get("finished_at")
+        if isinstance(finished, bool) or not isinstance(finished, int | float):
+            raise ResultError("must be epoch seconds (a number)", field="finished_at")
+        if not math.isfinite(finished) or finished <= 0:
+            raise ResultError("must be a positive finite number", field="finished_at")
+        code = _text(obj, "code", MAX_CODE_LENGTH, empty_ok=True)
+        log_text = _compact_log(obj.get("log"))
+        return cls(game_id, player_id, name, date, ruleset, total, float(finished), code, log_text)
+
+    def dumps(self) -> str:
+        """Compact JSON text with the move log in its compact text form (about 250 bytes).
+
+        :meth:`from_json` reads it back; the results stream carries this form.
+
+        >>> r = Result.from_json({"game_id": "g_1", "player_id": "p_1", "player_name": "",
+        ...     "date": "2026-11-29", "ruleset": "yahtzee", "total": 0,
+        ...     "finished_at": 1764400000.5, "code": "", "log": None})
+        >>> Result.from_json(r.dumps()) == r
+        True
+        """
+        return json.dumps({**self._fields(), "log": self.log or None}, separators=(",", ":"))
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object form (the inverse of :meth:`from_json`)."""
+        return {**self._fields(),
+                "log": MoveLog.from_text(self.log).to_json() if self.log else None}
+
+    def _fields(self) -> dict[str, Any]:
+        """Every field but the log, in the order of both forms."""
+        return {
+            "game_id": self.game_id,
+            "player_id": self.player_id,
+            "player_name": self.player_name,
+            "date": self.date.isoformat(),
+            "ruleset": self.ruleset,
+            "total": self.total,
+            "finished_at": self.finished_at,
+            "code": self.code,
+        }
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of a board."""
+
+    rank: int
+    game_id: str
+    player_id: str
+    player_name: str
+    score: int
+    finished_at: float
+    code: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as the API shows it (``player`` is ``{"id", "name"}``)."""
+        return {
+            "rank": self.rank,
+            "player": {"id": self.player_id, "name": self.player_name},
+            "score": self.score,
+            "finished_at": self.finished_at,
+            "code": self.code,
+            "game_id": self.game_id,
+        }
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place on a board."""
+
+    rank: int
+    players: int
+    percentile: float
+    score: int
+    game_id: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"rank", "percentile", "score"}`` as in the API's ``me`` field."""
+        return {"rank": self.rank, "percentile": self.percentile, "score": self.score}
+
+
+#: Lua function ``record_board(k, a)``: k = rank entries players hist logs frozen keys,
+#: a = game_id player_id sort_key entry_json bin log_text. Returns 1 (recorded), 0 (the
+#: game is on the board already), -1 (board frozen) or -2 (the player has another game).
+#: The results consumer (:mod:`daily.service.results.stream`) composes it with the
+#: statistics function into one script.
+BOARD_LUA = """
+local function record_board(k, a)
+  if redis.call('HEXISTS', k[2], a[1]) == 1 then return 0 end
+  if redis.call('EXISTS', k[6]) == 1 then return -1 end
+  local other = redis.call('HGET', k[3], a[2])
+  if other and other ~= a[1] then return -2 end
+  redis.call('ZADD', k[1], a[3], a[1])
+  redis.call('HSET', k[2], a[1], a[4])
+  redis.call('HSET', k[3], a[2], a[1])
+  redis.call('HINCRBY', k[4], a[5], 1)
+  if a[6] ~= '' then redis.call('HSET', k[5], a[1], a[6]) end
+  return 1
+end
+"""
+#: The board script alone (KEYS and ARGV as for ``record_board``).
+BOARD_RECORD = BOARD_LUA + "return record_board(KEYS, ARGV)\n"
+
+
+# KEYS: rank entries players   ARGV: player_id  -> {rank0, players, entry, game_id} | nil
+_STANDING = """
+local game = redis.call('HGET', KEYS[3], ARGV[1])
+if not game then return false end
+local rank = redis.call('ZRANK', KEYS[1], game)
+if not rank then return false end
+return {rank, redis.call('ZCARD', KEYS[1]), redis.call('HGET', KEYS[2], game), game}
+"""
+
+# KEYS: rank entries players   ARGV: player_id radius  -> {start0, ids, entries} | nil
+_AROUND = """
+local game = redis.call('HGET', KEYS[3], ARGV[1])
+if not game then return false end
+local rank = redis.call('ZRANK', KEYS[1], game)
+if not rank then return false end
+local start = math.max(rank - tonumber(ARGV[2]), 0)
+local ids = redis.call('ZRANGE', KEYS[1], start, rank + tonumber(ARGV[2]))
+return {start, ids, redis.call('HMGET', KEYS[2], unpack(ids))}
+"""
+
+
+class Leaderboard:
+    """The board of one (date, ruleset) on a Redis connection.
+
+    >>> board = Leaderboard(None, "2026-11-29", "kniffel", prefix="t:")  # type: ignore[arg-type]
+    >>> board.ruleset, board.key("rank")
+    ('yahtzee', 't:lb:{2026-11-29:yahtzee}:rank')
+    """
+
+    def __init__(
+        self, conn: redis.Redis, date: dt.date | str, ruleset: str, *, prefix: str = "dd:"
+    ) -> None:
+        self.conn = conn
+        self.date = parse_date(date)
+        self.ruleset = canonical_name(ruleset)
+        self.prefix = prefix
+
+    def key(self, part: str) -> str:
+        """The Redis key of one part of this board (see the module docstring)."""
+        return keymap.board(self.prefix, self.date, self.ruleset, part)
+
+    def record_keys(self) -> list[str]:
+        """The keys of :data:`BOARD_LUA`, in its order."""
+        return [self.key(p) for p in ("rank", "entries", "players", "hist", "logs", "frozen")]
+
+    # -- writing -------------------------------------------------------------
+
+    def record_args(self, result: Result) -> list[Any]:
+        """The arguments of :data:`BOARD_LUA` for ``result`` (which must be of this board)."""
+        if (result.date, result.ruleset) != (self.date, self.ruleset):
+            raise ResultError(
+                f"belongs to {result.date} {result.ruleset}, not this board", field="game_id"
+            )
+        entry = json.dumps(
+            {
+                "p": result.player_id,
+                "n": result.player_name,
+                "t": result.total,
+                "f": result.finished_at,
+                "c": result.code,
+            },
+            separators=(",", ":"),
+        )
+        return [
+            result.game_id,
+            result.player_id,
+            sort_key(result.total, result.finished_at, self.date),
+            entry,
+            result.total // BIN_WIDTH * BIN_WIDTH,
+            result.log,
+        ]
+
+    def outcome(self, outcome: int, result: Result) -> str:
+        """The name of :data:`BOARD_LUA`'s reply; raises on a refusal (-1, -2)."""
+        if outcome == -1:
+            raise BoardFrozenError(
+                f"the board of {self.date} {self.ruleset} is frozen; game {result.game_id}"
+                " arrived after the day closed",
+                field="date",
+            )
+        if outcome == -2:
+            raise DuplicatePlayerError(
+                f"player {result.player_id} already has another game on {self.date}"
+                f" {self.ruleset}",
+                field="player_id",
+            )
+        return "recorded" if outcome == 1 else "already_recorded"
+
+    def record(self, result: Result, *, allow_frozen: bool = False) -> str:
+        """Put ``result`` on the board, atomically and idempotently.
+
+        Returns ``"recorded"``, or ``"already_recorded"`` when the game id is on the
+        board already (nothing changes). Raises :class:`BoardFrozenError` on a frozen
+        board (unless ``allow_frozen``: a game cleared by review after the close) and
+        :class:`DuplicatePlayerError` if the player has another game here.
+        """
+        script = self.conn.register_script(BOARD_RECORD)
+        keys = self.record_keys()
+        if allow_frozen:
+            keys[-1] = self.key("never-frozen")  # a key that is never set
+        outcome = script(keys=keys, args=self.record_args(result))
+        return self.outcome(int(outcome), result)
+
+    def record_many(self, results: Iterable[Result], batch: int = 1000) -> list[str]:
+        """:meth:`record` for many results, pipelined in batches (rebuilds, benchmarks).
+
+        Each result is still recorded by its own atomic script call; the first refused
+        result raises after its batch was sent (the others of the batch stand).
+        """
+        script = self.conn.register_script(BOARD_RECORD)
+        keys = self.record_keys()
+        outcomes: list[str] = []
+        pending: list[Result] = []
+
+        def flush() -> None:
+            with self.conn.pipeline(transaction=False) as pipe:
+                for r in pending:
+                    script(keys=keys, args=self.record_args(r), client=pipe)
+                replies = pipe.execute()
+            outcomes.extend(self.outcome(int(o), r) for o, r in zip(replies, pending, strict=True))
+            pending.clear()
+
+        for result in results:
+            pending.append(result)
+            if len(pending) >= batch:
+                flush()
+        if pending:
+            flush()
+        return outcomes
+
+    def freeze(self, at: float) -> bool:
+        """Freeze the board at epoch seconds ``at``; False if it was frozen already."""
+        return bool(self.conn.set(self.key("frozen"), repr(at), nx=True))
+
+    def clear(self) -> None:
+        """Delete every key of this board (used by a rebuild)."""
+        self.conn.delete(*self.record_keys(), self.key("final"))
+
+    # -- reading -------------------------------------------------------------
+
+    def frozen(self) -> bool:
+        """Whether the day is closed and the board final."""
+        return bool(self.conn.exists(self.key("frozen")))
+
+    def players(self) -> int:
+        """The live number of players on the board."""
+        return int(self.conn.zcard(self.key("rank")))
+
+    def _rows(self, start: int, stop: int) -> list[Entry]:
+        found: list[bytes] = self.conn.zrange(self.key("rank"), start, stop)  # type: ignore[assignment]
+        ids = [as_text(i) for i in found]
+        if not ids:
+            return []
+        return self._entries(start, ids, self.conn.hmget(self.key("entries"), ids))
+
+    @staticmethod
+    def _entries(start: int, ids: list[str], blobs: list[Any]) -> list[Entry]:
+        rows = []
+        for offset, (game_id, blob) in enumerate(zip(ids, blobs, strict=True)):
+            if blob is None:  # cannot happen: both are written by one script
+                raise StateError(f"board entry {game_id} has no data", field="game_id")
+            e = json.loads(blob)
+            rows.append(
+                Entry(start + offset + 1, game_id, e["p"], e["n"], e["t"], e["f"], e["c"])
+            )
+        return rows
+
+    def top(self, n: int = 100) -> list[Entry]:
+        """The best ``n`` rows, rank 1 first."""
+        if n <= 0:
+            return []
+        return self._rows(0, n - 1)
+
+    def page(self, start_rank: int, count: int) -> list[Entry]:
+        """``count`` rows starting at rank ``start_rank`` (1-based)."""
+        if start_rank < 1 or count <= 0:
+            return []
+        return self._rows(start_rank - 1, start_rank - 2 + count)
+
+    def game_of(self, player_id: str) -> str | None:
+        """The game id the player has on this board, if any."""
+        raw = self.conn.hget(self.key("players"), player_id)
+        return as_text(raw) if raw is not None else None
+
+    def standing_of_game(self, game_id: str) -> Standing | None:
+        """Rank, percentile and score of ``game_id``, or None if it is not on the board."""
+        with self.conn.pipeline(transaction=False) as pipe:
+            pipe.zrank(self.key("rank"), game_id)
+            pipe.zcard(self.key("rank"))
+            pipe.hget(self.key("entries"), game_id)
+            rank0, players, blob = pipe.execute()
+        if rank0 is None or blob is None:
+            return None
+        rank = rank0 + 1
+        return Standing(rank, players, percentile(rank, players), json.loads(blob)["t"], game_id)
+
+    def standing(self, player_id: str) -> Standing | None:
+        """The player's place on the board, or None if they have no game on it.
+
+        One round trip (a read-only script).
+        """
+        keys = [self.key("rank"), self.key("entries"), self.key("players")]
+        reply = self.conn.register_script(_STANDING)(keys=keys, args=[player_id])
+        if not reply:
+            return None
+        rank0, players, blob, game_id = reply
+        rank = int(rank0) + 1
+        score = json.loads(blob)["t"]
+        return Standing(rank, int(players), percentile(rank, int(players)), score, as_text(game_id))
+
+    def around(self, player_id: str, radius: int = AROUND_RADIUS) -> list[Entry]:
+        """The rows from ``radius`` ranks above the player to ``radius`` below (or []).
+
+        One round trip (a read-only script).
+        """
+        keys = [self.key("rank"), self.key("entries"), self.key("players")]
+        reply = self.conn.register_script(_AROUND)(keys=keys, args=[player_id, max(radius, 0)])
+        if not reply:
+            return []
+        start, ids, blobs = reply
+        return self._entries(int(start), [as_text(i) for i in ids], blobs)
+
+    def histogram(self) -> dict[str, Any]:
+        """``{"bin_width": 10, "bins": [{"from", "to", "count"}, ...]}``, low bins first."""
+        raw = self.conn.hgetall(self.key("hist"))
+        bins = sorted((int(k), int(v)) for k, v in raw.items())
+        return {
+            "bin_width": BIN_WIDTH,
+            "bins": [{"from": b, "to": b + BIN_WIDTH - 1, "count": c} for b, c in bins if c],
+        }
+
+    def final_stats(self) -> dict[str, Any] | None:
+        """The statistics computed when the day was rolled over, if it was."""
+        raw = self.conn.get(self.key("final"))
+        return json.loads(raw) if raw is not None else None
+
+    def compute_final_stats(self) -> dict[str, Any]:
+        """Players, mean, median, best and worst score and histogram of the board.
+
+        Reads the whole board (a few seconds for a million entries); called once per
+        day by the rollover, which stores it with :meth:`store_final_stats`.
+        """
+        totals = [e["t"] for e in self._scan_entries()]
+        totals.sort()
+        n = len(totals)
+        median: float | None = None
+        if n:
+            mid = n // 2
+            median = float(totals[mid]) if n % 2 else (totals[mid - 1] + totals[mid]) / 2
+        return {
+            "date": self.date.isoformat(),
+            "ruleset": self.ruleset,
+            "players": n,
+            "mean": round(sum(totals) / n, 2) if n else None,
+            "median": median,
+            "best": totals[-1] if n else None,
+            "worst": totals[0] if n else None,
+            "histogram": self.histogram(),
+        }
+
+    def store_final_stats(self, stats: Mapping[str, Any]) -> None:
+        """Keep the final statistics with the board."""
+        self.conn.set(self.key("final"), json.dumps(stats, separators=(",", ":")))
+
+    def _scan_entries(self) -> Iterable[dict[str, Any]]:
+        for _field, blob in self.conn.hscan_iter(self.key("entries"), count=1000):
+            yield json.loads(blob)
+
+    def iter_results(self, batch: int = 1000) -> Iterable[tuple[Entry, str]]:
+        """Every row in rank order with its move log text, read in batches."""
+        start = 0
+        while True:
+            rows = self._rows(start, start + batch - 1)
+            if not rows:
+                return
+            logs = self.conn.hmget(self.key("logs"), [r.game_id for r in rows])
+            for row, log in zip(rows, logs, strict=True):
+                yield row, (as_text(log) if log is not None else "")
+            start += batch
+
+    def view(self, limit: int = 100, player_id: str | None = None) -> dict[str, Any]:
+        """The API's leaderboard object (without ``par``, which the API adds).
+
+        ``{"date", "ruleset", "frozen", "players", "top", "me", "around", "histogram"}``;
+        ``me`` is None and ``around`` empty when ``player_id`` has no game here.
+        """
+        me = self.standing(player_id) if player_id else None
+        return {
+            "date": self.date.isoformat(),
+            "ruleset": self.ruleset,
+            "frozen": self.frozen(),
+            "players": self.players(),
+            "top": [e.to_json() for e in self.top(limit)],
+            "me": me.to_json() if me else None,
+            "around": [e.to_json() for e in self.around(player_id)] if me and player_id else [],
+            "histogram": self.histogram(),
+        }

@@ -1,0 +1,414 @@
+"""The fair-play check of a ranked result, as the results worker runs it.
+
+The check needs the day's ceiling, which only the server can compute (from the day
+seed). It is computed *ahead* of the results path: :func:`workers.ceilings.
+prepare_day_ceiling`, enqueued by the rollover while the day is upcoming or open,
+stores it at ``fairplay:ceiling:<date>:<ruleset>`` (:func:`store_prepared`; secret
+until the reveal, never served). The consumer reads it with one GET and keeps it
+(:func:`ceiling_value`).
+
+* Ceiling-only rulesets (no strategy table, or ``DAILY_FAIRPLAY_CEILING_ONLY``, Maxi
+  Yatzy by default): a game that scores the ceiling is held
+  (:func:`daily.fairplay.foresight.assess_ceiling_value`). It needs the value and the
+  day's slots (derived from the seed in microseconds), nothing else.
+* The full foresight test (:func:`daily.fairplay.foresight.assess`) needs the
+  ceiling's whole table of values: the job keeps it too for the small rulesets
+  (``fairplay:hindsight:<date>:<ruleset>``, :func:`store_hindsight`; 80 kB for
+  Yahtzee), read with one GET; the process keeps it (:data:`CEILINGS_KEPT` days).
+
+When the value is not prepared (the job has not run) or the full table is needed and
+not kept, the consumer computes it itself: at once for rulesets of at most :data:`INLINE_BOXES`
+boxes (Yahtzee, Yatzy, Yacht: under 2 s), in a background thread for bigger ones (Maxi
+Yatzy: 10 to 90 s). Meanwhile :func:`review_gate` answers :data:`DEFERRED` for that
+day set's results: the consumer leaves them pending and takes them again a few seconds
+later (:mod:`daily.service.results.stream`), so the results of every other day set go
+on. A result with no complete move log (not one the API produces) is not checked. When
+the check cannot run (no keyring, a log that does not replay on the day's dice) the
+game is held with that reason: a gate that fails stays closed, and an operator sees why.
+
+>>> from daily.service.config import load_config
+>>> check_result(None, load_config({}), _no_log_result()) is None
+True
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import threading
+import zlib
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import redis
+
+from daily.dice import parse_date
+from daily.errors import DailyError, LogFormatError
+from daily.movelog import MoveLog
+from daily.rules import Ruleset, canonical_name
+from daily.service import keymap
+from daily.service.config import Config
+from daily.service.days.keyring import Keyring
+from daily.service.results.leaderboard import Result, as_text
+from daily.service.results.stream import DEFERRED
+from daily.service.review.queue import CLEARED, HELD, ReviewQueue
+
+if TYPE_CHECKING:  # the compiled engine is imported when a game is first checked
+    from daily.fairplay.ceiling import Ceiling
+    from daily.fairplay.foresight import Verdict
+
+#: Days whose ceiling (and slots) a process keeps in memory (2 MB each for Yahtzee).
+CEILINGS_KEPT = 4
+#: A game that rerolled every die in this share of its rerolls looks like scouting.
+SCOUT_SHARE = 0.9
+#: A network that created this many players in a day is busy.
+BUSY_NETWORK = 10
+#: The method recorded when the check could not run (the game is held).
+UNCHECKED = "unchecked"
+#: Rulesets with at most this many boxes have their ceiling computed in line when it is
+#: missing (2^13..2^15 box masks: under 2 s); bigger ones (Maxi Yatzy, 20) in a thread.
+INLINE_BOXES = 15
+#: Seconds the prepared ceiling is kept: longer than a day is prepared ahead (12 h) and
+#: open (50 h), on the wall clock (a demo clock's days may be minutes long).
+PREPARED_KEPT = 4 * 86400
+
+log = logging.getLogger(__name__)
+
+_LOCK = threading.Lock()
+_Key = tuple[str, dt.date, str]  # ruleset, date, its non-default options
+_CEILINGS: OrderedDict[_Key, Ceiling] = OrderedDict()
+_VALUES: OrderedDict[_Key, tuple[int, np.ndarray]] = OrderedDict()
+_Solved = tuple[int, np.ndarray, "Ceiling | None"]  # value, slots, the whole ceiling if kept
+_PENDING: dict[tuple[_Key, bool], Future[_Solved]] = {}
+#: (ruleset, date) of the computations in the background thread: their results are
+#: deferred at once, without parsing their logs (a backlog is claimed again every few
+#: seconds until the ceiling is there).
+_WAITING: set[tuple[str, dt.date]] = set()
+_BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ceiling")
+
+
+class CeilingPending(Exception):
+    """The day's ceiling is being computed in the background: check the game later."""
+
+
+def _key(rules: Ruleset, date: dt.date) -> _Key:
+    return rules.name, date, repr(rules.non_default_options())
+
+
+def _keep(cache: OrderedDict[_Key, Any], key: _Key, value: Any) -> None:
+    with _LOCK:
+        cache[key] = value
+        cache.move_to_end(key)
+        while len(cache) > CEILINGS_KEPT:
+            cache.popitem(last=False)
+
+
+def _kept(cache: OrderedDict[_Key, Any], key: _Key) -> Any:
+    with _LOCK:
+        hit = cache.get(key)
+        if hit is not None:
+            cache.move_to_end(key)
+        return hit
+
+
+def store_prepared(conn: redis.Redis, prefix: str, date: dt.date, name: str,
+                   value: int, seconds: float) -> dict[str, Any]:
+    """Keep a day set's ceiling for the results path (``SET NX``: the first one stays;
+    the programme is deterministic, so every computation gives the same value).
+
+    Returns what is stored. The key is secret until the reveal: nothing serves it.
+    """
+    key = keymap.fairplay_ceiling(prefix, date, name)
+    figures = {"ceiling": int(value), "seconds": round(seconds, 3)}
+    conn.set(key, json.dumps(figures, sort_keys=True), nx=True, ex=PREPARED_KEPT)
+    raw = conn.get(key)
+    return dict(json.loads(raw)) if raw is not None else figures
+
+
+def store_hindsight(conn: redis.Redis, prefix: str, date: dt.date, name: str,
+                    values: np.ndarray) -> None:
+    """Keep a day set's table of ceiling values for the consumers' foresight test
+    (rulesets of at most :data:`INLINE_BOXES` boxes: 2 MB, 80 kB compressed, for
+    Yahtzee). Secret like :func:`store_prepared`."""
+    blob = zlib.compress(np.ascontiguousarray(values, dtype="<i2").tobytes(), 6)
+    conn.set(keymap.fairplay_hindsight(prefix, date, name), blob, nx=True, ex=PREPARED_KEPT)
+
+
+def prepared_hindsight(conn: redis.Redis, prefix: str, date: dt.date,
+                       name: str) -> np.ndarray | None:
+    """The table :func:`store_hindsight` kept (None when there is none)."""
+    blob = conn.get(keymap.fairplay_hindsight(prefix, date, name))
+    if blob is None:
+        return None
+    if not isinstance(blob, bytes):  # a connection decoding answers cannot read it
+        raise TypeError("the prepared ceiling table needs a connection answering bytes")
+    return np.frombuffer(zlib.decompress(blob), dtype="<i2").astype(np.int16)
+
+
+def prepared_figures(conn: redis.Redis, prefix: str, date: dt.date,
+                     name: str) -> dict[str, Any] | None:
+    """The ceiling computed ahead for a day set, or the public one once it is revealed
+    (None when neither exists yet)."""
+    for key in (keymap.fairplay_ceiling(prefix, date, name), keymap.ceiling(prefix, date, name)):
+        raw = conn.get(key)
+        if raw is not None:
+            return dict(json.loads(raw))
+    return None
+
+
+def _solve(config: Config, rules: Ruleset, date: dt.date) -> Ceiling:
+    from daily.fairplay.ceiling import ceiling_of_seed
+
+    name = rules.name
+    log.info("fair-play ceiling of %s %s: computing in the results consumer", name, date)
+
+    def progress(done: int, levels: int) -> None:
+        if done % 5 == 0 or done == levels:
+            log.info("fair-play ceiling of %s %s: level %d of %d", name, date, done, levels)
+
+    seed = Keyring.load(config).day_seed(name, date)
+    ceiling = ceiling_of_seed(rules, seed, progress if len(rules.boxes) > INLINE_BOXES else None)
+    log.info("fair-play ceiling of %s %s: computed in %.1f s", name, date, ceiling.seconds)
+    return ceiling
+
+
+def _compute(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.date,
+             full: bool) -> _Solved:
+    """Solve the day's ceiling, share its value (Redis) and keep what is needed (the
+    whole table of values only with ``full``: 170 MB for Maxi Yatzy)."""
+    ceiling = _solve(config, rules, date)
+    key = _key(rules, date)
+    _keep(_VALUES, key, (ceiling.value, ceiling.slots))
+    if conn is not None and not rules.non_default_options():
+        store_prepared(conn, config.key_prefix, date, rules.name, ceiling.value,
+                       ceiling.seconds)
+        if len(rules.boxes) <= INLINE_BOXES:
+            store_hindsight(conn, config.key_prefix, date, rules.name, ceiling.values)
+    if full:
+        _keep(_CEILINGS, key, ceiling)
+    return ceiling.value, ceiling.slots, ceiling if full else None
+
+
+def _solved(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.date,
+            full: bool) -> _Solved:
+    """Solve now (small rulesets) or in the background thread (raises
+    :class:`CeilingPending` until it is done; a failure there is raised here)."""
+    if len(rules.boxes) <= INLINE_BOXES:
+        return _compute(conn, config, rules, date, full)
+    job = (_key(rules, date), full)
+    with _LOCK:
+        future = _PENDING.get(job)
+        if future is None:
+            future = _BACKGROUND.submit(_compute, conn, config, rules, date, full)
+            _PENDING[job] = future
+            waiting = (rules.name, date)
+            _WAITING.add(waiting)
+            future.add_done_callback(lambda _f: _WAITING.discard(waiting))
+            log.warning("fair-play ceiling of %s %s is not prepared: computing it in the"
+                        " background; its results wait", rules.name, date)
+    if not future.done():
+        raise CeilingPending(f"the ceiling of {rules.name} {date} is being computed")
+    with _LOCK:
+        _PENDING.pop(job, None)
+    return future.result()  # raises what the computation raised
+
+
+def ceiling_value(conn: redis.Redis | None, config: Config, rules: Ruleset,
+                  date: dt.date) -> tuple[int, np.ndarray]:
+    """The ceiling's value and the day's slot matrix: kept, else one GET of the prepared
+    value (the slots come from the seed), else computed (see :func:`_solved`)."""
+    from daily.fairplay.ceiling import slots_of_seed
+
+    key = _key(rules, date)
+    hit = _kept(_VALUES, key)
+    if hit is not None:
+        return hit
+    figures = (prepared_figures(conn, config.key_prefix, date, rules.name)
+               if conn is not None and not rules.non_default_options() else None)
+    if figures is None:
+        value, slots, _ = _solved(conn, config, rules, date, full=False)
+        return value, slots
+    slots = slots_of_seed(rules, Keyring.load(config).day_seed(rules.name, date))
+    found = (int(figures["ceiling"]), slots)
+    _keep(_VALUES, key, found)
+    return found
+
+
+def _from_prepared(conn: redis.Redis, config: Config, rules: Ruleset,
+                   date: dt.date) -> Ceiling | None:
+    """The ceiling rebuilt from its prepared table (one GET), or None."""
+    from daily.fairplay.ceiling import Ceiling, slots_of_seed
+    from daily.strategy.spec import GameSpec
+
+    values = prepared_hindsight(conn, config.key_prefix, date, rules.name)
+    if values is None:
+        return None
+    spec = GameSpec.from_rules(rules)
+    if values.shape != (spec.n_states,):
+        log.error("the prepared ceiling table of %s %s has %d values, expected %d: ignored",
+                  rules.name, date, values.size, spec.n_states)
+        return None
+    slots = slots_of_seed(rules, Keyring.load(config).day_seed(rules.name, date))
+    return Ceiling(spec, slots, values)
+
+
+def day_ceiling(conn: redis.Redis | None, config: Config, rules: Ruleset,
+                date: dt.date) -> Ceiling:
+    """The ceiling of a day set with its table of values (computed once per process)."""
+    hit = _kept(_CEILINGS, _key(rules, date))
+    if hit is not None:
+        return hit
+    if conn is not None and not rules.non_default_options():
+        found = _from_prepared(conn, config, rules, date)
+        if found is not None:
+            _keep(_CEILINGS, _key(rules, date), found)
+            return found
+    ceiling = _solved(conn, config, rules, date, full=True)[2]
+    assert ceiling is not None  # full=True keeps it
+    return ceiling
+
+
+def warm_up(config: Config) -> None:
+    """Import the check's engine (numba among it: seconds on a loaded machine) before
+    the first result, so that it does not hold up the first batch; nothing when no
+    ruleset is checked.
+
+    >>> from daily.service.config import load_config
+    >>> warm_up(load_config({"DAILY_FAIRPLAY_RULESETS": "off"}))
+    """
+    if config.fairplay_rulesets:
+        import daily.fairplay.foresight
+        import daily.strategy.tables.lookup  # noqa: F401
+
+
+def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
+    """The verdict on a ranked result, or None when it has no complete log or its
+    ruleset is not checked (``DAILY_FAIRPLAY_RULESETS``).
+
+    Raises :class:`CeilingPending` while the day's ceiling is computed in the background.
+    """
+    if not result.log:
+        return None
+    log = MoveLog.from_text(result.log)
+    if not log.complete:
+        return None
+    rules = log.rules
+    if rules.name not in config.fairplay_rulesets:
+        return None
+    from daily.fairplay.foresight import assess, assess_ceiling_value
+    from daily.strategy.spec import StrategyError
+    from daily.strategy.tables.lookup import get_table
+
+    table = None
+    if rules.name not in config.fairplay_ceiling_only:
+        try:
+            table = get_table(rules, config.tables_dir)
+        except StrategyError:
+            table = None
+    if table is None:
+        if log.day is not None and log.day != result.date:
+            raise LogFormatError(f"the log is of {log.day}, the result of {result.date}",
+                                 field="log")
+        value, slots = ceiling_value(conn, config, rules, result.date)
+        # The total is the server's, computed when the game finished: no replay needed.
+        return assess_ceiling_value(log, value, slots, total=result.total)
+    return assess(log, day_ceiling(conn, config, rules, result.date), table)
+
+
+def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None:
+    """Run the check for a result on its way to the board; None lets it through.
+
+    Returns ``"held"`` (flagged now or earlier, waiting for an operator),
+    ``"disqualified"``, or :data:`DEFERRED` (its day's ceiling is being computed: the
+    consumer leaves it pending and asks again later); a game an operator cleared goes
+    through without a new check.
+    """
+    return review_gates(conn, config, [result])[0]
+
+
+def review_gates(
+    conn: redis.Redis, config: Config, results: list[Result]
+) -> list[str | None]:
+    """:func:`review_gate` for a batch of results, with a handful of pipelined round
+    trips for the whole batch (the review index; the players' networks; the board's
+    review statistics) instead of five per result."""
+    queue = ReviewQueue(conn, config.key_prefix)
+    out: list[str | None] = [None] * len(results)
+    todo = [i for i, r in enumerate(results) if (r.ruleset, r.date) not in _WAITING]
+    for i in set(range(len(results))) - set(todo):
+        out[i] = DEFERRED
+    if not todo:
+        return out
+    with conn.pipeline(transaction=False) as pipe:
+        for i in todo:
+            pipe.hget(queue.index_key, results[i].game_id)
+        indexed = pipe.execute()
+    checked: list[tuple[int, Verdict]] = []
+    for i, where in zip(todo, indexed, strict=True):
+        result = results[i]
+        entry = queue.entry(result.game_id) if where is not None else None
+        if entry is not None:
+            out[i] = None if entry.state == CLEARED else entry.state
+            continue
+        try:
+            verdict = check_result(conn, config, result)
+        except CeilingPending:
+            out[i] = DEFERRED
+            continue
+        except DailyError as exc:  # no keyring, a log that does not replay: an operator looks
+            log.error("fair-play check of game %s could not run: %s", result.game_id, exc)
+            queue.hold(result, {
+                "method": UNCHECKED, "flagged": True, "total": result.total,
+                "reason": f"the fair-play check could not run ({exc})",
+            })
+            out[i] = HELD
+            continue
+        if verdict is not None:
+            checked.append((i, verdict))
+    if not checked:
+        return out
+    networks = _networks(conn, config.key_prefix, [results[i].player_id for i, _ in checked])
+    queue.note_signals_many([
+        (results[i].date.isoformat(), results[i].ruleset, results[i].game_id,
+         verdict.scouting >= SCOUT_SHARE, network is not None and network >= BUSY_NETWORK)
+        for (i, verdict), network in zip(checked, networks, strict=True)
+    ])
+    for (i, verdict), network in zip(checked, networks, strict=True):
+        if verdict.flagged:
+            queue.hold(results[i], {**verdict.to_json(), "network_new_players": network})
+            out[i] = HELD
+    return out
+
+
+def _networks(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[int | None]:
+    """:func:`daily.service.players.creation.players_from_network` of many players, in two
+    pipelined round trips."""
+    with conn.pipeline(transaction=False) as pipe:
+        for player_id in player_ids:
+            pipe.get(keymap.player_origin(prefix, player_id))
+        origins = pipe.execute()
+    wanted = [i for i, origin in enumerate(origins) if origin is not None]
+    with conn.pipeline(transaction=False) as pipe:
+        for i in wanted:
+            day, net = as_text(origins[i]).split(" ")
+            pipe.get(keymap.network_count(prefix, day, net))
+        counts = pipe.execute() if wanted else []
+    out: list[int | None] = [None] * len(player_ids)
+    for i, count in zip(wanted, counts, strict=True):
+        out[i] = int(count) if count is not None else None
+    return out
+
+
+def day_ceiling_value(
+    conn: redis.Redis, prefix: str, date: str | dt.date, ruleset: str
+) -> int | None:
+    """The ceiling the ceiling job stored for a revealed day (None until it ran)."""
+    raw = conn.get(keymap.ceiling(prefix, parse_date(date), canonical_name(ruleset)))
+    return int(json.loads(raw)["ceiling"]) if raw is not None else None
+
+
+def _no_log_result() -> Result:
+    return Result("g_1", "p_1", "", dt.date(2026, 11, 29), "yahtzee", 1, 1.0, "", "")

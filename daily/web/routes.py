@@ -1,0 +1,162 @@
+"""The web client: static pages served by the Flask app at ``/``.
+
+It talks only to the JSON API and holds no rules logic of its own. The blueprint
+serves the single-page app at ``/``, ``/r/<code>`` (a shared result) and ``/c/<code>``
+(a friend challenge), the latter two with OpenGraph/Twitter tags and a PNG card
+(``/r/<code>/card.png``, ``/c/<code>/card.png``) for link previews, its
+modules and styles under ``/static/web/``, and one helper endpoint, ``POST /qr.svg``,
+that draws the QR code of the caller's own import link ``<origin>/#/import/<token>``
+(used to move the player to another device). It needs the player's bearer token, so
+nobody else can make the server draw, and drawings are kept in a small per-process
+cache, so asking again costs nothing; the token travels in a header, never in a URL,
+so it never lands in an access log.
+
+>>> from flask import Flask
+>>> app = Flask(__name__)
+>>> app.register_blueprint(bp)
+>>> client = app.test_client()
+>>> client.get("/").status_code, client.get("/r/DD-7K3M9Q").status_code
+(200, 200)
+>>> draw_qr("hello").startswith(b"<svg")
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from typing import Any
+from urllib.parse import quote
+
+import segno
+from flask import Blueprint, Response, current_app, render_template, request
+
+from daily.errors import DailyError
+from daily.service.games.codes import parse_code
+from daily.service.http.parsing import (
+    bearer_token,
+    current_player,
+    json_object,
+    only_fields,
+    request_lang,
+)
+from daily.service.publicurl import public_base_url
+from daily.service.refusals import NotFound
+from daily.web.previews import challenge_preview, result_preview
+from daily.web.sharecard import render_card
+
+bp = Blueprint(
+    "web",
+    __name__,
+    static_folder="static",
+    static_url_path="/static/web",
+    template_folder="templates",
+)
+
+#: Drawings kept per process (an import link per player and origin).
+QR_CACHE_SIZE = 512
+#: What a result code may look like in a ``/r/<code>`` link (checked again by the API).
+CODE_PATTERN = re.compile(r"^[A-Za-z0-9-]{1,24}$")
+
+_NO_STORE = {"Cache-Control": "no-store"}
+
+
+@functools.lru_cache(maxsize=QR_CACHE_SIZE)
+def draw_qr(text: str) -> bytes:
+    """An SVG QR code of ``text`` (error correction M), the same bytes every time."""
+    buffer = io.BytesIO()
+    segno.make(text, error="m", micro=False).save(
+        buffer, kind="svg", scale=4, border=2, xmldecl=False, dark="#111"
+    )
+    return buffer.getvalue()
+
+
+@bp.get("/")
+def index() -> str:
+    """The single-page app."""
+    return render_template("index.html", result_code="")
+
+
+def _services() -> Any:
+    """The API's services when this blueprint runs inside the full app (else None)."""
+    return current_app.extensions.get("daily")
+
+
+def _public_result(code: str) -> dict[str, Any] | None:
+    services = _services()
+    if services is None or not CODE_PATTERN.match(code):
+        return None
+    try:
+        return services.games.public_result(parse_code(code))
+    except DailyError:
+        return None
+
+
+def _challenge(code: str) -> dict[str, Any] | None:
+    services = _services()
+    challenges = getattr(services, "challenges", None) if services is not None else None
+    if challenges is None or not CODE_PATTERN.match(code):
+        return None
+    try:
+        return challenges.public(code, None)
+    except DailyError:
+        return None
+
+
+def _png(data: bytes) -> Response:
+    return Response(data, mimetype="image/png", headers={"Cache-Control": "public, max-age=300"})
+
+
+@bp.get("/r/<code>")
+def result_page(code: str) -> tuple[str, int] | str:
+    """The app opened on a shared result, with the tags of its link preview."""
+    if not CODE_PATTERN.match(code):
+        return render_template("index.html", result_code=""), 404
+    result = _public_result(code)
+    preview = None
+    if result is not None:
+        preview, _ = result_preview(result, public_base_url(_services().config), request_lang())
+    return render_template("index.html", result_code=code, preview=preview)
+
+
+@bp.get("/r/<code>/card.png")
+def result_card(code: str) -> Response:
+    """The PNG card of a result (the link preview's image)."""
+    result = _public_result(code)
+    if result is None:
+        raise NotFound(f"no result {code}", field="code")
+    _, card = result_preview(result, "", request_lang())
+    return _png(render_card(card))
+
+
+@bp.get("/c/<code>")
+def challenge_page(code: str) -> tuple[str, int] | str:
+    """The app opened on a friend challenge, with the tags of its link preview."""
+    challenge = _challenge(code)
+    if challenge is None:
+        return render_template("index.html", challenge_code=""), 404
+    preview, _ = challenge_preview(
+        challenge, public_base_url(_services().config), request_lang())
+    return render_template("index.html", challenge_code=challenge["code"], preview=preview)
+
+
+@bp.get("/c/<code>/card.png")
+def challenge_card(code: str) -> Response:
+    """The PNG card of a challenge: its players' totals."""
+    challenge = _challenge(code)
+    if challenge is None:
+        raise NotFound(f"no challenge {code}", field="code")
+    _, card = challenge_preview(challenge, "", request_lang())
+    return _png(render_card(card))
+
+
+@bp.post("/qr.svg")
+def qr_svg() -> Response:
+    """The QR code of the caller's import link (401 without a valid token); never cached
+    by the browser or a proxy (it holds the token)."""
+    current_player()
+    only_fields(json_object(), ())  # no body, or {} (a deep one is a 400 like anywhere)
+    token = bearer_token() or ""
+    link = f"{request.host_url.rstrip('/')}/#/import/{quote(token, safe='')}"
+    return Response(draw_qr(link), mimetype="image/svg+xml", headers=_NO_STORE)
