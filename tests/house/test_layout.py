@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("daily", "workers")
 #: The core: pure game logic, usable without any server.
 CORE = ("daily.rules", "daily.dice", "daily.game", "daily.movelog", "daily.replay",
-        "daily.card", "daily.calendar", "daily.errors", "daily.randomplay",
+        "daily.card", "daily.calendar", "daily.errors", "daily.randomplay", "daily.standings",
         "daily.strategy", "daily.fairplay", "daily.audit")
 #: Modules whose names may repeat, because every one of them plays the same role.
 SAME_ROLE = {
