@@ -66,6 +66,16 @@ def test_finished_games_reach_the_leaderboard(
     assert f"rank {rank} of 2" in state["result"]["share_text"]
     shared = client.get(f"/api/v1/results/{state['result']['code']}").get_json()
     assert (shared["rank"], shared["percentile"]) == (rank, board["me"]["percentile"])
+    lower = finals[bob.id]["total"] < finals[ada.id]["total"]
+    assert shared["better_than"] == board["me"]["better_than"] == (50.0 if lower else 0.0)
+    assert state["result"]["streak"] == 1 and "streak" not in state["result"]["share_text"]
+    assert finals[ada.id]["result"]["streak"] is None  # the finishing answer looks nothing up
+
+    # A rename reaches the board at once (the board reads names when it is read).
+    assert ada.call("PATCH", "/players/me", {"name": "Ada L."}).status_code == 200
+    board = bob.call("GET", "/leaderboards/2026-11-29/yahtzee").get_json()
+    assert {row["player"]["name"] for row in board["top"]} == {"Ada L.", "Bob"}
+    assert {row["player"]["name"] for row in board["around"]} == {"Ada L.", "Bob"}
 
     me = ada.call("GET", "/players/me").get_json()
     assert me["stats"]["games"] == 1 and me["stats"]["best"] == finals[ada.id]["total"]

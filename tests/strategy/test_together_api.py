@@ -78,6 +78,14 @@ def test_opponents_play_the_same_dice_and_are_shown_only_after_your_turn(
     assert all(o["over"] for o in state["opponents"])
     hard = next(o for o in state["opponents"] if o["level"] == "hard")
     assert hard["expected"] == 254.6
+    # The share text says how the game did against each of them, in the player's words.
+    you = state["total"]
+    words = {True: "beat {} by {}", False: "lost to {} by {}"}
+    for level, name in (("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard")):
+        them = got[level]
+        line = f"tied with {name}" if you == them else words[you > them].format(
+            name, abs(you - them))
+        assert line in state["result"]["share_text"], state["result"]["share_text"]
     # Each bot's first roll is the game's first roll slot: the same dice as the player's.
     slots = SlotCache(seed, 5)
     for opponent in state["opponents"]:

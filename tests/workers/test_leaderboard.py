@@ -42,14 +42,20 @@ def test_rank_order_score_then_finish_then_game_id(redis_client, make_result) ->
         assert b.record(Result.from_json(r)) == "recorded"
     top = b.top(10)
     assert [e.game_id for e in top] == ["g_c", "g_d", "g_a", "g_b", "g_e"]
-    assert [e.rank for e in top] == [1, 2, 3, 4, 5]
+    # standard competition ranks: equal totals share a rank, the next one skips
+    assert [e.rank for e in top] == [1, 2, 2, 2, 5]
     assert b.players() == 5
     me = b.standing("p_000003")
-    assert me is not None and (me.rank, me.score, me.percentile) == (3, 240, 60.0)
-    assert b.standing("p_nobody") is None
+    assert me is not None and (me.rank, me.score, me.percentile) == (2, 240, 80.0)
+    assert (me.better_than, me.top) == (20.0, 40.0)
+    assert b.standing_of_game("g_b") == me.__class__(2, 5, 1, 240, "g_b")
+    assert b.standing("p_nobody") is None and b.standing_of_game("g_nobody") is None
     assert [e.game_id for e in b.around("p_000003", radius=1)] == ["g_d", "g_a", "g_b"]
+    assert [e.rank for e in b.around("p_000003", radius=1)] == [2, 2, 2]
     assert [e.game_id for e in b.around("p_000002", radius=2)] == ["g_c", "g_d", "g_a"]
-    assert [e.rank for e in b.page(4, 10)] == [4, 5]
+    # a page starting among equals ranks them like the whole board does
+    assert [e.rank for e in b.page(4, 10)] == [2, 5]
+    assert [e.rank for e in b.page(3, 1)] == [2]
     assert b.histogram() == {
         "bin_width": 10,
         "bins": [
@@ -58,6 +64,50 @@ def test_rank_order_score_then_finish_then_game_id(redis_client, make_result) ->
             {"from": 250, "to": 259, "count": 1},
         ],
     }
+
+
+def test_ties_share_a_rank_on_every_view_of_the_board(redis_client, make_result) -> None:
+    """The ranks of top, page, around and standing are daily.standings' of the whole board."""
+    from daily import standings
+
+    b = board(redis_client)
+    totals = [137, 137, 120, 120, 120, 99, 137, 80, 80, 60, 120, 50]
+    base = make_result()["finished_at"]
+    for n, total in enumerate(totals, start=1):
+        b.record(Result.from_json(make_result(n, total=total, finished_at=base + n)))
+    expected = {r.game_id: r.rank for r in standings.standings(
+        (f"g_{n:06d}", t, base + n) for n, t in enumerate(totals, start=1))}
+    full = b.top(100)
+    assert {e.game_id: e.rank for e in full} == expected
+    assert [e.rank for e in full][:4] == [1, 1, 1, 4]
+    for start in range(1, len(totals) + 1):
+        assert [e.rank for e in b.page(start, 3)] == [e.rank for e in full[start - 1:start + 2]]
+    batches = list(b.iter_results(batch=5))
+    assert [e.rank for e, _ in batches] == [e.rank for e in full]
+    for n in range(1, len(totals) + 1):
+        me = b.standing(f"p_{n:06d}")
+        assert me is not None and me.rank == expected[f"g_{n:06d}"]
+        lower = sum(t < totals[n - 1] for t in totals)
+        assert me.better_than == standings.better_than(lower, len(totals))
+        assert me.top == standings.top_share(me.rank, len(totals))
+        assert [e.rank for e in b.around(f"p_{n:06d}", radius=2)] == [
+            expected[e.game_id] for e in b.around(f"p_{n:06d}", radius=2)]
+
+
+def test_a_view_shows_the_current_names(redis_client, make_result) -> None:
+    b = board(redis_client)
+    b.record(Result.from_json(make_result(1, total=200)))
+    b.record(Result.from_json(make_result(2, total=100)))
+    asked: list[list[str]] = []
+
+    def names(ids: list[str]) -> dict[str, str]:
+        asked.append(ids)
+        return {"p_000001": "Ada"}
+
+    view = b.view(10, "p_000002", names=names)
+    assert [row["player"]["name"] for row in view["top"]] == ["Ada", "Player 2"]
+    assert [row["player"]["name"] for row in view["around"]] == ["Ada", "Player 2"]
+    assert asked == [["p_000001", "p_000002"]]  # one look-up for the whole view
 
 
 def test_record_twice_changes_nothing(redis_client, make_result) -> None:
@@ -92,7 +142,8 @@ def test_view_has_the_api_shape(redis_client, make_result) -> None:
     assert view["players"] == 20 and view["frozen"] is False
     assert [row["rank"] for row in view["top"]] == [1, 2, 3]
     assert view["top"][0]["player"] == {"id": "p_000020", "name": "Player 20"}
-    assert view["me"] == {"rank": 11, "percentile": 50.0, "score": 210}
+    assert view["me"] == {"rank": 11, "percentile": 50.0, "score": 210,
+                          "better_than": 45.0, "top": 55.0}
     assert [row["rank"] for row in view["around"]] == list(range(6, 17))
     assert b.view(player_id="p_x")["me"] is None
 

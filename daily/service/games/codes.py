@@ -137,13 +137,41 @@ SHARE_WORDS: dict[str, dict[str, str]] = {
         "practice": "practice", "points": "{total} points", "rank": "rank {rank}",
         "of": " of {players}",
         "legend": f"{GOOD} 60%+ of the box's best · {FAIR} below · {ZERO} 0",
+        "streak": "\N{FIRE} {days}-day streak",
+        "beat": "beat {name} by {by}", "lost": "lost to {name} by {by}",
+        "tied": "tied with {name}",
+        "easy": "Easy", "medium": "Medium", "hard": "Hard",
     },
     "it": {
         "practice": "allenamento", "points": "{total} punti", "rank": "{rank}° posto",
         "of": " su {players}",
         "legend": f"{GOOD} almeno il 60% del massimo della casella · {FAIR} meno · {ZERO} 0",
+        "streak": "\N{FIRE} {days} giorni di fila",
+        "beat": "battuto {name} di {by}", "lost": "perso con {name} di {by}",
+        "tied": "pari con {name}",
+        "easy": "Facile", "medium": "Medio", "hard": "Difficile",
     },
 }
+#: Squares per line of a share text's lower boxes, at most (the upper boxes take one).
+ROW_WIDTH = 9
+
+
+def versus_text(total: int, others: Sequence[tuple[str, int]], lang: str = "en") -> str:
+    """How a total of ``total`` did against others ``(name, total)``, a level's name
+    (``easy``, ``medium``, ``hard``) standing for that computer opponent.
+
+    >>> versus_text(250, [("easy", 210), ("hard", 262), ("Ada", 250)])
+    'beat Easy by 40 · lost to Hard by 12 · tied with Ada'
+    >>> versus_text(250, [("medium", 238)], "it")
+    'battuto Medio di 12'
+    """
+    words = SHARE_WORDS.get(lang, SHARE_WORDS["en"])
+    parts = []
+    for name, theirs in others:
+        shown = words.get(name, name) if name in ("easy", "medium", "hard") else name
+        key = "beat" if total > theirs else "lost" if total < theirs else "tied"
+        parts.append(words[key].format(name=shown, by=abs(total - theirs)))
+    return " · ".join(parts)
 LANGS = tuple(SHARE_WORDS)
 
 
@@ -156,8 +184,15 @@ def share_text(
     players: int | None = None,
     mode: str = "ranked",
     lang: str = "en",
+    streak: int = 0,
+    versus: Sequence[tuple[str, int]] = (),
 ) -> str:
     """The plain-text share message, like Wordle's, with a one-line legend of the squares.
+
+    Then, when there is something to say: the daily streak (from 2 days on) and how the
+    game did against its computer opponents and a challenge's rival (``versus``, as for
+    :func:`versus_text`). The upper boxes take the first line of squares, the others
+    lines of at most :data:`ROW_WIDTH`, as even as they go (13 boxes: 6 and 7).
 
     >>> from daily.rules import get_ruleset
     >>> card = Card.empty(get_ruleset("yacht")).fill(11, 50, 0)
@@ -172,6 +207,9 @@ def share_text(
     >>> print(share_text(card, date=None, url="https://dd.example/r/DD-1", mode="practice",
     ...                  lang="it").splitlines()[:2])
     ['Daily Dice · Yacht · allenamento', '50 punti']
+    >>> print(share_text(card, date="2026-11-29", url="u", streak=3,
+    ...                  versus=[("hard", 44)]).splitlines()[2:4])
+    ['🔥 3-day streak', 'beat Hard by 6']
     """
     words = SHARE_WORDS.get(lang, SHARE_WORDS["en"])
     title = TITLES.get(card.rules.name, card.rules.title)
@@ -183,15 +221,29 @@ def share_text(
         score += " · " + words["rank"].format(rank=rank)
         if players:
             score += words["of"].format(players=players)
+    extra = []
+    if streak >= 2:
+        extra.append(words["streak"].format(days=streak))
+    if versus:
+        extra.append(versus_text(card.total, versus, lang))
     marks = box_marks(card)
     if len(card.rules.weights) > 1:  # Triple Yahtzee: one line per column
         columns = ["".join(marks[i] for i in col) for col in card.rules.columns]
-        return "\n".join([head, score, *columns, url])
+        return "\n".join([head, score, *extra, *columns, url])
     upper = len(card.rules.upper_indices)
-    lines = [head, score, "".join(marks[:upper]), *_rows(marks[upper:], upper),
+    lines = [head, score, *extra, "".join(marks[:upper]), *_rows(marks[upper:]),
              words["legend"], url]
     return "\n".join(lines)
 
 
-def _rows(marks: Sequence[str], width: int) -> list[str]:
+def _rows(marks: Sequence[str], most: int = ROW_WIDTH) -> list[str]:
+    """``marks`` in as few lines of at most ``most`` as they need, as even as they go.
+
+    >>> [len(r) for r in _rows("x" * 7)], [len(r) for r in _rows("x" * 14)]
+    ([7], [7, 7])
+    """
+    if not marks:
+        return []
+    lines = -(-len(marks) // most)
+    width = -(-len(marks) // lines)
     return ["".join(marks[i : i + width]) for i in range(0, len(marks), width)]

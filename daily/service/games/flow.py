@@ -137,7 +137,7 @@ class GameService:
         self.names = names
         self.store = GameStore(conn, config.key_prefix, config.ranked_days)
         self.views = GameViews(conn, config.key_prefix, lambda: public_base_url(config),
-                               names, lang)
+                               names, lang, clock)
         self.opponents = opponents or Opponents(config.tables_dir)
         self.cluster = isinstance(conn, RedisCluster)
         self.cache = GameCache()
@@ -289,11 +289,20 @@ class GameService:
         """The state document, with the opponents and the rival up to the scored turns
         (``just_finished``: by this request, so not on a board nor reviewed yet;
         ``moved``: the lighter answer of a move, :meth:`GameViews.state`)."""
-        state = self.views.state(record, played, just_finished=just_finished, moved=moved)
         game = played.game
         done = len(game.history)
-        state["opponents"] = self._opponents(record, game.rules, done)
-        state["challenge"] = self._challenge_state(record, done)
+        opponents = self._opponents(record, game.rules, done)
+        challenge = self._challenge_state(record, done)
+        versus: list[tuple[str, int]] = []
+        if game.over:  # how the game did against them, for the share text
+            rival = challenge["rival"] if challenge else None
+            if rival and rival["over"] and rival["name"]:
+                versus.append((rival["name"], rival["total"]))
+            versus += [(o["level"], o["total"]) for o in opponents if o["over"]]
+        state = self.views.state(record, played, just_finished=just_finished, moved=moved,
+                                 versus=versus)
+        state["opponents"] = opponents
+        state["challenge"] = challenge
         return state
 
     def get(self, player: Player, game_id: str) -> dict[str, Any]:

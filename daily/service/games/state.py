@@ -8,7 +8,7 @@ those of slots the game has reached; a practice seed shows once the game is over
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 import redis
@@ -21,7 +21,8 @@ from daily.rules.placement import Placement
 from daily.service.clock import iso
 from daily.service.games.codes import MARK_NAMES, box_marks, share_text
 from daily.service.games.record import GameRecord
-from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.leaderboard import Leaderboard, Standing
+from daily.service.results.stats import current_streak
 from daily.service.review.gates import day_ceiling_value
 from daily.service.review.queue import ReviewQueue
 
@@ -36,9 +37,6 @@ class Played(Protocol):
     def log(self) -> MoveLog: ...
 
 
-Standing = tuple[int | None, float | None, int | None]
-
-
 class GameViews:
     """Builds the documents of games (``public_url()`` gives the base of result links:
     :func:`daily.service.publicurl.public_base_url`)."""
@@ -46,46 +44,58 @@ class GameViews:
     def __init__(
         self, conn: redis.Redis, prefix: str, public_url: Callable[[], str],
         names: Callable[[str], str | None], lang: Callable[[], str] = lambda: "en",
+        clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
     ) -> None:
         self.conn = conn
         self.prefix = prefix
         self.public_url = public_url  # the base URL for the request being served
         self.names = names
         self.lang = lang  # the language of share texts, for the request being served
+        self.clock = clock
 
-    def standing(self, record: GameRecord) -> Standing:
-        """Rank, percentile and board size of a finished ranked game, once recorded."""
+    def standing(self, record: GameRecord) -> Standing | None:
+        """The standing of a finished ranked game on its board, once recorded."""
         if record.mode != "ranked" or not record.finished or record.date is None:
-            return None, None, None
+            return None
         board = Leaderboard(self.conn, record.date, record.ruleset, prefix=self.prefix)
-        standing = board.standing_of_game(record.id)
-        if standing is None:
-            return None, None, None
-        return standing.rank, standing.percentile, standing.players
+        return board.standing_of_game(record.id)
+
+    def streak(self, record: GameRecord) -> int:
+        """The player's daily streak with this finished ranked game counted (0 else)."""
+        if record.mode != "ranked" or not record.finished or record.day is None:
+            return 0
+        return current_streak(self.conn, record.player, self.clock(), prefix=self.prefix,
+                              also=record.day)
 
     def url(self, record: GameRecord) -> str:
         """The public link of a finished game's result."""
         return f"{self.public_url()}/r/{record.code}"
 
-    def share(self, record: GameRecord, card: Card, standing: Standing) -> str:
-        """The share text of a finished game."""
-        rank, _, players = standing
+    def share(
+        self, record: GameRecord, card: Card, standing: Standing | None, *, streak: int = 0,
+        versus: Sequence[tuple[str, int]] = (),
+    ) -> str:
+        """The share text of a finished game (:func:`daily.service.games.codes.share_text`)."""
         return share_text(
-            card, date=record.date, url=self.url(record), rank=rank, players=players,
-            mode=record.mode, lang=self.lang(),
+            card, date=record.date, url=self.url(record),
+            rank=standing.rank if standing else None,
+            players=standing.players if standing else None,
+            mode=record.mode, lang=self.lang(), streak=streak, versus=versus,
         )
 
     def state(
         self, record: GameRecord, played: Played, *, just_finished: bool = False,
-        moved: str | None = None,
+        moved: str | None = None, versus: Sequence[tuple[str, int]] = (),
     ) -> dict[str, Any]:
         """The state document of a game (``docs/api.md``, "The game state").
 
         ``just_finished``: the request being answered finished the game, so no worker
-        has put it on its board or reviewed it yet: rank and review are not looked up.
-        ``moved`` (``"roll"`` or ``"score"``, the decision just applied, the game not
-        over): the lighter answer of a move, without ``history`` and ``log`` but with
-        ``last_turn``, the turn that decision filled (``None`` after a roll).
+        has put it on its board or reviewed it yet: rank, streak and review are not
+        looked up. ``moved`` (``"roll"`` or ``"score"``, the decision just applied, the
+        game not over): the lighter answer of a move, without ``history`` and ``log``
+        but with ``last_turn``, the turn that decision filled (``None`` after a roll).
+        ``versus``: the totals of the game's opponents, ``(level or name, total)``, for
+        the share text of a finished game.
         """
         game = played.game
         rules = game.rules
@@ -129,16 +139,16 @@ class GameViews:
                 if moved == "score" and game.history else None
             )
         if over and record.code is not None:
-            standing = (None, None, None) if just_finished else self.standing(record)
-            rank, pct, players = standing
+            standing = None if just_finished else self.standing(record)
+            streak = 0 if just_finished else self.streak(record)
             state["result"] = {
                 "total": record.total,
                 "code": record.code,
-                "share_text": self.share(record, card, standing),
+                "share_text": self.share(record, card, standing, streak=streak,
+                                         versus=versus),
                 "url": self.url(record),
-                "rank": rank,
-                "percentile": pct,
-                "players": players,
+                **standing_json(standing),
+                "streak": None if just_finished or record.mode != "ranked" else streak,
                 "finished_at": _finished_at(record),
                 "review": None if just_finished else self.review(record),
             }
@@ -157,7 +167,6 @@ class GameViews:
         """What anyone with the code sees; the dice only once they are ``revealed``."""
         card = played.game.card
         standing = self.standing(record)
-        rank, pct, players = standing
         out: dict[str, Any] = {
             "code": record.code,
             "ruleset": record.ruleset,
@@ -172,9 +181,7 @@ class GameViews:
             "extra_count": card.extra_count,
             "finished_at": _finished_at(record),
             "revealed": revealed,
-            "rank": rank,
-            "percentile": pct,
-            "players": players,
+            **standing_json(standing),
             "share_text": self.share(record, card, standing),
             "url": self.url(record),
             "marks": [MARK_NAMES[m] for m in box_marks(card)],
@@ -187,6 +194,22 @@ class GameViews:
             out["history"] = turns_json(played.game.history)
             out["log"] = played.log.to_json()
         return out
+
+
+def standing_json(standing: Standing | None) -> dict[str, Any]:
+    """``rank``, ``percentile``, ``better_than``, ``top`` and ``players`` of a result
+    (each ``None`` until the game is on its board).
+
+    >>> standing_json(Standing(2, 4, 2, 137, "g_1"))["better_than"]
+    50.0
+    >>> set(standing_json(None).values())
+    {None}
+    """
+    if standing is None:
+        return dict.fromkeys(("rank", "percentile", "better_than", "top", "players"))
+    return {"rank": standing.rank, "percentile": standing.percentile,
+            "better_than": standing.better_than, "top": standing.top,
+            "players": standing.players}
 
 
 def _finished_at(record: GameRecord) -> str:

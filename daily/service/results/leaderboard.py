@@ -2,21 +2,27 @@
 
 Rank rules (the exact order of a board)
 ---------------------------------------
-Entries are ordered by, in turn:
+The order and the ranks are those of :mod:`daily.standings`, the public definition
+the offline audit of a day also follows. Entries are ordered by, in turn:
 
 1. the higher ``total`` first;
 2. then the earlier finish (``finished_at``, compared at millisecond resolution);
 3. then the smaller game id (plain byte-wise string order, e.g. ``"g_A" < "g_B"``).
 
-Every entry therefore has its own rank, ``1`` for the best, ``players`` for the last;
-ranks are never shared. A player appears at most once per board (their first ranked
-game; the API guarantees it and the board refuses a second game of the same player).
+Ranks are **standard competition ranks**: one more than the number of entries with a
+strictly higher total, so equal totals share a rank and the next rank skips (1, 1, 3);
+the order above only decides who is listed first among equals. A player appears at
+most once per board (their first ranked game; the API guarantees it and the board
+refuses a second game of the same player).
 
-Percentile
-----------
-``percentile = floor(1000 * (players - rank + 1) / players) / 10``: the share of the
-board's players ranked at or below you, in percent, rounded *down* to one decimal, so
-the leader shows 100.0 and nobody else does; the last of 4 players shows 25.0.
+Percentile, better than, top
+----------------------------
+For a standing of rank ``r`` on a board of ``n``: ``percentile`` =
+:func:`daily.standings.percentile` (the share at or below ``r``, rounded down to 0.1:
+every leader shows 100.0), ``better_than`` = :func:`daily.standings.better_than` (the
+share with a strictly lower total, rounded down: "better than 97% of today's players")
+and ``top`` = :func:`daily.standings.top_share` (the share at or above ``r``, rounded
+up: "top 3%").
 
 Histogram
 ---------
@@ -45,8 +51,9 @@ board's keys in one slot, so boards could be spread over the shards of a cluster
 
 >>> sort_key(200, 0.0, dt.date(2026, 11, 29)) < sort_key(199, 0.0, dt.date(2026, 11, 29))
 True
->>> percentile(1, 4), percentile(2, 4), percentile(4, 4), percentile(2, 1_000_000)
-(100.0, 75.0, 25.0, 99.9)
+>>> d = dt.date(2026, 11, 29)
+>>> band_of(sort_key(200, 5.0, d)) == band_of(sort_key(200, 0.0, d))
+True
 """
 
 from __future__ import annotations
@@ -55,13 +62,13 @@ import datetime as dt
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
-from daily import calendar
+from daily import calendar, standings
 from daily.dice import parse_date
 from daily.errors import DailyError, StateError
 from daily.movelog import MoveLog, parse_log
@@ -121,15 +128,15 @@ def sort_key(total: int, finished_at: float, date: dt.date) -> int:
     return ((TOTAL_LIMIT - 1 - total) << _TIME_BITS) | offset_ms
 
 
-def percentile(rank: int, players: int) -> float:
-    """Share of the board ranked at or below ``rank``, in percent, rounded down to 0.1.
+def band_of(key: float) -> int:
+    """The total band of a sort key: every entry of one total has the same band, and a
+    higher total a lower band (``key >> 32``).
 
-    >>> percentile(3, 3), percentile(1, 3)
-    (33.3, 100.0)
+    >>> d = dt.date(2026, 11, 29)
+    >>> band_of(sort_key(250, 0.0, d)) < band_of(sort_key(249, 0.0, d))
+    True
     """
-    if players <= 0 or not 1 <= rank <= players:
-        raise StateError(f"rank {rank} is not on a board of {players} players", field="rank")
-    return math.floor(1000 * (players - rank + 1) / players) / 10
+    return int(key) >> _TIME_BITS
 
 
 def _text(obj: Mapping[str, Any], name: str, limit: int, *, empty_ok: bool = False) -> str:
@@ -273,11 +280,12 @@ class Entry:
     finished_at: float
     code: str
 
-    def to_json(self) -> dict[str, Any]:
-        """The row as the API shows it (``player`` is ``{"id", "name"}``)."""
+    def to_json(self, name: str | None = None) -> dict[str, Any]:
+        """The row as the API shows it (``player`` is ``{"id", "name"}``; ``name``, the
+        player's current name, when known, else the name the entry was recorded with)."""
         return {
             "rank": self.rank,
-            "player": {"id": self.player_id, "name": self.player_name},
+            "player": {"id": self.player_id, "name": name or self.player_name},
             "score": self.score,
             "finished_at": self.finished_at,
             "code": self.code,
@@ -287,17 +295,38 @@ class Entry:
 
 @dataclass(frozen=True)
 class Standing:
-    """A player's place on a board."""
+    """A player's place on a board: the competition rank and the shares of the board
+    (:mod:`daily.standings`) below and at or above it.
+
+    >>> Standing(3, 100, 97, 240, "g_1").to_json()
+    {'rank': 3, 'percentile': 98.0, 'score': 240, 'better_than': 97.0, 'top': 3.0}
+    """
 
     rank: int
     players: int
-    percentile: float
+    lower: int  # entries with a strictly lower total
     score: int
     game_id: str
 
+    @property
+    def percentile(self) -> float:
+        """The share of the board ranked at or below this rank (:func:`standings.percentile`)."""
+        return standings.percentile(self.rank, self.players)
+
+    @property
+    def better_than(self) -> float:
+        """The share of the board with a lower total (:func:`standings.better_than`)."""
+        return standings.better_than(self.lower, self.players)
+
+    @property
+    def top(self) -> float:
+        """The share of the board ranked at or above this rank (:func:`standings.top_share`)."""
+        return standings.top_share(self.rank, self.players)
+
     def to_json(self) -> dict[str, Any]:
-        """``{"rank", "percentile", "score"}`` as in the API's ``me`` field."""
-        return {"rank": self.rank, "percentile": self.percentile, "score": self.score}
+        """``{"rank", "percentile", "score", "better_than", "top"}``: the API's ``me``."""
+        return {"rank": self.rank, "percentile": self.percentile, "score": self.score,
+                "better_than": self.better_than, "top": self.top}
 
 
 #: Lua function ``record_board(k, a)``: k = rank entries players hist logs frozen keys,
@@ -323,24 +352,43 @@ end
 BOARD_RECORD = BOARD_LUA + "return record_board(KEYS, ARGV)\n"
 
 
-# KEYS: rank entries players   ARGV: player_id  -> {rank0, players, entry, game_id} | nil
-_STANDING = """
-local game = redis.call('HGET', KEYS[3], ARGV[1])
-if not game then return false end
-local rank = redis.call('ZRANK', KEYS[1], game)
-if not rank then return false end
-return {rank, redis.call('ZCARD', KEYS[1]), redis.call('HGET', KEYS[2], game), game}
+#: Lua function ``counts(key, score)``: how many entries of the ranking ``key`` have a
+#: higher total than an entry of sort key ``score``, and how many a lower one (each
+#: total is one band of 2**32 sort keys, see :func:`sort_key`).
+_COUNTS = """
+local function counts(key, score)
+  local band = math.floor(tonumber(score) / 4294967296)
+  local low = string.format('%.0f', band * 4294967296)
+  local high = string.format('%.0f', (band + 1) * 4294967296)
+  return redis.call('ZCOUNT', key, '-inf', '(' .. low), redis.call('ZCOUNT', key, high, '+inf')
+end
 """
 
-# KEYS: rank entries players   ARGV: player_id radius  -> {start0, ids, entries} | nil
-_AROUND = """
+# KEYS: rank entries players   ARGV: player_id game_id (one of them "")
+#   -> {higher, players, entry, game_id, lower} | nil
+_STANDING = _COUNTS + """
+local game = ARGV[2]
+if game == '' then
+  game = redis.call('HGET', KEYS[3], ARGV[1])
+  if not game then return false end
+end
+local score = redis.call('ZSCORE', KEYS[1], game)
+if not score then return false end
+local higher, lower = counts(KEYS[1], score)
+return {higher, redis.call('ZCARD', KEYS[1]), redis.call('HGET', KEYS[2], game), game, lower}
+"""
+
+# KEYS: rank entries players   ARGV: player_id radius
+#   -> {start0, ids, entries, higher than the first} | nil
+_AROUND = _COUNTS + """
 local game = redis.call('HGET', KEYS[3], ARGV[1])
 if not game then return false end
 local rank = redis.call('ZRANK', KEYS[1], game)
 if not rank then return false end
 local start = math.max(rank - tonumber(ARGV[2]), 0)
 local ids = redis.call('ZRANGE', KEYS[1], start, rank + tonumber(ARGV[2]))
-return {start, ids, redis.call('HMGET', KEYS[2], unpack(ids))}
+local higher = counts(KEYS[1], redis.call('ZSCORE', KEYS[1], ids[1]))
+return {start, ids, redis.call('HMGET', KEYS[2], unpack(ids)), higher}
 """
 
 
@@ -472,22 +520,35 @@ class Leaderboard:
         return int(self.conn.zcard(self.key("rank")))
 
     def _rows(self, start: int, stop: int) -> list[Entry]:
-        found: list[bytes] = self.conn.zrange(self.key("rank"), start, stop)  # type: ignore[assignment]
-        ids = [as_text(i) for i in found]
-        if not ids:
+        found: list[tuple[bytes, float]] = self.conn.zrange(  # type: ignore[assignment]
+            self.key("rank"), start, stop, withscores=True)
+        if not found:
             return []
-        return self._entries(start, ids, self.conn.hmget(self.key("entries"), ids))
+        ids = [as_text(i) for i, _ in found]
+        higher = 0
+        if start > 0:  # the entries above the page with a higher total than its first
+            band = band_of(found[0][1])
+            higher = int(self.conn.zcount(self.key("rank"), "-inf", f"({band << _TIME_BITS}"))
+        return self._entries(start, ids, self.conn.hmget(self.key("entries"), ids), higher)
 
     @staticmethod
-    def _entries(start: int, ids: list[str], blobs: list[Any]) -> list[Entry]:
-        rows = []
-        for offset, (game_id, blob) in enumerate(zip(ids, blobs, strict=True)):
+    def _entries(start: int, ids: list[str], blobs: list[Any], higher: int) -> list[Entry]:
+        """The rows of a page of the ranking that starts at 0-based ``start``, whose first
+        entry has ``higher`` entries with a higher total; ranked by :mod:`daily.standings`
+        (ranks depend on totals only, so a page ranks like the whole board)."""
+        parsed = []
+        for game_id, blob in zip(ids, blobs, strict=True):
             if blob is None:  # cannot happen: both are written by one script
                 raise StateError(f"board entry {game_id} has no data", field="game_id")
-            e = json.loads(blob)
-            rows.append(
-                Entry(start + offset + 1, game_id, e["p"], e["n"], e["t"], e["f"], e["c"])
-            )
+            parsed.append((game_id, json.loads(blob)))
+        ranked = standings.standings((g, e["t"], e["f"]) for g, e in parsed)
+        local = {row.game_id: row.rank for row in ranked}
+        rows = []
+        for game_id, e in parsed:
+            # tied with the page's first entry: that entry's rank; else one more than
+            # the entries above the page and above it in the page
+            rank = higher + 1 if local[game_id] == 1 else start + local[game_id]
+            rows.append(Entry(rank, game_id, e["p"], e["n"], e["t"], e["f"], e["c"]))
         return rows
 
     def top(self, n: int = 100) -> list[Entry]:
@@ -507,34 +568,29 @@ class Leaderboard:
         raw = self.conn.hget(self.key("players"), player_id)
         return as_text(raw) if raw is not None else None
 
-    def standing_of_game(self, game_id: str) -> Standing | None:
-        """Rank, percentile and score of ``game_id``, or None if it is not on the board."""
-        with self.conn.pipeline(transaction=False) as pipe:
-            pipe.zrank(self.key("rank"), game_id)
-            pipe.zcard(self.key("rank"))
-            pipe.hget(self.key("entries"), game_id)
-            rank0, players, blob = pipe.execute()
-        if rank0 is None or blob is None:
+    def _standing(self, player_id: str, game_id: str) -> Standing | None:
+        keys = [self.key("rank"), self.key("entries"), self.key("players")]
+        reply = self.conn.register_script(_STANDING)(keys=keys, args=[player_id, game_id])
+        if not reply:
             return None
-        rank = rank0 + 1
-        return Standing(rank, players, percentile(rank, players), json.loads(blob)["t"], game_id)
+        higher, players, blob, game, lower = reply
+        return Standing(int(higher) + 1, int(players), int(lower), json.loads(blob)["t"],
+                        as_text(game))
+
+    def standing_of_game(self, game_id: str) -> Standing | None:
+        """The standing of ``game_id``, or None if it is not on the board (one round
+        trip: a read-only script)."""
+        return self._standing("", game_id)
 
     def standing(self, player_id: str) -> Standing | None:
         """The player's place on the board, or None if they have no game on it.
 
         One round trip (a read-only script).
         """
-        keys = [self.key("rank"), self.key("entries"), self.key("players")]
-        reply = self.conn.register_script(_STANDING)(keys=keys, args=[player_id])
-        if not reply:
-            return None
-        rank0, players, blob, game_id = reply
-        rank = int(rank0) + 1
-        score = json.loads(blob)["t"]
-        return Standing(rank, int(players), percentile(rank, int(players)), score, as_text(game_id))
+        return self._standing(player_id, "")
 
     def around(self, player_id: str, radius: int = AROUND_RADIUS) -> list[Entry]:
-        """The rows from ``radius`` ranks above the player to ``radius`` below (or []).
+        """The rows from ``radius`` places above the player to ``radius`` below (or []).
 
         One round trip (a read-only script).
         """
@@ -542,8 +598,8 @@ class Leaderboard:
         reply = self.conn.register_script(_AROUND)(keys=keys, args=[player_id, max(radius, 0)])
         if not reply:
             return []
-        start, ids, blobs = reply
-        return self._entries(int(start), [as_text(i) for i in ids], blobs)
+        start, ids, blobs, higher = reply
+        return self._entries(int(start), [as_text(i) for i in ids], blobs, int(higher))
 
     def histogram(self) -> dict[str, Any]:
         """``{"bin_width": 10, "bins": [{"from", "to", "count"}, ...]}``, low bins first."""
@@ -603,20 +659,30 @@ class Leaderboard:
                 yield row, (as_text(log) if log is not None else "")
             start += batch
 
-    def view(self, limit: int = 100, player_id: str | None = None) -> dict[str, Any]:
+    def view(
+        self, limit: int = 100, player_id: str | None = None,
+        names: Callable[[list[str]], Mapping[str, str]] | None = None,
+    ) -> dict[str, Any]:
         """The API's leaderboard object (without ``par``, which the API adds).
 
         ``{"date", "ruleset", "frozen", "players", "top", "me", "around", "histogram"}``;
         ``me`` is None and ``around`` empty when ``player_id`` has no game here.
+        ``names(player ids)`` gives the players' current names (one round trip), so a
+        rename shows at once; a player it does not know keeps the name of the entry.
         """
         me = self.standing(player_id) if player_id else None
+        top = self.top(limit)
+        around = self.around(player_id) if me and player_id else []
+        current: Mapping[str, str] = {}
+        if names is not None and (top or around):
+            current = names(sorted({e.player_id for e in (*top, *around)}))
         return {
             "date": self.date.isoformat(),
             "ruleset": self.ruleset,
             "frozen": self.frozen(),
             "players": self.players(),
-            "top": [e.to_json() for e in self.top(limit)],
+            "top": [e.to_json(current.get(e.player_id)) for e in top],
             "me": me.to_json() if me else None,
-            "around": [e.to_json() for e in self.around(player_id)] if me and player_id else [],
+            "around": [e.to_json(current.get(e.player_id)) for e in around],
             "histogram": self.histogram(),
         }

@@ -36,7 +36,7 @@ def show(player: Player | None, date: str, ruleset: str, query: LeaderboardQuery
         raise NotFound(f"{name} has no daily leaderboard", field="ruleset")
     limit = query.limit if query.limit is not None else 100
     board = Leaderboard(services.conn, day, name, prefix=services.config.key_prefix)
-    view = board.view(limit, player.id if player else None)
+    view = board.view(limit, player.id if player else None, names=services.players.names)
     par = services.conn.get(keymap.par(services.config.key_prefix, day, name))
     view["par"] = json.loads(par) if par is not None else None
     view["ceiling"] = day_ceiling_value(services.conn, services.config.key_prefix, day, name)

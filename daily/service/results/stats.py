@@ -181,6 +181,20 @@ def player_stats(
     }
 
 
+def current_streak(
+    conn: redis.Redis, player_id: str, now: dt.datetime, *, prefix: str = "dd:",
+    also: dt.date | None = None,
+) -> int:
+    """The player's current daily streak at ``now`` (one read), counting the date
+    ``also`` too (a game just finished that the workers may not have counted yet)."""
+    days_key = _keys(prefix, player_id)[2]
+    raw: list[bytes] = conn.zrange(days_key, 0, -1)  # type: ignore[assignment]
+    found = [dt.date.fromisoformat(as_text(d)) for d in raw]
+    if also is not None:
+        found.append(also)
+    return streaks(found, now)[0]
+
+
 def player_history(
     conn: redis.Redis, player_id: str, *, prefix: str = "dd:", limit: int = 100
 ) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from typing import Any
 
 import redis
 
-from daily import calendar
+from daily import calendar, standings
 from daily.dice import parse_date
 from daily.service import keymap
 from daily.service.clock import Clock, iso
@@ -197,24 +197,22 @@ class Groups:
         boards = []
         for ruleset in rulesets:
             rows: list[dict[str, Any]] = [
-                {"name": names[m], "you": m == player.id, "total": total(m, day, ruleset)}
+                {"id": m, "name": names[m], "you": m == player.id,
+                 "total": total(m, day, ruleset)}
                 for m in members
             ]
-            rows = sorted((r for r in rows if r["total"] is not None),
-                          key=lambda r: -r["total"])
-            _rank(rows)
+            rows = _ranked([r for r in rows if r["total"] is not None])
             boards.append({"date": day.isoformat(), "ruleset": ruleset, "rows": rows})
-        standings = []
+        week_rows = []
         for ruleset in rulesets:
             rows = []  # reused: one table per ruleset
             for m in members:
                 scores = [s for d in week if (s := total(m, d, ruleset)) is not None]
                 if scores:
-                    rows.append({"name": names[m], "you": m == player.id, "days": len(scores),
-                                 "total": sum(scores)})
-            rows.sort(key=lambda r: (-r["total"], -r["days"]))
-            _rank(rows)
-            standings.append({"ruleset": ruleset, "rows": rows})
+                    rows.append({"id": m, "name": names[m], "you": m == player.id,
+                                 "days": len(scores), "total": sum(scores)})
+            rows.sort(key=lambda r: -r["days"])  # among equal totals, more days first
+            week_rows.append({"ruleset": ruleset, "rows": _ranked(rows)})
         streaks: list[dict[str, Any]] = []
         for m in members:
             run = 0
@@ -231,17 +229,25 @@ class Groups:
             "date": day.isoformat(),
             "boards": boards,
             "week": {"from": monday.isoformat(), "to": sunday.isoformat(),
-                     "standings": standings},
+                     "standings": week_rows},
             "streaks": streaks,
         }
 
 
-def _rank(rows: list[dict[str, Any]]) -> None:
-    """Competition ranking (1, 2, 2, 4) by ``total``, in place."""
-    previous = None
-    for index, row in enumerate(rows):
-        if previous is None or row["total"] != previous["total"]:
-            row["rank"] = index + 1
-        else:
-            row["rank"] = previous["rank"]
-        previous = row
+def _ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` (each with the member's ``id`` and a ``total``) in board order with their
+    ranks, as :func:`daily.standings.standings` ranks a day's board: standard
+    competition ranks, equal totals sharing one (1, 1, 3); among equals the order they
+    came in. The member ids are left out of the answer.
+
+    >>> [(r["name"], r["rank"]) for r in _ranked([{"id": "a", "name": "A", "total": 90},
+    ...     {"id": "b", "name": "B", "total": 137}, {"id": "c", "name": "C", "total": 137}])]
+    [('B', 1), ('C', 1), ('A', 3)]
+    """
+    ranked = standings.standings((r["id"], r["total"], float(i)) for i, r in enumerate(rows))
+    by_id = {r["id"]: r for r in rows}
+    out = []
+    for row in ranked:
+        entry = {k: v for k, v in by_id[row.game_id].items() if k != "id"}
+        out.append({"rank": row.rank, **entry})
+    return out

@@ -226,9 +226,18 @@ class Finished(Doc):
     code: str
     share_text: str
     url: str
-    rank: int | None
-    percentile: float | None
+    rank: int | None = Field(description="standard competition rank on the day's board "
+                             "(equal totals share a rank: 1, 1, 3); null until recorded")
+    percentile: float | None = Field(
+        description="share of the board ranked at or below you, rounded down to 0.1")
+    better_than: float | None = Field(
+        description="share of the board with a lower total, rounded down to 0.1")
+    top: float | None = Field(
+        description="share of the board ranked at or above you, rounded up to 0.1")
     players: int | None
+    streak: int | None = Field(
+        description="your daily streak with this game counted (ranked games; null in the "
+        "answer of the finishing move and for practice)")
     finished_at: str
     review: Review | None = Field(description="a ranked game in the fair-play review")
 
@@ -291,6 +300,8 @@ class Result(Doc):
     revealed: bool
     rank: int | None
     percentile: float | None
+    better_than: float | None
+    top: float | None
     players: int | None
     share_text: str
     url: str
@@ -303,9 +314,9 @@ class Result(Doc):
 
 
 class BoardRow(Doc):
-    """A row of a leaderboard."""
+    """A row of a leaderboard (``player.name`` is the player's current name)."""
 
-    rank: int
+    rank: int = Field(description="standard competition rank (1, 1, 3)")
     player: Player
     score: int
     finished_at: float
@@ -314,11 +325,20 @@ class BoardRow(Doc):
 
 
 class Standing(Doc):
-    """Your place on a board."""
+    """Your place on a board (``daily/standings.py`` defines every figure)."""
 
-    rank: int
-    percentile: float
+    rank: int = Field(description="standard competition rank: equal totals share a rank "
+                      "and the next rank skips (1, 1, 3)")
+    percentile: float = Field(
+        description="share of the board ranked at or below you, rounded down to 0.1 "
+        "(every leader 100.0)")
     score: int
+    better_than: float = Field(
+        description="share of the board with a lower total, rounded down to 0.1: "
+        "\"better than 97% of today's players\"")
+    top: float = Field(
+        description="share of the board ranked at or above you, rounded up to 0.1: "
+        "\"top 3%\"")
 
 
 class Bin(Doc):
