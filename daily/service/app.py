@@ -146,7 +146,8 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         results=results, metrics=metrics, limiter=limiter,
         challenges=Challenges(conn, config, clock, games, tables,
                               lambda: public_base_url(config)),
-        groups=Groups(conn, config, clock, games.ranked_totals, player_name),
+        groups=Groups(conn, config, clock, games.ranked_totals, player_name,
+                      lambda: public_base_url(config)),
         creation=creation,
         new_players=NewPlayers(conn, config, players, creation),
     )

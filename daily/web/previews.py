@@ -26,6 +26,9 @@ _WORDS = {
         "Can you beat it?",
         "challenge_empty": "Same dice for everyone. Can you beat your friends?",
         "player": "a player", "default_player": "Player {n}",
+        "group": "Join {name} on Daily Dice",
+        "group_desc": "A group of {n} playing the same dice every day. Tap to join.",
+        "members": "players",
     },
     "it": {
         "points": "{total} punti", "rank": "{rank}° su {players}", "practice": "allenamento",
@@ -34,6 +37,9 @@ _WORDS = {
         "Riesci a batterlo?",
         "challenge_empty": "Gli stessi dadi per tutti. Riesci a battere i tuoi amici?",
         "player": "un giocatore", "default_player": "Giocatore {n}",
+        "group": "Entra in {name} su Daily Dice",
+        "group_desc": "Un gruppo di {n} che gioca gli stessi dadi ogni giorno. Tocca per entrare.",
+        "members": "giocatori",
     },
 }
 
@@ -115,4 +121,23 @@ def challenge_preview(
     card = ShareCard(title=w["challenge"].format(code=code, game=game),
                      headline=str(best) if best is not None else "?",
                      caption=w["points"].format(total="").strip(), rows=rows)
+    return preview, card
+
+
+def group_preview(invite: dict[str, Any], base: str, lang: str) -> tuple[Preview, ShareCard]:
+    """The tags and the card of a group's invite link (``Groups.invite``).
+
+    >>> preview, card = group_preview({"code": "G-AB12CD", "name": "Friday club",
+    ...     "members": 4}, "https://dd.example", "it")
+    >>> preview.title, preview.url, card.headline
+    ('Entra in Friday club su Daily Dice', 'https://dd.example/g/G-AB12CD', '4')
+    """
+    w = words(lang)
+    code = invite["code"]
+    title = w["group"].format(name=invite["name"])
+    preview = Preview(
+        title=title, description=w["group_desc"].format(n=invite["members"]),
+        image=f"{base}/g/{code}/card.png", url=f"{base}/g/{code}",
+    )
+    card = ShareCard(title=title, headline=str(invite["members"]), caption=w["members"])
     return preview, card

@@ -1,9 +1,10 @@
 """The web client: static pages served by the Flask app at ``/``.
 
 It talks only to the JSON API and holds no rules logic of its own. The blueprint
-serves the single-page app at ``/``, ``/r/<code>`` (a shared result) and ``/c/<code>``
-(a friend challenge), the latter two with OpenGraph/Twitter tags and a PNG card
-(``/r/<code>/card.png``, ``/c/<code>/card.png``) for link previews, its
+serves the single-page app at ``/``, ``/r/<code>`` (a shared result), ``/c/<code>``
+(a friend challenge) and ``/g/<code>`` (a group's invite link), the latter three with
+OpenGraph/Twitter tags and a PNG card (``/r/<code>/card.png``, ``/c/<code>/card.png``,
+``/g/<code>/card.png``) for link previews, its
 modules and styles under ``/static/web/``, and one helper endpoint, ``POST /qr.svg``,
 that draws the QR code of the caller's own import link ``<origin>/#/import/<token>``
 (used to move the player to another device). It needs the player's bearer token, so
@@ -43,7 +44,7 @@ from daily.service.http.parsing import (
 )
 from daily.service.publicurl import public_base_url
 from daily.service.refusals import NotFound
-from daily.web.previews import challenge_preview, result_preview
+from daily.web.previews import challenge_preview, group_preview, result_preview
 from daily.web.sharecard import render_card
 
 bp = Blueprint(
@@ -148,6 +149,37 @@ def challenge_card(code: str) -> Response:
     if challenge is None:
         raise NotFound(f"no challenge {code}", field="code")
     _, card = challenge_preview(challenge, "", request_lang())
+    return _png(render_card(card))
+
+
+def _group(code: str) -> dict[str, Any] | None:
+    services = _services()
+    groups = getattr(services, "groups", None) if services is not None else None
+    if groups is None or not CODE_PATTERN.match(code):
+        return None
+    try:
+        return groups.invite(None, code)
+    except DailyError:
+        return None
+
+
+@bp.get("/g/<code>")
+def group_page(code: str) -> tuple[str, int] | str:
+    """The app opened on a group's invite link, with the tags of its link preview."""
+    invite = _group(code)
+    if invite is None:
+        return render_template("index.html", group_code=""), 404
+    preview, _ = group_preview(invite, public_base_url(_services().config), request_lang())
+    return render_template("index.html", group_code=invite["code"], preview=preview)
+
+
+@bp.get("/g/<code>/card.png")
+def group_card(code: str) -> Response:
+    """The PNG card of a group's invite link."""
+    invite = _group(code)
+    if invite is None:
+        raise NotFound(f"no group {code}", field="code")
+    _, card = group_preview(invite, "", request_lang())
     return _png(render_card(card))
 
 

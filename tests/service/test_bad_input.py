@@ -44,10 +44,10 @@ def test_bad_bodies_on_post_players(client: Any) -> None:
     # White space alone is not an absent body but a body that is not JSON.
     error(client.post(url, data="\n", content_type="application/json"), 400, "bad_request",
           "body")
-    error(client.post(url, json={"name": ""}), 422, "invalid_field", "name")
-    error(client.post(url, json={"name": "x" * 25}), 422, "invalid_field", "name")
-    error(client.post(url, json={"name": "A\x00da"}), 422, "invalid_field", "name")
-    error(client.post(url, json={"name": "Ada\u202e"}), 422, "invalid_field", "name")
+    error(client.post(url, json={"name": ""}), 422, "bad_name", "name")
+    error(client.post(url, json={"name": "x" * 25}), 422, "bad_name", "name")
+    error(client.post(url, json={"name": "A\x00da"}), 422, "bad_name", "name")
+    error(client.post(url, json={"name": "Ada\u202e"}), 422, "bad_name", "name")
     error(client.post(url, json={"name": 7}), 422, "invalid_field", "name")
     error(client.post(url, json={"nick": "Ada"}), 422, "invalid_field", "nick")
     assert client.post(url, json={"name": "  Ada Lovelace  "}).get_json()["player"]["name"] == (
@@ -64,7 +64,7 @@ def test_bad_bodies_on_players_me(player: Player, client: Any) -> None:
     error(client.get("/api/v1/players/me", headers={"Authorization": f"Bearer {forged}"}), 401,
           "unauthorized", "Authorization")
     error(player.call("PATCH", "/players/me", {}), 422, "invalid_field", "name")
-    error(player.call("PATCH", "/players/me", {"name": "\t"}), 422, "invalid_field", "name")
+    error(player.call("PATCH", "/players/me", {"name": "\t"}), 422, "bad_name", "name")
     error(player.call("PATCH", "/players/me", {"name": "Ok", "x": 1}), 422, "invalid_field", "x")
     error(player.call("PATCH", "/players/me", [1]), 400, "bad_request", "body")
 
@@ -137,9 +137,9 @@ def test_bad_ids_codes_and_queries(player: Player, client: Any) -> None:
     error(player.call("POST", "/games/g_nothing/log", {"log": {}}), 422, "invalid_field",
           "log.format")
     error(player.call("POST", "/games/g_nothing/log", {}), 422, "invalid_field", "log")
-    error(client.get("/api/v1/results/DD-UUUU"), 422, "invalid_field", "code")
-    error(client.get("/api/v1/results/DD-" + "1" * 13), 422, "invalid_field", "code")
-    error(client.get("/api/v1/results/DD-ABCDEF"), 404, "not_found", "code")
+    error(client.get("/api/v1/results/DD-UUUU"), 422, "bad_result_code", "code")
+    error(client.get("/api/v1/results/DD-" + "1" * 13), 422, "bad_result_code", "code")
+    error(client.get("/api/v1/results/DD-ABCDEF"), 404, "unknown_result", "code")
     error(client.get("/api/v1/leaderboards/2026-11-32/yahtzee"), 422, "invalid_field", "date")
     error(client.get("/api/v1/leaderboards/2026-11-29/poker"), 422, "invalid_field", "ruleset")
     error(client.get("/api/v1/leaderboards/2026-11-29/yacht"), 404, "not_found", "ruleset")

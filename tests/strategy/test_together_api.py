@@ -234,7 +234,12 @@ def test_an_unknown_challenge_is_a_404(player: Player) -> None:
     response = player.call("POST", "/games", {"challenge": "CH-00000000"})
     assert response.status_code == 404
     assert response.get_json()["error"]["field"] == "challenge"
-    assert player.call("POST", "/games", {"challenge": "CH-UUUU"}).status_code == 422
+    assert response.get_json()["error"]["code"] == "unknown_challenge"
+    response = player.call("POST", "/games", {"challenge": "CH-UUUU"})
+    assert response.status_code == 422
+    assert response.get_json()["error"]["code"] == "bad_challenge_code"
+    assert player.call("GET", "/challenges/CH-00000000").get_json()["error"]["code"] == (
+        "unknown_challenge")
 
 
 # ----- groups -------------------------------------------------------------------------------
@@ -263,12 +268,28 @@ def test_groups_boards_week_and_streaks(make_player: Any, clock: Any) -> None:
     assert {s["name"]: s["streak"] for s in view["streaks"]} == {"Ada": 2, "Bob": 2}
     assert [g["name"] for g in ada.call("GET", "/groups").get_json()["groups"]] == ["Friday club"]
     # Only members see it; leaving takes you out.
-    assert eve.call("GET", f"/groups/{group['code']}").status_code == 403
+    refused = eve.call("GET", f"/groups/{group['code']}")
+    assert refused.status_code == 403 and refused.get_json()["error"]["code"] == "not_in_group"
+    # The invite link: anyone with it sees the group's name and size, and may join.
+    assert group["url"].endswith(f"/g/{group['code']}")
+    invite = eve.client.get(f"/api/v1/groups/{group['code'].lower()}/invite").get_json()
+    assert invite == {"code": group["code"], "name": "Friday club", "url": group["url"],
+                      "members": 2, "member": False}
+    assert ada.call("GET", f"/groups/{group['code']}/invite").get_json()["member"] is True
+    page = eve.client.get(f"/g/{group['code']}")
+    assert page.status_code == 200 and b'og:title" content="Join Friday club' in page.data
+    assert eve.client.get(f"/g/{group['code']}/card.png").status_code == 200
+    assert eve.client.get("/g/G-000000").status_code == 404
     assert bob.call("DELETE", f"/groups/{group['code']}/members/me").status_code == 204
     assert bob.call("GET", "/groups").get_json()["groups"] == []
-    assert bob.call("DELETE", f"/groups/{group['code']}/members/me").status_code == 404
-    assert ada.call("POST", "/groups", {"name": ""}).get_json()["error"]["field"] == "name"
-    assert ada.call("POST", "/groups/G-000000/members", {}).status_code == 404
+    gone = bob.call("DELETE", f"/groups/{group['code']}/members/me")
+    assert gone.status_code == 404 and gone.get_json()["error"]["code"] == "not_in_group"
+    bad = ada.call("POST", "/groups", {"name": ""}).get_json()["error"]
+    assert (bad["field"], bad["code"]) == ("name", "bad_group_name")
+    unknown = ada.call("POST", "/groups/G-000000/members", {})
+    assert unknown.status_code == 404 and unknown.get_json()["error"]["code"] == "unknown_group"
+    bad = ada.call("POST", "/groups/G-V5QAZPX/members", {}).get_json()["error"]
+    assert (bad["field"], bad["code"]) == ("code", "bad_group_code")
 
 
 # ----- link previews ------------------------------------------------------------------------

@@ -50,22 +50,24 @@ def new_code() -> str:
 
 def parse_code(text: Any) -> str:
     """The canonical form of a result code typed by a person."""
-    return parse_crockford(text, PREFIX, MAX_CODE_LENGTH, "result code")
+    return parse_crockford(text, PREFIX, MAX_CODE_LENGTH, "result code", code="bad_result_code")
 
 
 def parse_crockford(
-    text: Any, prefix: str, max_length: int, what: str, field: str = "code"
+    text: Any, prefix: str, max_length: int, what: str, field: str = "code",
+    code: str = "invalid_field",
 ) -> str:
     """A typed code in canonical form: upper case, ``prefix`` + Crockford characters.
 
     Dashes and spaces are ignored, the prefix may be left out, ``I``/``L`` read as
-    ``1`` and ``O`` as ``0``.
+    ``1`` and ``O`` as ``0``. A text that is no such code is refused with the error
+    code ``code`` (``bad_group_code``, ...), naming ``field``.
 
     >>> parse_crockford("ch-k7m2 q9xd", "CH-", 8, "challenge code")
     'CH-K7M2Q9XD'
     """
     if not isinstance(text, str) or len(text) > 40:
-        raise Invalid(f"a {what} is a short string", field=field)
+        raise Invalid(f"a {what} is a short string", code=code, field=field)
     body = text.strip().upper()
     if body.startswith(prefix) and body[len(prefix) :].replace("-", "").replace(" ", ""):
         body = body[len(prefix) :]  # ("DD-" alone is the code "DD", as the schema reads it)
@@ -74,12 +76,13 @@ def parse_crockford(
     for ch in body:
         ch = _ALIASES.get(ch, ch)
         if ch not in CROCKFORD:
-            raise Invalid(f"{text!r} is not a {what}: {ch!r} is not Crockford base32", field=field)
+            raise Invalid(f"{text!r} is not a {what}: {ch!r} is not Crockford base32",
+                          code=code, field=field)
         out.append(ch)
     if not 1 <= len(out) <= max_length:
         raise Invalid(
             f"{text!r} is not a {what}: {prefix} and 1 to {max_length} characters",
-            field=field,
+            code=code, field=field,
         )
     return prefix + "".join(out)
 

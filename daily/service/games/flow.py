@@ -371,7 +371,7 @@ class GameService:
         game_id = self.store.game_id_of_code(code)
         record = self.store.load(game_id) if game_id is not None else None
         if record is None or record.code != code:  # none, or claimed by a failed finish
-            raise NotFound(f"no result {code}", field="code")
+            raise NotFound(f"no result {code}", code="unknown_result", field="code")
         return record
 
     def public_result(self, code: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from flask import g, request
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from daily.service.http.contract.fields import PATTERN_MEANINGS
+from daily.service.http.contract.fields import PATTERN_CODES, PATTERN_MEANINGS
 from daily.service.http.error_handlers import ApiError, too_many_requests
 from daily.service.http.ratelimit import Pending
 from daily.service.http.served import served_request
@@ -118,7 +118,9 @@ def _where(loc: tuple[Any, ...]) -> tuple[str, int | None, int | None]:
 
 
 def invalid(exc: ValidationError, prefix: tuple[str, ...] = ()) -> ApiError:
-    """A 422 ``invalid_field`` for the first error of ``exc``, naming its field.
+    """A 422 ``invalid_field`` for the first error of ``exc``, naming its field (a typed
+    code or name not in its form: the code of
+    :data:`~daily.service.http.contract.fields.PATTERN_CODES`, e.g. ``bad_group_code``).
 
     >>> from daily.service.http.contract.bodies import Rename
     >>> try:
@@ -132,6 +134,7 @@ def invalid(exc: ValidationError, prefix: tuple[str, ...] = ()) -> ApiError:
     first = errors[0]
     field, turn, roll = _where((*prefix, *first["loc"]))
     kind, ctx = first["type"], first.get("ctx") or {}
+    code = "invalid_field"
     if len({_where(e["loc"])[0] for e in errors}) == 1 and len(errors) > 1:
         message = "is none of the forms it may take (see the OpenAPI document)"
     elif kind == "missing":
@@ -140,6 +143,7 @@ def invalid(exc: ValidationError, prefix: tuple[str, ...] = ()) -> ApiError:
         message = f"unknown field {field.rpartition('.')[2]!r}"
     elif kind == "string_pattern_mismatch":
         message = PATTERN_MEANINGS.get(ctx.get("pattern", ""), "is not in the expected form")
+        code = PATTERN_CODES.get(ctx.get("pattern", ""), code)
     elif kind == "string_type":
         message = "is a string"
     elif kind in ("int_type", "int_parsing"):
@@ -150,7 +154,7 @@ def invalid(exc: ValidationError, prefix: tuple[str, ...] = ()) -> ApiError:
         message = "is a JSON object"
     else:
         message = first["msg"][0].lower() + first["msg"][1:]
-    return ApiError(422, "invalid_field", message, field=field, turn=turn, roll=roll)
+    return ApiError(422, code, message, field=field, turn=turn, roll=roll)
 
 
 def read_body(model: type[M], raw: Any = None) -> M:

@@ -70,7 +70,8 @@ def parse_challenge_code(text: Any) -> str:
     """
     if isinstance(text, str) and text.strip().upper().startswith(RESULT_PREFIX):
         return parse_code(text)
-    return parse_crockford(text, PREFIX, LENGTH, "challenge code", field="challenge")
+    return parse_crockford(text, PREFIX, LENGTH, "challenge code", field="challenge",
+                           code="bad_challenge_code")
 
 
 @dataclass
@@ -186,7 +187,7 @@ class Challenges:
     def _load(self, code: str) -> Challenge:
         raw = self.conn.get(self._key(code))
         if raw is None:
-            raise NotFound(f"no challenge {code}", field="challenge")
+            raise NotFound(f"no challenge {code}", code="unknown_challenge", field="challenge")
         return Challenge.loads(raw)
 
     def resolve(self, text: Any) -> Challenge:

@@ -9,7 +9,7 @@ from flask import Blueprint
 from daily.service.http.contract.bodies import GroupQuery, NewGroup, NoBody
 from daily.service.http.contract.fields import GroupCode
 from daily.service.http.contract.operations import operation
-from daily.service.http.contract.responses import Group, Groups
+from daily.service.http.contract.responses import Group, GroupInvite, Groups
 from daily.service.players.accounts import Player
 from daily.service.services import current_services
 
@@ -49,6 +49,13 @@ def leave(player: Player, code: str) -> tuple[str, int]:
     """Leave a group."""
     _groups().leave(player, code)
     return "", 204
+
+
+@bp.get("/groups/<code>/invite")
+@operation(GroupInvite, auth="optional", path={"code": GroupCode}, errors=(404,))
+def invite(player: Player | None, code: str) -> dict[str, Any]:
+    """What an invite link shows: the group's name and size (no token needed)."""
+    return _groups().invite(player, code)
 
 
 @bp.get("/groups/<code>")

@@ -52,7 +52,7 @@ def parse_group_code(text: Any) -> str:
     >>> parse_group_code("g-ab1 2cd")
     'G-AB12CD'
     """
-    return parse_crockford(text, PREFIX, LENGTH, "group code")
+    return parse_crockford(text, PREFIX, LENGTH, "group code", code="bad_group_code")
 
 
 def week_of(day: dt.date) -> tuple[dt.date, dt.date]:
@@ -72,12 +72,14 @@ class Groups:
         self, conn: redis.Redis, config: Config, clock: Clock,
         totals: Callable[[list[tuple[str, str, str]]], list[int | None]],
         names: Callable[[str], str | None],
+        public_url: Callable[[], str] = lambda: "",
     ) -> None:
         self.conn = conn
         self.config = config
         self.clock = clock
         self.totals = totals  # (player, date, ruleset) -> total of a finished ranked game
         self.names = names
+        self.public_url = public_url  # the base of invite links, for the request served
 
     def _key(self, code: str) -> str:
         return keymap.group(self.config.key_prefix, code)
@@ -98,8 +100,8 @@ class Groups:
                                field=name)
         title = body.get("name")
         if not isinstance(title, str) or not title.strip() or len(title.strip()) > MAX_NAME:
-            raise Invalid(f"name is 1 to {MAX_NAME} characters",
-                           field="name")
+            raise Invalid(f"name is 1 to {MAX_NAME} characters", code="bad_group_name",
+                          field="name")
         record = {"code": new_group_code(), "name": " ".join(title.split()),
                   "created": iso(self.clock()), "owner": player.id}
         while not self.conn.set(self._key(record["code"]), json.dumps(record), nx=True):
@@ -110,15 +112,15 @@ class Groups:
     def _load(self, code: str) -> dict[str, Any]:
         raw = self.conn.get(self._key(code))
         if raw is None:
-            raise NotFound(f"no group {code}", field="code")
+            raise NotFound(f"no group {code}", code="unknown_group", field="code")
         return dict(json.loads(raw))
 
     def _add(self, player: Player, code: str) -> None:
         if self.conn.scard(self._mine_key(player.id)) >= MAX_GROUPS:
             raise Conflict(f"a player is in at most {MAX_GROUPS} groups",
-                           field="code")
+                           code="too_many_groups", field="code")
         if self.conn.zcard(self._members_key(code)) >= MAX_MEMBERS:
-            raise Conflict(f"a group has at most {MAX_MEMBERS} members",
+            raise Conflict(f"a group has at most {MAX_MEMBERS} members", code="group_full",
                            field="code")
         with self.conn.pipeline() as pipe:
             pipe.zadd(self._members_key(code), {player.id: self.clock().timestamp()}, nx=True)
@@ -141,18 +143,33 @@ class Groups:
             pipe.srem(self._mine_key(player.id), code)
             removed, _ = pipe.execute()
         if not removed:
-            raise NotFound(f"you are not in group {code}", field="code")
+            raise NotFound(f"you are not in group {code}", code="not_in_group", field="code")
 
     def members(self, code: str) -> list[str]:
         """Member ids in the order they joined."""
         found: list[bytes] = self.conn.zrange(self._members_key(code), 0, -1)  # type: ignore[assignment]
         return [as_text(m) for m in found]
 
+    def url(self, code: str) -> str:
+        """The group's invite link: the web app's page that offers to join it."""
+        return f"{self.public_url()}/g/{code}"
+
+    def invite(self, viewer: Player | None, code_raw: Any) -> dict[str, Any]:
+        """What an invite link shows anyone who has it: the group's name and size, and
+        whether the viewer is in it already (the code is what lets one join anyway)."""
+        record = self._load(parse_group_code(code_raw))
+        code = record["code"]
+        member = viewer is not None and self.conn.zscore(
+            self._members_key(code), viewer.id) is not None
+        return {"code": code, "name": record["name"], "url": self.url(code),
+                "members": int(self.conn.zcard(self._members_key(code))), "member": member}
+
     def summary(self, record: dict[str, Any], player: Player) -> dict[str, Any]:
-        """Code, name and members of a group."""
+        """Code, name, invite link and members of a group."""
         return {
             "code": record["code"],
             "name": record["name"],
+            "url": self.url(record["code"]),
             "members": [
                 {"name": self.names(m) or "", "you": m == player.id}
                 for m in self.members(record["code"])
@@ -167,7 +184,7 @@ class Groups:
             raw = self.conn.get(self._key(code))
             if raw is not None:
                 record = json.loads(raw)
-                out.append({"code": code, "name": record["name"],
+                out.append({"code": code, "name": record["name"], "url": self.url(code),
                             "members": self.conn.zcard(self._members_key(code))})
         return sorted(out, key=lambda g: g["name"].lower())
 
@@ -179,7 +196,8 @@ class Groups:
         record = self._load(code)
         members = self.members(code)
         if player.id not in members:
-            raise Forbidden("only members see a group's boards", field="code")
+            raise Forbidden("only members see a group's boards", code="not_in_group",
+                            field="code")
         now = self.clock()
         day = parse_date(date_raw) if date_raw is not None else max(calendar.open_dates(now))
         rulesets = list(self.config.daily_rulesets)

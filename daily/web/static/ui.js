@@ -1,6 +1,6 @@
 // Small DOM helpers shared by every view: element builder, banner, toast, confirm,
 // clipboard, dice faces and the histogram chart.
-import { fmtNumber, reasonText, t } from "./i18n.js";
+import { errorMessage, fmtNumber, reasonText, t } from "./i18n.js";
 
 export function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -71,25 +71,31 @@ export function hideBanner() {
   banner.replaceChildren();
 }
 
-// The human message for an ApiError (or anything thrown).
+// The fields whose generic 422 means a typed value not in its form, by field.
+const FIELD_CODES = { name: "bad_name", challenge: "bad_challenge_code" };
+
+// The player's message for an ApiError (or anything thrown): what happened and what to
+// do, in their language, by the error's code (never the API's English message).
 export function errorText(err) {
   if (!err) return "";
   if (err.status === 0) return t("err_network");
-  if (err.code === "too_many_players") {
-    return t("err_new_players", { min: Math.max(1, Math.ceil((err.retryAfter || 60) / 60)) });
+  let code = err.code;
+  const detail = err.detail || {};
+  if (code === "illegal_move" && detail.why) {
+    const why = reasonText(detail.why);
+    if (why) return errorMessage("illegal_move_why", { why });
   }
-  if (err.code === "rate_limited" || err.status === 429) {
-    return t("err_rate", { s: err.retryAfter || 30 });
-  }
-  if (err.code === "day_not_open") return t("err_day_closed");
-  if (err.code === "already_ranked") return t("err_already_ranked");
-  if (err.code === "unauthorized") return t("err_unauthorized");
-  if (err.code === "stale_position") return t("err_stale");
-  if (err.code === "illegal_move" && err.detail && err.detail.why) {
-    const why = reasonText(err.detail.why);
-    if (why) return t("err_generic", { message: why });
-  }
-  return t("err_generic", { message: err.message || String(err) });
+  if (code === "invalid_field" && FIELD_CODES[detail.field]) code = FIELD_CODES[detail.field];
+  const vars = {
+    s: err.retryAfter || 30,
+    min: Math.max(1, Math.ceil((err.retryAfter || 60) / 60)),
+  };
+  const known = code ? errorMessage(code, vars) : null;
+  if (known) return known;
+  if (err.status === 429) return errorMessage("rate_limited", vars);
+  if (err.status === 503) return errorMessage("unavailable", vars);
+  if (err.status >= 500) return errorMessage("internal", vars);
+  return errorMessage("error", vars);
 }
 
 export function confirmDialog(text, yes) {

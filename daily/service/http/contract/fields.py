@@ -230,6 +230,16 @@ GroupName = Annotated[str, Field(pattern=GROUP_NAME_PATTERN, examples=["Friday c
 PATTERN_MEANINGS[GROUP_CODE_PATTERN] = "is a group code (G- and 6 characters)"
 PATTERN_MEANINGS[GROUP_NAME_PATTERN] = "is a name of 1 to 40 characters (spaces around it trimmed)"
 PATTERN_MEANINGS[CHALLENGE_PATTERN] = "is a challenge code (CH- and 8 characters) or a result code"
+#: The error code of a value not in its pattern, where a player can meet it (a typed
+#: code or name; the client says it in the player's words); other fields answer
+#: ``invalid_field``.
+PATTERN_CODES = {
+    NAME_PATTERN: "bad_name",
+    GROUP_NAME_PATTERN: "bad_group_name",
+    GROUP_CODE_PATTERN: "bad_group_code",
+    CHALLENGE_PATTERN: "bad_challenge_code",
+    RESULT_CODE_PATTERN: "bad_result_code",
+}
 
 #: A proof-of-work challenge as ``GET /players/challenge`` hands it out: 32 hex digits.
 POW_CHALLENGE_PATTERN = "^[0-9a-f]{32}$"

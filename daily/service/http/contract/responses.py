@@ -499,10 +499,22 @@ class Challenge(Doc):
 
 
 class Group(Doc):
-    """A friends' league: its code, name and members (more on ``GET /groups/{code}``)."""
+    """A friends' league: its code, name, invite link and members (more on
+    ``GET /groups/{code}``)."""
 
     code: str
     name: str
+    url: str = Field(description="the invite link: the web app's page that offers to join")
+
+
+class GroupInvite(Doc):
+    """What an invite link shows anyone who has it."""
+
+    code: str
+    name: str
+    url: str
+    members: int
+    member: bool = Field(description="you are in the group already")
 
 
 class Groups(Doc):
