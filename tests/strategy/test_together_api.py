@@ -216,6 +216,13 @@ def test_a_daily_result_code_is_a_challenge_that_is_your_ranked_game(
     assert practice.status_code == 409  # still no practice route on an open day
     view = bob.client.get(f"/api/v1/challenges/{code}").get_json()
     assert view["date"] == DAY and len(view["entries"]) == 2
+    # A player who finished the day's ranked game already takes it with that game.
+    cy = make_player("Cy")
+    c = play_out(cy, started(cy, {"ruleset": "yahtzee", "date": DAY, "mode": "ranked"}))
+    taken = started(cy, {"challenge": code}, 200)
+    assert taken["id"] == c["id"] and taken["over"]
+    view = cy.client.get(f"/api/v1/challenges/{code}").get_json()
+    assert len(view["entries"]) == 3
 
 
 @pytest.mark.parametrize(("body", "field"), [

@@ -223,7 +223,12 @@ class Challenges:
         if challenge.date is not None:
             day = dt.date.fromisoformat(challenge.date)
             if calendar.status(day, self.clock()) != "revealed":
-                # The day is open: the challenge is your ranked game of that day.
+                # The day is open: the challenge is your ranked game of that day, and a
+                # ranked game you finished already is simply your entry.
+                played = self.games.ranked_game(player.id, challenge.date, challenge.ruleset)
+                if played is not None and played.finished:
+                    self.conn.hsetnx(self._entries_key(challenge.code), player.id, played.id)
+                    return self.games.state(played), False
                 state, created = self.games.start_for(
                     player, ruleset=challenge.ruleset, mode="ranked", date=challenge.date,
                     opponents=opponents, fields=fields,
