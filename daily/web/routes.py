@@ -1,13 +1,16 @@
 """The web client: static pages served by the Flask app at ``/``.
 
-It talks only to the JSON API and holds no rules logic of its own. The blueprint
+It talks to the JSON API and holds no hand-written rule of its own (offline Practice
+consults rules generated from the core: :mod:`daily.web.pwa`). The blueprint
 serves the single-page app at ``/``, ``/r/<code>`` (a shared result), ``/c/<code>``
 (a friend challenge) and ``/g/<code>`` (a group's invite link), the latter three with
 OpenGraph/Twitter tags and a PNG card (``/r/<code>/card.png``, ``/c/<code>/card.png``,
 ``/g/<code>/card.png``) for link previews, its
 modules and styles under ``/static/web/``, and one helper endpoint, ``POST /qr.svg``,
 that draws the QR code of the caller's own import link ``<origin>/#/import/<token>``
-(used to move the player to another device). It needs the player's bearer token, so
+(used to move the player to another device), and what makes it an installable app
+(:mod:`daily.web.pwa`: ``/sw.js``, ``/manifest.webmanifest``, ``/icons/...`` and
+``/offline/rules.json``). The QR endpoint needs the player's bearer token, so
 nobody else can make the server draw, and drawings are kept in a small per-process
 cache, so asking again costs nothing; the token travels in a header, never in a URL,
 so it never lands in an access log.
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import re
 from typing import Any
 from urllib.parse import quote
@@ -45,6 +49,14 @@ from daily.service.http.parsing import (
 from daily.service.publicurl import public_base_url
 from daily.service.refusals import NotFound
 from daily.web.previews import challenge_preview, group_preview, result_preview
+from daily.web.pwa import (
+    ICON_SIZES,
+    icon_png,
+    manifest,
+    offline_rules_bytes,
+    service_worker,
+    shell_version,
+)
 from daily.web.sharecard import render_card
 
 bp = Blueprint(
@@ -181,6 +193,38 @@ def group_card(code: str) -> Response:
         raise NotFound(f"no group {code}", field="code")
     _, card = group_preview(invite, "", request_lang())
     return _png(render_card(card))
+
+
+@bp.get("/sw.js")
+def sw() -> Response:
+    """The service worker (:mod:`daily.web.pwa`), at the root so that it controls every page;
+    never cached, so a new release is seen at the next visit."""
+    return Response(service_worker(), mimetype="text/javascript",
+                    headers={"Cache-Control": "no-cache"})
+
+
+@bp.get("/manifest.webmanifest")
+def web_manifest() -> Response:
+    """The web app manifest, in the request's language."""
+    body = json.dumps(manifest(request_lang()), ensure_ascii=False)
+    return Response(body, mimetype="application/manifest+json",
+                    headers={"Cache-Control": "no-cache"})
+
+
+@bp.get("/icons/<int:size>.png")
+@bp.get("/icons/maskable-<int:size>.png", endpoint="maskable_icon")
+def icon(size: int) -> Response:
+    """The app's icon at one of the manifest's sizes."""
+    if size not in ICON_SIZES:
+        raise NotFound(f"no icon of {size} pixels; sizes: {ICON_SIZES}", field="size")
+    return _png(icon_png(size, maskable=request.path.startswith("/icons/maskable-")))
+
+
+@bp.get("/offline/rules.json")
+def offline_rules_json() -> Response:
+    """Every ruleset's rules as data generated from the core, for offline Practice."""
+    return Response(offline_rules_bytes(), mimetype="application/json",
+                    headers={"Cache-Control": "no-cache", "ETag": f'"{shell_version()}"'})
 
 
 @bp.post("/qr.svg")
