@@ -34,6 +34,9 @@ def new_page(
     browser: Browser, server: LiveServer, *, viewport: dict | None = None, locale: str = "en-GB",
     clipboard: bool = False, web_share: bool = False, **kwargs: Any,
 ) -> tuple[BrowserContext, Page]:
+    # The service worker is the subject of tests/web/test_app_install.py; elsewhere every
+    # request goes straight to the server.
+    kwargs.setdefault("service_workers", "block")
     context = browser.new_context(
         base_url=server.url, viewport=viewport or LAPTOP, locale=locale, **kwargs
     )
@@ -296,7 +299,7 @@ def test_token_moves_the_game_to_another_device(
     page.goto("/#/profile")
     page.locator("#name").fill("Ada")
     page.locator("#name").press("Enter")
-    expect(page.locator(".profile form [role=status]").first).to_have_text("Saved.")
+    expect(page.locator(".profile form [role=status]").first).to_contain_text("you are Ada")
     page.get_by_test_id("show-token").click()
     expect(page.locator("#token-text")).to_have_value(token)
     expect(page.locator("[data-testid=qr] svg")).to_be_visible()
@@ -433,7 +436,8 @@ def test_practice_a_revealed_day_then_its_result_shows_every_roll(
 
     # No Yatzy table on this server: the hint says so instead of failing.
     page.get_by_test_id("hint").click()
-    expect(page.locator(".advice")).to_contain_text("Hints are not available")
+    expect(page.locator(".advice")).to_contain_text(
+        "Yatzy hints are not available on this server yet.")
     # Ranked games never offer hints.
     page.goto("/")
     page.get_by_test_id("play-yahtzee").click()
@@ -461,7 +465,7 @@ def test_a_day_closing_mid_game_is_explained_and_the_game_kept(
     live_server.clock.set(calendar.closes_at(day) + dt.timedelta(hours=1))  # every worker's
     page.locator(".die[data-index='0']").click()
     page.get_by_test_id("roll").click()
-    expect(page.locator("#banner")).to_contain_text("This day closed while you were playing")
+    expect(page.locator("#banner")).to_contain_text("This day is not open for ranked play")
     page.reload()
     after = state(page)
     assert (after["turn"], after["roll"], after["dice"]) == (
@@ -495,7 +499,7 @@ def test_rate_limit_is_explained_and_loses_nothing(
         )
         if banner.is_visible():
             break
-    expect(banner).to_contain_text("Too many requests: wait")
+    expect(banner).to_contain_text("Too many requests at once: wait")
     assert page.locator("#banner").get_by_role("button", name="Retry").is_visible()
     page.screenshot(path=artifacts / "laptop-rate-limited.png")
     # Every move the server accepted is on screen: compare with the server's own state

@@ -1,7 +1,8 @@
 // The strategy engine's actions in words: hints during practice, analysis after it.
 import * as api from "./api.js";
 import { boxName, fmtNumber, t } from "./i18n.js";
-import { errorText, h } from "./ui.js";
+import { hintRefusal } from "./notes.js";
+import { h } from "./ui.js";
 
 export function adviceText(action) {
   if (action.kind === "keep") {
@@ -18,14 +19,16 @@ export function analysisBlock(game) {
     type: "button", class: "btn small ghost", "data-testid": "analyse", text: t("analyse"),
     onclick: async () => {
       button.disabled = true;
+      out.replaceChildren(h("p", { class: "advice-pending", role: "status" },
+        h("span", { class: "spinner", "aria-hidden": "true" }), t("analysis_pending")));
       try {
         const report = await api.analysis(game.id);
         button.hidden = true;
-        out.replaceChildren(...analysisView(report));
+        // (replaceChildren would write a null out as the text "null")
+        out.replaceChildren(...analysisView(report).filter(Boolean));
       } catch (err) {
         button.disabled = false;
-        out.replaceChildren(h("p", { class: "muted", text: [404, 405, 501, 503].includes(err.status)
-          ? t("hint_unavailable") : errorText(err) }));
+        out.replaceChildren(h("p", { class: "muted", text: await hintRefusal(err, game.ruleset) }));
       }
     },
   });
@@ -36,7 +39,7 @@ function analysisView(report) {
   const decisions = (report.decisions || []).length;
   const mistakes = report.mistakes || [];
   return [
-    report.heuristic ? h("p", { class: "muted", "data-testid": "heuristic", text: `${t("heuristic")}: ${t("heuristic_note")}` }) : null,
+    report.heuristic ? h("p", { class: "muted", "data-testid": "heuristic", text: t("heuristic_note") }) : null,
     h("p", { text: t("analysis_summary", {
       good: report.optimal_decisions ?? decisions - mistakes.length, all: decisions,
       loss: fmtNumber(report.expected_loss, 1), best: fmtNumber(report.optimal_expected, 1),

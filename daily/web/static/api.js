@@ -134,3 +134,4 @@ export const joinGroup = (code) => api("POST", `/groups/${encodeURIComponent(cod
 export const leaveGroup = (code) => api("DELETE", `/groups/${encodeURIComponent(code)}/members/me`);
 export const getGroup = (code, date) =>
   api("GET", `/groups/${encodeURIComponent(code)}${date ? `?date=${date}` : ""}`);
+export const getGroupInvite = (code) => api("GET", `/groups/${encodeURIComponent(code)}/invite`);

@@ -5,9 +5,10 @@ import { detectLang, lang, setLang, t } from "./i18n.js";
 import {
   boardPage, homePage, importPage, practicePage, profilePage, resultPage, rulesPage,
 } from "./pages.js";
+import { registerServiceWorker } from "./install.js";
 import { showServiceNotes } from "./notes.js";
 import { getLang, setLangPref } from "./store.js";
-import { challengePage, groupPage } from "./together.js";
+import { challengePage, groupInvitePage, groupPage } from "./together.js";
 import { startAndOpen } from "./game.js";
 import { h, hideBanner } from "./ui.js";
 
@@ -38,9 +39,12 @@ function parseRoute() {
   if (!hash && code && location.pathname.startsWith("/r/")) return { name: "result", args: [code], nav: null };
   const challenge = document.body.dataset.challengeCode;
   if (!hash && challenge && location.pathname.startsWith("/c/")) return { name: "challenge", args: [challenge], nav: null };
+  const group = document.body.dataset.groupCode;
+  if (!hash && group && location.pathname.startsWith("/g/")) return { name: "invite", args: [group], nav: null };
   const parts = hash.split("/").filter(Boolean).map(decodeURIComponent);
   switch (parts[0]) {
-    case "play": return { name: "play", args: [parts[1]], nav: "#/" };
+    // a game's entry (Today or Practice) is known once it is loaded (GameView says it)
+    case "play": return { name: "play", args: [parts[1]], nav: (parts[1] || "").startsWith("local-") ? "#/practice" : null };
     case "board": return { name: "board", args: [parts[1], parts[2]], nav: "#/board" };
     case "practice": return { name: "practice", args: [], nav: "#/practice" };
     case "profile": return { name: "profile", args: [], nav: "#/profile" };
@@ -48,6 +52,7 @@ function parseRoute() {
     case "rules": return { name: "rules", args: [parts[1]], nav: "#/rules" };
     case "challenge": return { name: "challenge", args: [parts[1]], nav: "#/practice" };
     case "group": return { name: "group", args: [parts[1], parts[2]], nav: "#/" };
+    case "join": return { name: "invite", args: [parts[1]], nav: "#/" };
     default: return { name: "home", args: [], nav: "#/" };
   }
 }
@@ -63,7 +68,7 @@ async function route() {
   const titles = {
     home: "nav_home", board: "nav_boards", practice: "nav_practice", profile: "nav_profile",
     import: "nav_profile", rules: "nav_rules", result: "result_title", play: "card",
-    challenge: "challenge", group: "groups",
+    challenge: "challenge", group: "groups", invite: "groups",
   };
   document.title = `${t(titles[r.name])} · Daily Dice`;
   if (r.name === "play") {
@@ -76,6 +81,7 @@ async function route() {
     home: homePage, board: boardPage, practice: practicePage, profile: profilePage,
     import: importPage, rules: rulesPage, result: resultPage,
     challenge: (root, code) => challengePage(root, code, startAndOpen), group: groupPage,
+    invite: groupInvitePage,
   };
   const done = await pages[r.name](view, ...r.args);
   if (current === r && typeof done === "function") cleanup = done;
@@ -86,6 +92,7 @@ function switchLang() {
   setLang(next);
   setLangPref(next);
   route();
+registerServiceWorker();
 }
 
 setLang(detectLang(getLang(), navigator.languages || [navigator.language]));
@@ -101,8 +108,11 @@ onPreparingPlayer((on) => {
   note.textContent = on ? t("preparing_player") : "";
   note.hidden = !on;
 });
+// A page says which navigation entry it belongs to once it knows (a practice game).
+window.addEventListener("dd:nav", (event) => { if (current) renderChrome(event.detail); });
 window.addEventListener("hashchange", () => {
   route();
   view.focus({ preventScroll: true });
 });
 route();
+registerServiceWorker();

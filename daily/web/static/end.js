@@ -1,10 +1,14 @@
 // The end screen: final total, rank and percentile (or the fair-play review), histogram,
-// par and ceiling, copy and share.
+// par and ceiling, copy and share, and, after a player's first game, their name.
 import * as api from "./api.js";
-import { fmtNumber, t } from "./i18n.js";
+import { fmtNumber, playerName, t } from "./i18n.js";
 import { analysisBlock } from "./advice.js";
-import { copyText, h, histogram, toast } from "./ui.js";
+import { getToken } from "./store.js";
+import { copyText, errorText, h, histogram, standingText, toast } from "./ui.js";
 import { challengeButton, versusBlock } from "./together.js";
+
+// How long Copy waits for a rank that is on its way before it copies without it (ms).
+const RANK_WAIT = 2500;
 
 // ---------- the end screen (also used for a finished game opened again) ----------
 
@@ -41,51 +45,128 @@ export function reviewBlock(review) {
     }) }));
 }
 
+// The end screen of an offline Practice game: the total, and another game.
+function localEnd(game) {
+  return h("section", { class: "end", "aria-labelledby": "end-title" },
+    h("h2", { id: "end-title", text: t("game_over") }),
+    h("p", { class: "final" }, h("span", { text: t("final_total") }),
+      h("strong", { class: "final-total", "data-testid": "final-total", text: game.total })),
+    h("p", { class: "muted", text: t("offline_end") }),
+    h("div", { class: "row wrap" },
+      h("button", {
+        type: "button", class: "btn primary", "data-testid": "offline-again", text: t("play_again"),
+        onclick: async () => (await import("./game.js")).startOffline(game.ruleset),
+      }),
+      h("a", { class: "btn", href: "/#/practice", text: t("nav_practice") })));
+}
+
 export function endScreen(game) {
+  if (game.local) return localEnd(game);
   const result = game.result || {};
   const total = result.total ?? game.total;
   const code = result.code;
   const link = code ? `/r/${code}` : null;
   const held = reviewBlock(result.review);
+  const ranked = game.mode === "ranked" && game.date && !held;
   const rankBox = h("div", { class: "rank", "data-testid": "rank" },
     held || (game.mode === "ranked" ? t("rank_pending") : t("practice_mode")));
   const chartBox = h("div", { class: "chart-box" });
   const parBox = h("div", {});
-  const shareText = result.share_text || "";
-  const fallback = h("textarea", { class: "share-text", readonly: true, rows: 6, hidden: true, "aria-label": t("copy_result") }, shareText);
+  // The share text gains the rank (and the streak) once the board has the game: Copy
+  // waits a moment for it, and the text is replaced as soon as it comes.
+  const share = { text: result.share_text || "", final: !ranked || result.rank != null };
+  let settle = () => {};
+  share.ready = share.final ? Promise.resolve() : new Promise((resolve) => { settle = resolve; });
+  const fallback = h("textarea", { class: "share-text", readonly: true, rows: 6, hidden: true, "aria-label": t("copy_result") }, share.text);
   const actions = h("div", { class: "row wrap" },
-    shareText ? h("button", {
+    share.text ? h("button", {
       type: "button", class: "btn primary", "data-testid": "copy-result", text: t("copy_result"),
       onclick: async () => {
-        if (await copyText(shareText)) toast(t("copied"));
-        else { fallback.hidden = false; fallback.select(); toast(t("copy_failed")); }
+        if (!share.final) await Promise.race([share.ready, new Promise((r) => setTimeout(r, RANK_WAIT))]);
+        if (await copyText(share.text)) toast(t("copied"));
+        else { fallback.value = share.text; fallback.hidden = false; fallback.select(); toast(t("copy_failed")); }
       },
     }) : null,
-    shareText && navigator.share ? h("button", {
-      type: "button", class: "btn", text: t("share"),
-      onclick: () => navigator.share({ text: shareText }).catch(() => {}),
+    share.text && navigator.share ? h("button", {
+      type: "button", class: "btn", "data-testid": "share-result", text: t("share"),
+      onclick: async () => {
+        if (!share.final) await Promise.race([share.ready, new Promise((r) => setTimeout(r, RANK_WAIT))]);
+        navigator.share({ text: share.text }).catch(() => {});
+      },
     }) : null,
     link ? h("a", { class: "btn", href: link, "data-testid": "result-link", text: t("result_link") }) : null,
     game.date && game.mode === "ranked"
       ? h("a", { class: "btn", href: `/#/board/${game.date}/${game.ruleset}`, text: t("see_board") }) : null);
+  const streakBox = h("p", { class: "streak-line", "data-testid": "end-streak", hidden: !result.streak },
+    result.streak ? streakText(result.streak) : "");
   const panel = h("section", { class: "end", "aria-labelledby": "end-title" },
     h("h2", { id: "end-title", text: t("game_over") }),
     h("p", { class: "final" }, h("span", { text: t("final_total") }),
       h("strong", { class: "final-total", "data-testid": "final-total", text: total })),
     versusBlock(game),
-    rankBox, chartBox, parBox, actions, fallback, challengeButton(game),
+    rankBox, streakBox, chartBox, parBox, actions, fallback, namePrompt(), challengeButton(game),
     game.mode === "practice" ? analysisBlock(game) : null);
-  if (game.mode === "ranked" && game.date && !held) fillRank(game, total, rankBox, chartBox, parBox);
+  const finish = (state) => {
+    const done = (state && state.result) || {};
+    if (done.share_text) { share.text = done.share_text; fallback.value = share.text; }
+    if (done.streak) { streakBox.textContent = streakText(done.streak); streakBox.hidden = false; }
+    share.final = true;
+    settle();
+  };
+  if (ranked) fillRank(game, total, rankBox, chartBox, parBox, finish);
   else if (game.date) fillPar(game, parBox);
   return panel;
 }
 
-function rankText(me, players) {
-  return [
-    t("rank_line", { rank: fmtNumber(me.rank), players: fmtNumber(players) }),
-    me.percentile !== null && me.percentile !== undefined
-      ? t("percentile_line", { p: fmtNumber(me.percentile, 1) }) : null,
-  ].filter(Boolean).join(" · ");
+function streakText(days) {
+  return days >= 2 ? t("streak_days", { n: days }) : t("streak_started");
+}
+
+// After a player's first game, once: the name friends and the boards will show
+// (skippable). A name chosen here shows everywhere at once (the boards read names when
+// they are read).
+const KEY_NAMED = "dd.name.asked";
+
+function namePrompt() {
+  let asked = false;
+  try { asked = localStorage.getItem(KEY_NAMED) !== null; } catch { asked = true; }
+  if (asked || !getToken()) return null;
+  const box = h("form", { class: "panel name-prompt", "data-testid": "name-prompt", hidden: true });
+  const done = () => {
+    try { localStorage.setItem(KEY_NAMED, "1"); } catch { /* asked again next time */ }
+  };
+  api.getMe().then((me) => {
+    if (!/^Player \d+$/.test(me.name || "")) { done(); return; }
+    const input = h("input", {
+      type: "text", id: "first-name", maxlength: 24, autocomplete: "nickname", required: true,
+      placeholder: playerName(me.name), "data-testid": "name-input",
+    });
+    const note = h("p", { class: "muted", role: "status" });
+    box.replaceChildren(
+      h("label", { for: "first-name", text: t("name_ask") }),
+      h("p", { class: "muted", text: t("name_ask_help", { name: playerName(me.name) }) }),
+      h("div", { class: "row wrap" }, input,
+        h("button", { type: "submit", class: "btn primary", "data-testid": "name-save", text: t("save") }),
+        h("button", {
+          type: "button", class: "btn ghost", "data-testid": "name-skip", text: t("skip_for_now"),
+          onclick: () => { done(); box.remove(); },
+        })),
+      note);
+    box.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (!name) return;
+      try {
+        const saved = await api.renamePlayer(name);
+        done();
+        box.replaceChildren(h("p", { "data-testid": "name-saved", text: t("name_saved", { name: saved.name || name }) }));
+      } catch (err) {
+        note.textContent = errorText(err);
+      }
+    });
+    box.hidden = false;
+  }).catch(() => {});
+  return box;
 }
 
 async function fillPar(game, parBox) {
@@ -95,8 +176,9 @@ async function fillPar(game, parBox) {
   } catch { /* par is optional */ }
 }
 
-// The rank arrives when the worker has written the result: poll the board for a while.
-async function fillRank(game, total, rankBox, chartBox, parBox) {
+// The rank arrives when the worker has written the result: poll the board for a while,
+// then take the game's share text again (with the rank and the streak) for Copy.
+async function fillRank(game, total, rankBox, chartBox, parBox, finish) {
   for (let attempt = 0; attempt < 40; attempt += 1) {
     if (!rankBox.isConnected && attempt > 0) return;
     try {
@@ -104,11 +186,13 @@ async function fillRank(game, total, rankBox, chartBox, parBox) {
       if (board.review) {
         rankBox.replaceChildren(reviewBlock(board.review));
         rankBox.dataset.review = board.review.state;
+        finish(null);
         return;
       }
       if (board.me) {
-        rankBox.textContent = rankText(board.me, board.players);
+        rankBox.textContent = standingText(board.me, board.players);
         rankBox.dataset.rank = board.me.rank;
+        api.getGame(game.id).then(finish).catch(() => finish(null));
         chartBox.replaceChildren(histogram(board.histogram, total, board.players) || "");
         if (board.par) {
           parBox.replaceChildren(parBlock(board.par) || "", ceilingBlock(board.ceiling) || "");
@@ -116,8 +200,9 @@ async function fillRank(game, total, rankBox, chartBox, parBox) {
         return;
       }
     } catch (err) {
-      if (err.status && err.status !== 429 && err.status < 500) return;
+      if (err.status && err.status !== 429 && err.status < 500) { finish(null); return; }
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(500 + attempt * 250, 3000)));
   }
+  finish(null);
 }

@@ -1,16 +1,26 @@
-// The play screen. Every rule comes from the server's game state: legal boxes,
-// preview points, rolls left and joker reasons are only displayed here.
+// The play screen. Every rule comes from the game state: legal boxes, preview points,
+// rolls left and joker reasons are only displayed here. A game's state comes from the
+// server, or, for offline Practice, from local.js (rules generated from the core).
 import * as api from "./api.js";
 import { adviceText } from "./advice.js";
 import { renderCard } from "./card.js";
 import { endScreen } from "./end.js";
 import { boxName, fmtDate, fmtNumber, rulesetName, t } from "./i18n.js";
 import { jokerBanner, momentOf, rolledDice, showMoment } from "./feel.js";
+import { isLocal, localGames, startLocal } from "./local.js";
+import { hintRefusal, showServiceNotes } from "./notes.js";
 import { rivalsPanel } from "./together.js";
 import { forgetToken, loadHolds, rememberGame, saveHolds } from "./store.js";
 import {
-  announce, confirmDialog, dieFace, errorText, h, hideBanner, miniDice, showBanner,
+  announce, confirmDialog, dieFace, errorText, h, hideBanner, miniDice, showBanner, toast,
 } from "./ui.js";
+
+const SERVER_GAMES = { get: api.getGame, roll: api.rollDice, score: api.scoreBox };
+
+// The navigation entry a page belongs to (a practice game belongs to Practice).
+export function setNav(href) {
+  window.dispatchEvent(new CustomEvent("dd:nav", { detail: href }));
+}
 
 // ---------- the play screen ----------
 
@@ -18,6 +28,7 @@ export class GameView {
   constructor(root, gameId) {
     this.root = root;
     this.gameId = gameId;
+    this.moves = isLocal(gameId) ? localGames : SERVER_GAMES;
     this.game = null;
     this.holds = [];
     this.busy = false;
@@ -37,7 +48,13 @@ export class GameView {
     document.addEventListener("keyup", this.onKeyUp);
     window.addEventListener("online", this.onOnline);
     try {
-      this.apply(await api.getGame(this.gameId), { restoreHolds: true });
+      this.apply(await this.moves.get(this.gameId), { restoreHolds: true });
+      const g = this.game;
+      if (g) {
+        setNav(g.mode === "practice" ? "#/practice" : "#/");
+        // Hints need the ruleset's strategy table: its state concerns a practice game.
+        if (g.mode === "practice" && !g.local) showServiceNotes(g.ruleset);
+      }
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "panel" },
         h("p", { text: err.status === 404 ? t("not_found") : errorText(err) }),
@@ -61,12 +78,12 @@ export class GameView {
       const before = previous && previous.id === game.id ? previous.history || [] : [];
       const history = game.last_turn ? before.concat([game.last_turn]) : before;
       game = { ...game, history };
-      if (history.length !== game.turn - 1) {
-        api.getGame(game.id).then((full) => this.apply(full)).catch(() => {});
+      if (history.length !== game.turn - 1 && !game.over) {
+        this.moves.get(game.id).then((full) => this.apply(full)).catch(() => {});
       }
     }
     this.game = game;
-    rememberGame(game);
+    if (!game.local) rememberGame(game);
     const n = (game.dice || []).length;
     const newTurn = !previous || previous.turn !== game.turn || game.over;
     this.rolling = rolledDice(previous, game, this.holds);
@@ -111,7 +128,8 @@ export class GameView {
     }
     const head = h("div", { class: "game-head" },
       h("h1", {}, rulesetName(g.ruleset),
-        h("span", { class: `badge ${g.mode}`, text: g.mode === "ranked" ? t("ranked_mode") : t("practice_mode") })),
+        h("span", { class: `badge ${g.mode}`, text: g.mode === "ranked" ? t("ranked_mode") : t("practice_mode") }),
+        g.local ? h("span", { class: "badge offline", "data-testid": "offline-badge", text: t("offline_badge") }) : null),
       h("p", { class: "muted" }, g.date ? fmtDate(g.date) : "", g.date ? " · " : "",
         g.over ? t("game_over") : t("turn_of", { turn: g.turn, turns: g.turns }),
         g.over ? null : h("span", { class: "head-total" }, ` · ${t("total")} `, h("strong", { text: g.total ?? 0 }))));
@@ -166,7 +184,7 @@ export class GameView {
       h("p", { class: "hint muted keys", text: t("keys_hint", { n: (g.dice || []).length }) }),
       g.ruleset === "generala" && g.roll === 1 && !g.over
         ? h("p", { class: "hint served", "data-testid": "served", text: t("served_hint") }) : null,
-      g.mode === "practice" ? this.advicePanel() : null,
+      g.mode === "practice" && !g.local ? this.advicePanel() : null,
       this.pastTurns());
   }
 
@@ -176,7 +194,11 @@ export class GameView {
     const current = this.advice && this.advice.turn === g.turn && this.advice.roll === g.roll
       ? this.advice : null;
     const body = [];
-    if (current && current.error) body.push(h("p", { class: "muted", text: current.error }));
+    if (current && current.pending) {
+      body.push(h("p", { class: "advice-pending", role: "status", "data-testid": "hint-pending" },
+        h("span", { class: "spinner", "aria-hidden": "true" }), t("hint_pending")));
+    }
+    if (current && current.error) body.push(h("p", { class: "muted", "data-testid": "hint-error", text: current.error }));
     if (current && current.hint) {
       const best = current.hint.best;
       body.push(h("p", { class: "advice-best", "data-testid": "advice" },
@@ -202,19 +224,21 @@ export class GameView {
     return h("section", { class: "advice", "aria-label": t("hint") },
       h("button", {
         type: "button", class: "btn small ghost", "data-testid": "hint", text: t("hint"),
-        disabled: this.busy, onclick: () => this.askAdvice(),
+        disabled: this.busy || Boolean(current && current.pending), "aria-busy": current && current.pending ? "true" : null,
+        onclick: () => this.askAdvice(),
       }), body);
   }
 
   async askAdvice() {
     const g = this.game;
+    const at = { turn: g.turn, roll: g.roll };
+    this.advice = { ...at, pending: true };
+    this.render();
     try {
       const hint = await api.hint(g.id);
-      this.advice = { turn: g.turn, roll: g.roll, hint };
+      this.advice = { ...at, hint };
     } catch (err) {
-      const text = err.status === 404 || err.status === 405 || err.status === 501 || err.status === 503
-        ? t("hint_unavailable") : errorText(err);
-      this.advice = { turn: g.turn, roll: g.roll, error: text };
+      this.advice = { ...at, error: await hintRefusal(err, g.ruleset) };
     }
     this.render();
   }
@@ -303,7 +327,7 @@ export class GameView {
     if (!this.canRoll) return;
     const hold = this.holds.map((k) => (k ? "1" : "0")).join("");
     const { id, position } = this.game;
-    await this.commit(() => api.rollDice(id, hold, position), (next) => {
+    await this.commit(() => this.moves.roll(id, hold, position), (next) => {
       const left = next.rolls_left;
       const leftText = left === 0 ? t("rolls_left_0") : left === 1 ? t("rolls_left_1") : t("rolls_left", { n: left });
       announce(`${t("rolled", { dice: next.dice.join(" ") })} ${leftText}`);
@@ -320,7 +344,7 @@ export class GameView {
       }
     }
     const { id, position } = this.game;
-    await this.commit(() => api.scoreBox(id, box, position), () => {
+    await this.commit(() => this.moves.score(id, box, position), () => {
       announce(t("scored", { box: boxName(box), points }));
     });
   }
@@ -373,7 +397,7 @@ export class GameView {
       this.apply(err.state, { restoreHolds: true });
       return;
     }
-    api.getGame(this.game.id).then((fresh) => this.apply(fresh)).catch(() => {});
+    this.moves.get(this.game.id).then((fresh) => this.apply(fresh)).catch(() => {});
   }
 
   // Back online: send a move in doubt again (safe: it names its position).
@@ -383,16 +407,41 @@ export class GameView {
 }
 
 
+function open(id) {
+  const target = `/#/play/${id}`;
+  if (location.pathname !== "/") location.href = target;
+  else location.hash = `#/play/${id}`;
+}
+
+// Practice on random dice with no server: the rules generated from the core, in this
+// browser. Used when the page is offline.
+export async function startOffline(ruleset) {
+  try {
+    open(await startLocal(ruleset));
+    toast(t("offline_started"));
+  } catch (err) {
+    showBanner(t("offline_unavailable"), "error");
+  }
+}
+
 // Start (or resume) a game and open it; used by the home, practice and result pages.
+// Practice on random dice goes on offline, in the browser, when the server is out of reach.
 export async function startAndOpen(body) {
+  const offlinePractice = body.mode === "practice" && !body.date && !body.challenge && !body.options;
+  if (offlinePractice && navigator.onLine === false) {
+    await startOffline(body.ruleset);
+    return;
+  }
   try {
     await api.ensurePlayer();
     const game = await api.startGame(body);
     rememberGame(game);
-    const target = `/#/play/${game.id}`;
-    if (location.pathname !== "/") location.href = target;
-    else location.hash = `#/play/${game.id}`;
+    open(game.id);
   } catch (err) {
+    if (offlinePractice && err.status === 0) {
+      await startOffline(body.ruleset);
+      return;
+    }
     const actions = err.code === "unauthorized"
       ? [{ label: t("new_player"), run: () => { forgetToken(); startAndOpen(body); } }] : [];
     showBanner(errorText(err), err.code === "already_ranked" ? "warn" : "error", actions);

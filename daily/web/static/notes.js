@@ -1,45 +1,97 @@
-// Service notes above every page, from /api/v1/health: the operator's demo clock (so
-// nobody mistakes a demonstration for the real competition) and strategy tables still
-// being built ("Maxi Yatzy hints ready in about 4 min").
+// Service notes above the page, from /api/v1/health: the operator's demo clock (on every
+// page, so nobody mistakes a demonstration for the real competition) and a strategy
+// table still being built, only where it concerns the viewer: on the play screen of a
+// game whose hints need it. The hint box and the note say the same thing, from the same
+// table object (/health's `tables[ruleset]`, which a refused hint also carries), and
+// the note follows the build while it lasts, so its estimate moves.
 import { rulesetName, t } from "./i18n.js";
-import { h } from "./ui.js";
+import { errorText, h } from "./ui.js";
 
 let timer = null;
+let focus = null; // the ruleset whose table concerns the page, if any
+let tables = {};
+let demo = null;
 
 function demoTime(iso) {
   return String(iso || "").replace("T", " ").slice(0, 16);
 }
 
-export async function showServiceNotes(el = document.getElementById("service-note")) {
-  clearTimeout(timer);
-  let health;
-  try {
-    const response = await fetch("/api/v1/health", { headers: { Accept: "application/json" } });
-    health = await response.json();
-  } catch {
-    return;
+// What a table's state means for hints, in words: "Maxi Yatzy hints are being prepared:
+// ready in about 4 min (62%)", or null when the table is ready.
+export function tableText(ruleset, table) {
+  const game = rulesetName(ruleset);
+  if (!table || table.state === "ready") return null;
+  if (table.state === "building") {
+    const done = typeof table.percent === "number" ? ` (${Math.floor(table.percent)}%)` : "";
+    const eta = table.eta_seconds;
+    return eta === null || eta === undefined
+      ? t("hints_building", { game }) + done
+      : t("hints_ready_in", { game, minutes: Math.max(1, Math.ceil(eta / 60)) }) + done;
   }
+  return t("hints_missing", { game });
+}
+
+export async function fetchHealth() {
+  try {
+    const response = await fetch("/api/v1/health", { headers: { Accept: "application/json" }, cache: "no-store" });
+    return await response.json();
+  } catch {
+    return null;
+  }
+}
+
+function draw(el) {
   const lines = [];
-  if (health.demo) {
+  if (demo) {
     lines.push(h("p", {
       class: "demo", "data-testid": "demo-note",
-      text: t("demo_note", { minutes: health.demo.day_minutes, now: demoTime(health.demo.now) }),
+      text: t("demo_note", { minutes: demo.day_minutes, now: demoTime(demo.now) }),
     }));
   }
-  let building = false;
-  for (const [name, table] of Object.entries(health.tables || {})) {
-    if (table.state !== "building") continue;
-    building = true;
-    const eta = table.eta_seconds;
-    const text = eta === null || eta === undefined
-      ? t("hints_building", { game: rulesetName(name) })
-      : t("hints_ready_in", { game: rulesetName(name), minutes: Math.max(1, Math.ceil(eta / 60)) });
-    lines.push(h("p", { "data-testid": `table-${name}`, text }));
-  }
+  const text = focus ? tableText(focus, tables[focus]) : null;
+  if (text) lines.push(h("p", { "data-testid": `table-${focus}`, text }));
   el.replaceChildren(...lines);
-  el.className = health.demo ? "service-note demo" : "service-note";
+  el.className = demo ? "service-note demo" : "service-note";
   el.hidden = lines.length === 0;
-  if (health.demo || building) {
-    timer = setTimeout(() => showServiceNotes(el), health.demo ? 5000 : 30000);
+}
+
+// Show the notes that concern this page: `ruleset` names the game whose hints it offers.
+export async function showServiceNotes(ruleset = null, el = document.getElementById("service-note")) {
+  clearTimeout(timer);
+  focus = ruleset;
+  const health = await fetchHealth();
+  if (!health) return;
+  demo = health.demo || null;
+  tables = health.tables || {};
+  draw(el);
+  const building = focus && tables[focus] && tables[focus].state === "building";
+  if (demo || building) {
+    timer = setTimeout(() => showServiceNotes(focus, el), building ? 10000 : 5000);
   }
+}
+
+// A table's state as a refused hint carried it: the note says the same at once.
+export function noteTable(ruleset, table, el = document.getElementById("service-note")) {
+  if (!table) return;
+  tables = { ...tables, [ruleset]: table };
+  if (focus === ruleset) draw(el);
+}
+
+// The state of a ruleset's table, as /health says it now.
+export async function tableState(ruleset) {
+  const health = await fetchHealth();
+  return (health && health.tables && health.tables[ruleset]) || null;
+}
+
+// Why a hint or an analysis is not there: the strategy table it needs is being built
+// (the same words as the note above the page, from the same table object), or the
+// error in words.
+export async function hintRefusal(err, ruleset) {
+  if (err.code === "table_not_ready" || (err.status === 503 && err.code === "unavailable")) {
+    const table = (err.detail && err.detail.table) || await tableState(ruleset) || { state: "missing" };
+    noteTable(ruleset, table);
+    return tableText(ruleset, table) || t("hint_retry");
+  }
+  if ([404, 405, 501].includes(err.status)) return t("hints_off");
+  return errorText(err);
 }

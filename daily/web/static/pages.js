@@ -2,13 +2,15 @@
 import * as api from "./api.js";
 import { renderCard } from "./card.js";
 import { ceilingBlock, parBlock, reviewBlock } from "./end.js";
-import { startAndOpen } from "./game.js";
+import { startAndOpen, startOffline } from "./game.js";
+import { onInstallable, promptInstall } from "./install.js";
+import { unfinishedLocal } from "./local.js";
 import { boxName, fmtDate, fmtNumber, lang, playerName as shownName, rulesetName, t } from "./i18n.js";
 import { getToken, previousTokens, rememberedGame, replaceToken, setToken } from "./store.js";
 import { challengeForm, chosenOpponents, groupsSection, opponentsPicker } from "./together.js";
 import {
   confirmDialog, copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice,
-  shiftDate, toast,
+  shiftDate, standingText, toast,
 } from "./ui.js";
 
 const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht", "generala", "triple-yahtzee"];
@@ -61,6 +63,7 @@ export async function homePage(root) {
   }
   const date = playDate(today);
   const clock = h("p", { class: "countdown", "data-testid": "countdown" });
+  const days = h("section", { class: "panel days-panel", "data-testid": "home-days", "aria-label": t("your_days") }, clock);
   const tick = () => {
     const now = new Date();
     const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
@@ -103,12 +106,44 @@ export async function homePage(root) {
   root.replaceChildren(h("section", { class: "home" },
     h("h1", { text: t("home_title") }),
     h("p", { class: "intro", text: t("home_intro") }),
+    days,
     h("div", { class: "sets" }, cards),
     h("div", { class: "panel" }, opponentsPicker("home-opp"), h("p", { class: "muted hint-small", text: t("opponents_help") })),
-    clock,
     groupsSection(),
     h("p", {}, h("a", { class: "link", href: "/#/rules", text: t("rules_link") }))));
+  fillDays(days, today, date);
   return () => clearInterval(timer);
+}
+
+// Coming back: the streak, yesterday's results and (in the panel already) the countdown.
+async function fillDays(panel, today, date) {
+  const yesterday = shiftDate(date, -1);
+  const playedToday = (today.sets || []).some((x) => x.date === date && x.played && x.played.over);
+  const boardLink = h("a", { class: "link", href: `/#/board/${yesterday}`, "data-testid": "yesterday-board", text: t("yesterday_board") });
+  if (!getToken()) {
+    panel.prepend(h("p", { class: "streak-line", "data-testid": "home-streak", text: t("streak_none") }),
+      h("p", { "data-testid": "yesterday" }, boardLink));
+    return;
+  }
+  let me;
+  try { me = await api.getMe(); } catch { return; }
+  const streak = (me.stats && me.stats.current_streak) || 0;
+  const streakText = streak === 0 ? t("streak_none")
+    : playedToday ? t("streak_kept", { n: streak, count: streak }) : t("streak_keep", { n: streak, count: streak });
+  const mine = (me.history || []).filter((g) => g.date === yesterday);
+  const line = h("p", { "data-testid": "yesterday" });
+  if (!mine.length) line.append(`${t("yesterday_none")} `, boardLink);
+  else {
+    line.append(h("strong", { text: `${t("yesterday")}: ` }));
+    const results = await Promise.all(mine.map((g) => api.getResult(g.code).catch(() => null)));
+    mine.forEach((g, i) => {
+      const r = results[i];
+      const rank = r && r.rank ? ` · ${standingText(r, r.players, { today: false })}` : "";
+      if (i) line.append(" · ");
+      line.append(h("a", { href: `/r/${g.code}`, text: `${rulesetName(g.ruleset)} ${g.total}${rank}` }));
+    });
+  }
+  panel.prepend(h("p", { class: "streak-line", "data-testid": "home-streak", text: streakText }), line);
 }
 
 // ---------- leaderboards ----------
@@ -164,8 +199,8 @@ export async function boardPage(root, date, ruleset) {
     ];
     if (!board.top || !board.top.length) parts.push(h("p", { text: t("no_players") }));
     if (board.me) {
-      parts.push(h("p", { class: "rank", text: t("rank_line", { rank: board.me.rank, players: fmtNumber(board.players) }) +
-        (board.me.percentile != null ? ` · ${t("percentile_line", { p: fmtNumber(board.me.percentile, 1) })}` : "") }));
+      const isToday = today ? day === playDate(today) : false;
+      parts.push(h("p", { class: "rank", "data-testid": "board-rank", text: standingText(board.me, board.players, { today: isToday }) }));
     }
     const chart = histogram(board.histogram, board.me ? board.me.score : null, board.players);
     if (chart) parts.push(chart);
@@ -193,9 +228,24 @@ export async function practicePage(root) {
   const select = h("select", { id: "practice-ruleset", "aria-label": t("ruleset") },
     PRACTICE_RULESETS.map((r) => h("option", { value: r, text: rulesetName(r) })));
   const days = h("div", { class: "days" }, h("p", { class: "loading", text: t("loading") }));
+  // Offline, Practice on random dice goes on in the browser (rules generated from the core).
+  const offline = h("div", { class: "panel offline-panel", "data-testid": "offline-panel", hidden: true });
+  const showOffline = () => {
+    const resume = unfinishedLocal(select.value);
+    offline.replaceChildren(
+      h("p", { text: t("offline_note") }),
+      h("div", { class: "row wrap" },
+        h("button", {
+          type: "button", class: "btn primary", "data-testid": "practice-offline", text: t("play_offline"),
+          onclick: () => startOffline(select.value),
+        }),
+        resume ? h("a", { class: "btn", href: `/#/play/${resume}`, "data-testid": "offline-resume", text: t("resume") }) : null));
+    offline.hidden = false;
+  };
   root.replaceChildren(h("section", { class: "practice" },
     h("h1", { text: t("practice_title") }),
     h("p", { class: "intro", text: t("practice_intro") }),
+    offline,
     h("div", { class: "panel" },
       h("label", { for: "practice-ruleset", text: t("ruleset") }),
       h("div", { class: "row wrap" }, select,
@@ -216,6 +266,7 @@ export async function practicePage(root) {
       opponentsPicker("practice-opp")),
     challengeForm(),
     h("h2", { text: t("revealed_days") }), days));
+  if (navigator.onLine === false) showOffline();
   try {
     const today = await api.getToday();
     const to = [...today.open_dates].sort()[0];
@@ -236,7 +287,8 @@ export async function practicePage(root) {
           })))))
       : h("p", { text: t("no_revealed") }));
   } catch (err) {
-    days.replaceChildren(h("p", { role: "alert", text: errorText(err) }));
+    days.replaceChildren(h("p", { role: "alert", text: err.status === 0 ? t("offline_days") : errorText(err) }));
+    if (err.status === 0) showOffline();
   }
   return () => {};
 }
@@ -384,8 +436,8 @@ export async function profilePage(root) {
       onsubmit: async (event) => {
         event.preventDefault();
         try {
-          await api.renamePlayer(nameInput.value.trim());
-          nameNote.textContent = t("saved");
+          const saved = await api.renamePlayer(nameInput.value.trim());
+          nameNote.textContent = t("name_saved", { name: saved.name || nameInput.value.trim() });
         } catch (err) {
           nameNote.textContent = errorText(err);
         }
@@ -396,9 +448,10 @@ export async function profilePage(root) {
     nameNote),
     h("h2", { text: t("stats") }),
     h("dl", { class: "stats" },
-      statItem(t("games"), fmtNumber(stats.games)), statItem(t("average"), fmtNumber(stats.average, 1)),
-      statItem(t("best"), fmtNumber(stats.best)), statItem(t("streak"), fmtNumber(stats.current_streak)),
+      statItem(t("games"), fmtNumber(stats.games)), statItem(t("streak"), fmtNumber(stats.current_streak)),
       statItem(t("longest"), fmtNumber(stats.longest_streak))),
+    rulesetStats(stats.by_ruleset || {}),
+    installSection(),
     h("h2", { text: t("history") }),
     (me.history && me.history.length)
       ? h("ul", { class: "day-list" }, me.history.map((g) => h("li", {},
@@ -411,6 +464,36 @@ export async function profilePage(root) {
     importForm(),
     await previousSection()));
   return () => {};
+}
+
+// Averages and bests per ruleset: a Maxi Yatzy score is not comparable with a Yahtzee one.
+function rulesetStats(byRuleset) {
+  const rows = Object.entries(byRuleset).filter(([, v]) => v && v.games);
+  if (!rows.length) return null;
+  rows.sort(([a], [b]) => PRACTICE_RULESETS.indexOf(a) - PRACTICE_RULESETS.indexOf(b));
+  return h("table", { class: "board stats-table", "data-testid": "ruleset-stats" },
+    h("caption", { text: t("stats_by_game") }),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col", text: t("ruleset") }), h("th", { scope: "col", class: "num", text: t("games") }),
+      h("th", { scope: "col", class: "num", text: t("average") }), h("th", { scope: "col", class: "num", text: t("best") }))),
+    h("tbody", {}, rows.map(([ruleset, v]) => h("tr", { "data-ruleset": ruleset },
+      h("th", { scope: "row", text: rulesetName(ruleset) }),
+      h("td", { class: "num", text: fmtNumber(v.games) }),
+      h("td", { class: "num", text: fmtNumber(v.average, 1) }),
+      h("td", { class: "num", text: fmtNumber(v.best) })))));
+}
+
+// Install the app (when the browser offers it): Daily Dice on the home screen, with
+// Practice on random dice working offline.
+function installSection() {
+  const button = h("button", {
+    type: "button", class: "btn", "data-testid": "install", text: t("install_app"),
+    onclick: async () => { if (await promptInstall()) toast(t("installed")); },
+  });
+  const box = h("section", { class: "panel install", hidden: true },
+    h("p", { text: t("install_help") }), button);
+  onInstallable((can) => { box.hidden = !can; });
+  return box;
 }
 
 export async function importPage(root, token) {
@@ -447,8 +530,7 @@ export async function resultPage(root, code) {
       result.player && result.player.name ? t("by", { name: shownName(result.player.name) }) : null].filter(Boolean).join(" · ")),
     h("p", { class: "final" }, h("span", { text: t("final_total") }),
       h("strong", { class: "final-total", "data-testid": "result-total", text: result.total })),
-    result.rank ? h("p", { class: "rank", text: (result.players ? t("rank_line", { rank: result.rank, players: fmtNumber(result.players) }) : t("rank_only", { rank: result.rank })) +
-      (result.percentile != null ? ` · ${t("percentile_line", { p: fmtNumber(result.percentile, 1) })}` : "") }) : null,
+    result.rank ? h("p", { class: "rank", "data-testid": "result-rank", text: standingText(result, result.players, { today: false }) }) : null,
     reviewBlock(result.review),
     ceilingBlock(result.ceiling),
     playBox,

@@ -4,8 +4,8 @@
 // or a rival's turn only after your own turn of the same number is scored.
 import * as api from "./api.js";
 import { boxName, fmtDate, fmtNumber, playerName, rulesetName, t } from "./i18n.js";
-import { getOpponents, setOpponents } from "./store.js";
-import { copyText, errorText, h, localDate, toast } from "./ui.js";
+import { getOpponents, getToken, setOpponents } from "./store.js";
+import { confirmDialog, errorText, h, inviteBox, localDate, toast } from "./ui.js";
 
 export const LEVELS = ["easy", "medium", "hard"];
 
@@ -34,25 +34,41 @@ export function chosenOpponents() {
 
 // ---------- beside the card ----------
 
-function sideCard(title, side, testid) {
+// Turns shown beside the card while the game goes on (all of them once it is over).
+const RECENT_TURNS = 6;
+
+function sideCard(title, side, testid, over, note = null) {
   const turns = side.turns || [];
+  const shown = over ? turns : [...turns].reverse().slice(0, RECENT_TURNS);
   return h("article", { class: "opp-card", "data-testid": testid, "data-turns": turns.length, "data-total": side.total },
     h("h3", {}, h("span", { text: title }), h("strong", { text: side.total })),
+    note ? h("p", { class: "opp-note", text: note }) : null,
     turns.length
-      ? h("ol", {}, [...turns].reverse().slice(0, 13).map((turn) => h("li", {},
+      ? h("ol", { class: over ? "all" : null }, shown.map((turn) => h("li", {},
         h("span", { text: `${turn.turn}. ${boxName(turn.box)}` }),
         h("span", { text: turn.points + (turn.bonus ? ` +${turn.bonus}` : "") }))))
       : h("p", { class: "muted", text: t("opp_turn_hidden") }));
 }
 
+// An opponent's name: its level, and "(heuristic)" when a heuristic player stands in
+// for the exact bot (the ruleset's strategy table was not built when the game started).
+export function opponentName(o) {
+  return o.heuristic ? `${t(`level_${o.level}`)} (${t("heuristic")})` : t(`level_${o.level}`);
+}
+
 // The computer opponents and the challenge's rival, up to your scored turns.
 export function rivalsPanel(game) {
-  const cards = (game.opponents || []).map((o) =>
-    sideCard(t(`level_${o.level}`), o, `opponent-${o.level}`));
+  const opponents = game.opponents || [];
+  const cards = opponents.map((o) =>
+    sideCard(opponentName(o), o, `opponent-${o.level}`, game.over));
   const rival = game.challenge && game.challenge.rival;
-  if (rival) cards.unshift(sideCard(t("to_beat", { name: playerName(rival.name) }), rival, "rival"));
+  if (rival) cards.unshift(sideCard(t("to_beat", { name: playerName(rival.name) }), rival, "rival", game.over));
   if (!cards.length) return null;
-  return h("section", { class: "opponents", "aria-label": t("opponents") }, cards);
+  const standIn = opponents.some((o) => o.heuristic) && game.ruleset !== "triple-yahtzee";
+  return h("section", { class: "opponents", "aria-label": t("opponents") },
+    standIn ? h("p", { class: "opp-standin muted", "data-testid": "standin-note",
+      text: t("standin_note", { game: rulesetName(game.ruleset) }) }) : null,
+    cards);
 }
 
 // ---------- the end screen: you against them, par explained, challenge a friend ----------
@@ -69,12 +85,12 @@ export function versusBlock(game) {
   };
   const rival = game.challenge && game.challenge.rival;
   if (rival && rival.over) line(playerName(rival.name), rival.total, "versus-rival");
-  for (const o of game.opponents || []) line(t(`level_${o.level}`), o.total, `versus-${o.level}`);
+  for (const o of game.opponents || []) line(opponentName(o), o.total, `versus-${o.level}`);
   if (!rows.length) return null;
   const par = (game.opponents || []).map((o) => h("li", { "data-testid": `par-${o.level}` },
     o.expected != null
-      ? t("par_expected", { level: t(`level_${o.level}`), expected: fmtNumber(o.expected, 1), total: o.total })
-      : t("par_expected_unknown", { level: t(`level_${o.level}`), total: o.total })));
+      ? t("par_expected", { level: opponentName(o), expected: fmtNumber(o.expected, 1), total: o.total })
+      : t("par_expected_unknown", { level: opponentName(o), total: o.total })));
   return h("section", { class: "versus-box" },
     h("ul", { class: "versus", "data-testid": "versus" }, rows),
     par.length ? h("ul", { class: "muted par-explained" }, par) : null);
@@ -90,12 +106,14 @@ export function challengeButton(game) {
       button.disabled = true;
       try {
         const made = await api.createChallenge({ code });
+        const game_ = rulesetName(game.ruleset);
         out.replaceChildren(
           h("p", { text: t("challenge_made", { code: made.code }) }),
           h("p", {}, h("a", { href: made.url, "data-testid": "challenge-url", class: "code-big", text: made.code })),
-          h("button", {
-            type: "button", class: "btn small", text: t("copy_result"),
-            onclick: async () => { if (await copyText(made.url)) toast(t("copied")); },
+          inviteBox(made.url, {
+            title: t("challenge_title", { code: made.code }),
+            text: t("challenge_share_text", { game: game_, total: game.total }),
+            testid: "challenge-invite",
           }));
       } catch (err) {
         button.disabled = false;
@@ -109,6 +127,39 @@ export function challengeButton(game) {
 
 // ---------- the challenge page ----------
 
+// How the viewer's finished game did against each other finished entry, in words.
+function verdicts(entries) {
+  const me = entries.find((e) => e.you && e.finished);
+  if (!me) return null;
+  const others = entries.filter((e) => !e.you && e.finished);
+  if (!others.length) return null;
+  return h("ul", { class: "verdicts", "data-testid": "verdict" }, others.map((o) => {
+    const by = Math.abs(me.total - o.total);
+    const name = playerName(o.name);
+    const [key, cls] = me.total > o.total ? ["verdict_won", "win"]
+      : me.total < o.total ? ["verdict_lost", "loss"] : ["verdict_tied", "tie"];
+    return h("li", { class: cls, "data-verdict": cls }, t(key, { name, by, you: me.total, them: o.total }));
+  }));
+}
+
+function comparisonTable(comparison) {
+  const names = comparison[0].players;
+  const figures = comparison.some((turn) => turn.players.some((p) => p.loss !== null && p.loss !== undefined));
+  return [
+    h("table", { class: "compare", "data-testid": "challenge-compare" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "#" }),
+        names.map((p) => h("th", { scope: "col", text: p.you ? `${playerName(p.name)} (${t("you")})` : playerName(p.name) })))),
+      h("tbody", {}, comparison.map((turn) => h("tr", {},
+        h("td", { text: turn.turn }),
+        turn.players.map((p) => h("td", { class: p.gained === 0 ? "best" : null },
+          `${boxName(p.box)} ${p.points}`,
+          p.loss ? h("small", { class: "muted", text: ` (−${fmtNumber(p.loss, 1)})` }) : null)))))),
+    h("div", { class: "legend muted", "data-testid": "compare-legend" },
+      h("p", {}, h("span", { class: "legend-best", text: t("legend_best_mark") }), ` ${t("legend_best")}`),
+      h("p", { text: figures ? t("legend_loss") : t("legend_no_figures") })),
+  ];
+}
+
 export async function challengePage(root, code, startAndOpen) {
   root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
   let view;
@@ -116,25 +167,54 @@ export async function challengePage(root, code, startAndOpen) {
     view = await api.getChallenge(code);
   } catch (err) {
     root.replaceChildren(h("div", { class: "panel" },
-      h("p", { role: "alert", text: err.status === 404 ? t("not_found") : errorText(err) }),
-      h("a", { class: "btn", href: "/#/", text: t("back_home") })));
+      h("p", { role: "alert", "data-testid": "challenge-error", text: errorText(err) }),
+      h("a", { class: "btn", href: "/#/practice", text: t("nav_practice") })));
     return () => {};
   }
-  const mine = (view.entries || []).find((e) => e.you);
-  const take = (blind) => startAndOpen({ challenge: view.code, blind, opponents: chosenOpponents() });
+  const game = rulesetName(view.ruleset);
+  const entries = view.entries || [];
+  const mine = entries.find((e) => e.you);
+  // A challenge on a day set still open is the viewer's one ranked game of that set.
+  let set = null;
+  if (view.date) {
+    try {
+      const today = await api.getToday();
+      set = (today.sets || []).find((x) => x.date === view.date && x.ruleset === view.ruleset) || null;
+    } catch { /* without it, the warning below still says what taking it means */ }
+  }
+  const dayOpen = Boolean(view.date) && (set ? set.status === "open" : false);
+  const played = set && set.played;
+  const take = async (blind) => {
+    if (dayOpen && !mine && !played) {
+      const ok = await confirmDialog(t("challenge_today_confirm", { game }), t("challenge_today_yes"));
+      if (!ok) return;
+    }
+    startAndOpen({ challenge: view.code, blind, opponents: chosenOpponents() });
+  };
   const parts = [
     h("h1", { text: t("challenge_title", { code: view.code }) }),
-    h("p", { class: "muted" }, `${rulesetName(view.ruleset)} · ${view.date ? fmtDate(view.date) : t("practice_mode")}`),
+    h("p", { class: "muted" }, `${game} · ${view.date ? fmtDate(view.date) : t("practice_mode")}`),
     h("p", { text: t("challenge_intro") }),
   ];
   if (!mine || !mine.finished) {
-    parts.push(h("div", { class: "panel" },
-      opponentsPicker("challenge-opp"),
-      h("div", { class: "row wrap" },
-        h("button", { type: "button", class: "btn primary", "data-testid": "challenge-beat", text: t("challenge_beat"), onclick: () => take(false) }),
-        h("button", { type: "button", class: "btn", "data-testid": "challenge-blind", text: t("challenge_blind"), onclick: () => take(true) }))));
+    const panel = h("div", { class: "panel" });
+    if (dayOpen && played && played.over) {
+      panel.append(h("p", { "data-testid": "challenge-today", text: t("challenge_today_played", { game, total: played.total }) }),
+        h("button", { type: "button", class: "btn primary", "data-testid": "challenge-mine", text: t("challenge_add_mine"), onclick: () => take(true) }));
+    } else if (dayOpen && played) {
+      panel.append(h("p", { "data-testid": "challenge-today", text: t("challenge_today_resume", { game }) }),
+        h("button", { type: "button", class: "btn primary", "data-testid": "challenge-beat", text: t("resume"), onclick: () => take(false) }));
+    } else {
+      if (dayOpen) {
+        panel.append(h("p", { class: "warn-note", role: "note", "data-testid": "challenge-today", text: t("challenge_today_warning", { game }) }));
+      }
+      panel.append(opponentsPicker("challenge-opp"),
+        h("div", { class: "row wrap" },
+          h("button", { type: "button", class: "btn primary", "data-testid": "challenge-beat", text: t("challenge_beat"), onclick: () => take(false) }),
+          h("button", { type: "button", class: "btn", "data-testid": "challenge-blind", text: t("challenge_blind"), onclick: () => take(true) })));
+    }
+    parts.push(panel);
   }
-  const entries = view.entries || [];
   parts.push(h("h2", { text: t("challenge_entries") }),
     entries.length
       ? h("table", { class: "board", "data-testid": "challenge-entries" },
@@ -142,37 +222,45 @@ export async function challengePage(root, code, startAndOpen) {
           h("td", {}, playerName(e.name), e.you ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
           h("td", { class: "num", text: e.finished ? e.total : `${e.total} · ${t("turn_n", { n: e.turns_done })}` })))))
       : h("p", { text: t("challenge_none") }));
+  const verdict = verdicts(entries);
   if (view.comparison) {
-    const names = view.comparison[0].players.map((p) => p);
-    parts.push(h("h2", { text: t("challenge_compare") }),
-      h("table", { class: "compare", "data-testid": "challenge-compare" },
-        h("thead", {}, h("tr", {}, h("th", { text: "#" }),
-          names.map((p) => h("th", { text: playerName(p.name) })))),
-        h("tbody", {}, view.comparison.map((turn) => h("tr", {},
-          h("td", { text: turn.turn }),
-          turn.players.map((p) => h("td", { class: p.gained === 0 ? "best" : null },
-            `${boxName(p.box)} ${p.points}`,
-            p.loss ? h("small", { class: "muted", text: ` (−${fmtNumber(p.loss, 1)})` }) : null)))))));
+    parts.push(h("h2", { text: t("challenge_compare") }), verdict, ...comparisonTable(view.comparison));
   } else if (mine && !mine.finished) {
     parts.push(h("p", { class: "muted", text: t("challenge_hidden") }));
   }
-  root.replaceChildren(h("section", { class: "challenge", "data-code": view.code }, parts));
+  parts.push(h("h2", { text: t("challenge_invite") }),
+    inviteBox(view.url, { title: t("challenge_title", { code: view.code }), text: t("challenge_invite_text", { game }), testid: "challenge-invite" }));
+  root.replaceChildren(h("section", { class: "challenge", "data-code": view.code }, parts.filter(Boolean)));
   return () => {};
 }
 
-// A form to open a challenge by its code (practice page).
+const CODE_FORMS = {
+  challenge: /^\s*((ch|dd)-?)?[-\s]*([0-9a-tv-z][-\s]*){1,12}$/i,
+  group: /^\s*(g-?)?[-\s]*([0-9a-tv-z][-\s]*){6}$/i,
+};
+
+// A form to open a challenge by its code (practice page); a code not in its form is
+// answered at once, in words.
 export function challengeForm() {
   const input = h("input", { type: "text", id: "challenge-code", autocomplete: "off", spellcheck: "false", placeholder: "CH-…" });
+  const note = h("p", { class: "form-error", role: "alert", "data-testid": "challenge-form-error" });
   return h("form", {
     class: "panel",
     onsubmit: (event) => {
       event.preventDefault();
       const code = input.value.trim();
-      if (code) location.hash = `#/challenge/${encodeURIComponent(code)}`;
+      if (!code) return;
+      if (!CODE_FORMS.challenge.test(code)) {
+        note.textContent = errorText({ code: "bad_challenge_code", status: 422 });
+        return;
+      }
+      note.textContent = "";
+      location.hash = `#/challenge/${encodeURIComponent(code)}`;
     },
   },
   h("label", { for: "challenge-code", text: t("challenge_join") }),
-  h("div", { class: "row" }, input, h("button", { type: "submit", class: "btn", text: t("challenge_open") })));
+  h("div", { class: "row" }, input, h("button", { type: "submit", class: "btn", text: t("challenge_open") })),
+  note);
 }
 
 // ---------- groups ----------
@@ -181,8 +269,12 @@ export function groupsSection() {
   const list = h("div", { "data-testid": "groups" });
   const name = h("input", { type: "text", id: "group-name", maxlength: 40, autocomplete: "off" });
   const code = h("input", { type: "text", id: "group-join", autocomplete: "off", spellcheck: "false", placeholder: "G-…" });
-  const note = h("p", { class: "muted", role: "status" });
+  const note = h("p", { class: "form-error", role: "alert", "data-testid": "group-error" });
   const refresh = async () => {
+    if (!getToken()) { // nobody to ask about: a visitor is in no group yet
+      list.replaceChildren(h("p", { class: "muted", text: t("no_groups") }));
+      return;
+    }
     try {
       const { groups } = await api.getGroups();
       list.replaceChildren(groups.length
@@ -194,8 +286,11 @@ export function groupsSection() {
       list.replaceChildren(h("p", { class: "muted", text: err.code === "unauthorized" ? t("no_groups") : errorText(err) }));
     }
   };
-  const act = (run) => async (event) => {
+  const act = (run, check) => async (event) => {
     event.preventDefault();
+    const problem = check();
+    if (problem) { note.textContent = errorText({ code: problem, status: 422 }); return; }
+    note.textContent = "";
     try {
       await api.ensurePlayer();
       const group = await run();
@@ -207,15 +302,51 @@ export function groupsSection() {
   refresh();
   return h("section", { class: "groups", "aria-labelledby": "groups-title" },
     h("h2", { id: "groups-title", text: t("groups") }),
+    h("p", { class: "muted", text: t("groups_intro") }),
     list,
     h("div", { class: "row wrap" },
-      h("form", { class: "panel", onsubmit: act(() => api.createGroup(name.value.trim())) },
-        h("label", { for: "group-name", text: t("group_name") }),
-        h("div", { class: "row" }, name, h("button", { type: "submit", class: "btn", "data-testid": "group-create", text: t("group_create") }))),
-      h("form", { class: "panel", onsubmit: act(() => api.joinGroup(code.value.trim())) },
-        h("label", { for: "group-join", text: t("group_join") }),
-        h("div", { class: "row" }, code, h("button", { type: "submit", class: "btn", "data-testid": "group-join-btn", text: t("challenge_open") })))),
+      h("form", { class: "panel", onsubmit: act(() => api.createGroup(name.value.trim()),
+        () => (name.value.trim() ? null : "bad_group_name")) },
+      h("label", { for: "group-name", text: t("group_name") }),
+      h("div", { class: "row" }, name, h("button", { type: "submit", class: "btn", "data-testid": "group-create", text: t("group_create") }))),
+      h("form", { class: "panel", onsubmit: act(() => api.joinGroup(code.value.trim()),
+        () => (CODE_FORMS.group.test(code.value) ? null : "bad_group_code")) },
+      h("label", { for: "group-join", text: t("group_join") }),
+      h("div", { class: "row" }, code, h("button", { type: "submit", class: "btn", "data-testid": "group-join-btn", text: t("challenge_open") })))),
     note);
+}
+
+// A group's invite link opened: the group's name, and Join (or Open, for a member).
+export async function groupInvitePage(root, code) {
+  root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
+  let invite;
+  try {
+    invite = await api.getGroupInvite(code);
+  } catch (err) {
+    root.replaceChildren(h("div", { class: "panel" },
+      h("p", { role: "alert", "data-testid": "invite-error", text: errorText(err) }),
+      h("a", { class: "btn", href: "/#/", text: t("back_home") })));
+    return () => {};
+  }
+  const note = h("p", { class: "form-error", role: "alert" });
+  const join = async () => {
+    try {
+      await api.ensurePlayer();
+      await api.joinGroup(invite.code);
+      toast(t("group_joined", { name: invite.name }));
+      location.href = `/#/group/${invite.code}`;
+    } catch (err) {
+      note.textContent = errorText(err);
+    }
+  };
+  root.replaceChildren(h("section", { class: "group-invite panel", "data-code": invite.code },
+    h("h1", { text: t("invite_title", { name: invite.name }) }),
+    h("p", { text: t("invite_text", { n: fmtNumber(invite.members), count: invite.members }) }),
+    invite.member
+      ? h("a", { class: "btn primary big", href: `/#/group/${invite.code}`, "data-testid": "invite-open", text: t("invite_open") })
+      : h("button", { type: "button", class: "btn primary big", "data-testid": "invite-join", text: t("invite_join"), onclick: join }),
+    note));
+  return () => {};
 }
 
 function ranked(rows, columns, caption, testid) {
@@ -234,7 +365,7 @@ export async function groupPage(root, code, date) {
   } catch (err) {
     try { view = await api.getGroup(code); } catch (again) {
       root.replaceChildren(h("div", { class: "panel" },
-        h("p", { role: "alert", text: again.status === 404 ? t("not_found") : errorText(again) }),
+        h("p", { role: "alert", "data-testid": "group-error", text: errorText(again) }),
         h("a", { class: "btn", href: "/#/", text: t("back_home") })));
       return () => {};
     }
@@ -242,7 +373,7 @@ export async function groupPage(root, code, date) {
   const name = (row) => `${playerName(row.name)}${row.you ? ` (${t("you")})` : ""}`;
   const parts = [
     h("h1", { text: view.name }),
-    h("p", {}, t("group_invite", { code: "" }), h("strong", { class: "code-big", "data-testid": "group-code", text: view.code })),
+    h("p", { class: "muted" }, t("group_code_line"), " ", h("strong", { class: "code-big", "data-testid": "group-code", text: view.code })),
     h("p", { class: "muted", text: `${t("group_members")}: ${view.members.map((m) => playerName(m.name)).join(", ")}` }),
     h("h2", { text: `${t("group_board")} · ${fmtDate(view.date)}` }),
   ];
@@ -262,6 +393,11 @@ export async function groupPage(root, code, date) {
   }
   parts.push(ranked(view.streaks, [[t("player"), name], [t("group_streak"), (r) => r.streak, true]],
     t("group_streak"), "group-streaks"));
+  parts.push(h("h2", { text: t("group_invite_title") }),
+    inviteBox(view.url || `${location.origin}/g/${view.code}`, {
+      title: t("invite_title", { name: view.name }), text: t("group_invite_text", { name: view.name }),
+      testid: "group-invite",
+    }));
   parts.push(h("button", {
     type: "button", class: "btn ghost", "data-testid": "group-leave", text: t("group_leave"),
     onclick: async () => {

@@ -208,3 +208,45 @@ export function shiftDate(iso, days) {
   const date = new Date(Date.UTC(y, m - 1, d + days));
   return date.toISOString().slice(0, 10);
 }
+
+// A link to send to friends: the link itself, Copy link and, where the browser has the
+// Web Share API, Share (the system's share sheet).
+export function inviteBox(url, { title = "", text = "", testid = "invite" } = {}) {
+  const field = h("input", {
+    type: "text", readonly: true, value: url, class: "invite-link", "data-testid": `${testid}-url`,
+    "aria-label": t("invite_link"), onfocus: (event) => event.target.select(),
+  });
+  return h("div", { class: "invite", "data-testid": testid },
+    field,
+    h("div", { class: "row wrap" },
+      h("button", {
+        type: "button", class: "btn small primary", "data-testid": `${testid}-copy`, text: t("copy_link"),
+        onclick: async () => {
+          if (await copyText(url)) toast(t("link_copied"));
+          else { field.focus(); field.select(); toast(t("copy_failed")); }
+        },
+      }),
+      navigator.share ? h("button", {
+        type: "button", class: "btn small", "data-testid": `${testid}-share`, text: t("share"),
+        onclick: () => navigator.share({ title, text, url }).catch(() => {}),
+      }) : null));
+}
+
+// A standing in words: "Rank 3 of 120 · better than 97% of today's players", with "top
+// 3%" where it says more (daily/standings.py defines the figures; the API sends them).
+export function standingText(s, players, { today = true } = {}) {
+  if (!s || !s.rank) return "";
+  const parts = [players ? t("rank_line", { rank: fmtNumber(s.rank), players: fmtNumber(players) })
+    : t("rank_only", { rank: fmtNumber(s.rank) })];
+  if (players > 1 && typeof s.better_than === "number") {
+    if (typeof s.top === "number" && s.top <= 10 && s.better_than > 0) {
+      parts.push(t("top_share", { p: fmtNumber(s.top, 1) }));
+    }
+    if (s.better_than > 0) {
+      parts.push(t(today ? "better_today" : "better_day", { p: fmtNumber(s.better_than, 1) }));
+    } else if (s.rank === 1) {
+      parts.push(t("tied_first"));
+    }
+  }
+  return parts.join(" · ");
+}
