@@ -299,7 +299,9 @@ class Standing:
     (:mod:`daily.standings`) below and at or above it.
 
     >>> Standing(3, 100, 97, 240, "g_1").to_json()
-    {'rank': 3, 'percentile': 98.0, 'score': 240, 'better_than': 97.0, 'top': 3.0}
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'rank': 3, 'percentile': 98.0, 'score': 240, 'better_than': 97.0, 'top': 3.0,
+     'game_id': 'g_1'}
     """
 
     rank: int
@@ -324,9 +326,10 @@ class Standing:
         return standings.top_share(self.rank, self.players)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"rank", "percentile", "score", "better_than", "top"}``: the API's ``me``."""
+        """``{"rank", "percentile", "score", "better_than", "top", "game_id"}``: the
+        API's ``me`` (``game_id`` tells your row from others of the same rank)."""
         return {"rank": self.rank, "percentile": self.percentile, "score": self.score,
-                "better_than": self.better_than, "top": self.top}
+                "better_than": self.better_than, "top": self.top, "game_id": self.game_id}
 
 
 #: Lua function ``record_board(k, a)``: k = rank entries players hist logs frozen keys,

@@ -97,7 +97,7 @@ export function endScreen(game) {
     link ? h("a", { class: "btn", href: link, "data-testid": "result-link", text: t("result_link") }) : null,
     game.date && game.mode === "ranked"
       ? h("a", { class: "btn", href: `/#/board/${game.date}/${game.ruleset}`, text: t("see_board") }) : null);
-  const streakBox = h("p", { class: "streak-line", "data-testid": "end-streak", hidden: !result.streak },
+  const streakBox = h("p", { class: "streak-line lit", "data-testid": "end-streak", hidden: !result.streak },
     result.streak ? streakText(result.streak) : "");
   const panel = h("section", { class: "end", "aria-labelledby": "end-title" },
     h("h2", { id: "end-title", text: t("game_over") }),

@@ -143,19 +143,20 @@ async function fillDays(panel, today, date) {
       line.append(h("a", { href: `/r/${g.code}`, text: `${rulesetName(g.ruleset)} ${g.total}${rank}` }));
     });
   }
-  panel.prepend(h("p", { class: "streak-line", "data-testid": "home-streak", text: streakText }), line);
+  panel.prepend(h("p", { class: streak ? "streak-line lit" : "streak-line", "data-testid": "home-streak", text: streakText }), line);
 }
 
 // ---------- leaderboards ----------
 
-function boardTable(rows, meRank, caption) {
+function boardTable(rows, me, caption) {
   return h("table", { class: "board" },
     h("caption", { text: caption }),
     h("thead", {}, h("tr", {},
       h("th", { scope: "col", text: t("rank") }), h("th", { scope: "col", text: t("player") }),
       h("th", { scope: "col", class: "num", text: t("score") }))),
     h("tbody", {}, rows.map((row) => {
-      const mine = meRank !== null && row.rank === meRank;
+      // your row: your game (others may share your rank)
+      const mine = Boolean(me) && (me.game_id ? row.game_id === me.game_id : row.rank === me.rank);
       return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null },
         h("td", { text: row.rank }),
         h("td", {}, shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
@@ -191,7 +192,6 @@ export async function boardPage(root, date, ruleset) {
     h("p", { class: "muted", text: fmtDate(day) }), controls, body));
   try {
     const board = await api.getBoard(day, rs, 100);
-    const meRank = board.me ? board.me.rank : null;
     const parts = [
       h("p", { class: "board-meta" },
         h("span", { class: "badge", text: board.frozen ? t("frozen") : t("live") }), " ",
@@ -212,9 +212,9 @@ export async function boardPage(root, date, ruleset) {
     const ceilingLine = ceilingBlock(board.ceiling);
     if (ceilingLine) parts.push(ceilingLine);
     if (board.around && board.around.length && board.me && board.me.rank > (board.top || []).length) {
-      parts.push(boardTable(board.around, meRank, t("around_you")));
+      parts.push(boardTable(board.around, board.me, t("around_you")));
     }
-    if (board.top && board.top.length) parts.push(boardTable(board.top, meRank, t("top", { n: board.top.length })));
+    if (board.top && board.top.length) parts.push(boardTable(board.top, board.me, t("top", { n: board.top.length })));
     body.replaceChildren(...parts);
   } catch (err) {
     body.replaceChildren(h("p", { role: "alert", text: err.status === 404 ? t("no_players") : errorText(err) }));

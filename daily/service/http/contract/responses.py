@@ -339,6 +339,7 @@ class Standing(Doc):
     top: float = Field(
         description="share of the board ranked at or above you, rounded up to 0.1: "
         "\"top 3%\"")
+    game_id: str = Field(description="your game on the board (your row in top and around)")
 
 
 class Bin(Doc):
