@@ -545,3 +545,31 @@ def test_the_end_screen_shows_every_bot_turn_and_an_analysis_without_null(
     shot(page, artifacts, "laptop-it-end-bots")
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
+
+
+# ----- Maxi Yatzy's opponents before its table ---------------------------------------------------
+
+
+def test_maxi_yatzy_has_its_opponents_before_its_table_and_says_who_stands_in(
+    chromium: Browser, live_server: LiveServer, artifacts: Path
+) -> None:
+    assert not (live_server.data_dir / "tables" / "maxi-yatzy.ddt").exists()  # no Maxi table
+    context, page = new_page(chromium, live_server, viewport=PHONE, locale="it-IT",
+                             has_touch=True)
+    page.add_init_script("localStorage.setItem('dd.opponents', '[\"easy\",\"medium\",\"hard\"]')")
+    page.goto("/")
+    page.get_by_test_id("play-maxi-yatzy").click()
+    page.wait_for_selector("section.game")
+    note = page.get_by_test_id("standin-note")
+    expect(note).to_contain_text("La strategia esatta di Maxi Yatzy è ancora in preparazione")
+    expect(note).to_contain_text("Medio e Difficile")
+    expect(page.get_by_test_id("opponent-hard")).to_contain_text("Difficile (euristico)")
+    expect(page.get_by_test_id("opponent-easy")).not_to_contain_text("euristico")
+    play_game(page, turns=2)
+    expect(page.get_by_test_id("opponent-hard")).to_have_attribute("data-turns", "2")
+    shot(page, artifacts, "phone-it-maxi-opponents")
+    game = call(live_server, "GET", f"/games/{state(page)['id']}", token_of(page))[1]
+    assert {o["level"]: o["heuristic"] for o in game["opponents"]} == {
+        "easy": False, "medium": True, "hard": True}
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()

@@ -16,6 +16,7 @@ daily.service.refusals.Invalid: code: 'DD-U2' is not a result code: 'U' is not C
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -143,7 +144,7 @@ SHARE_WORDS: dict[str, dict[str, str]] = {
         "streak": "\N{FIRE} {days}-day streak",
         "beat": "beat {name} by {by}", "lost": "lost to {name} by {by}",
         "tied": "tied with {name}",
-        "easy": "Easy", "medium": "Medium", "hard": "Hard",
+        "easy": "Easy", "medium": "Medium", "hard": "Hard", "player": "Player {n}",
     },
     "it": {
         "practice": "allenamento", "points": "{total} punti", "rank": "{rank}° posto",
@@ -152,7 +153,7 @@ SHARE_WORDS: dict[str, dict[str, str]] = {
         "streak": "\N{FIRE} {days} giorni di fila",
         "beat": "battuto {name} di {by}", "lost": "perso con {name} di {by}",
         "tied": "pari con {name}",
-        "easy": "Facile", "medium": "Medio", "hard": "Difficile",
+        "easy": "Facile", "medium": "Medio", "hard": "Difficile", "player": "Giocatore {n}",
     },
 }
 #: Squares per line of a share text's lower boxes, at most (the upper boxes take one).
@@ -165,13 +166,16 @@ def versus_text(total: int, others: Sequence[tuple[str, int]], lang: str = "en")
 
     >>> versus_text(250, [("easy", 210), ("hard", 262), ("Ada", 250)])
     'beat Easy by 40 · lost to Hard by 12 · tied with Ada'
-    >>> versus_text(250, [("medium", 238)], "it")
-    'battuto Medio di 12'
+    >>> versus_text(250, [("medium", 238), ("Player 4154", 250)], "it")
+    'battuto Medio di 12 · pari con Giocatore 4154'
     """
     words = SHARE_WORDS.get(lang, SHARE_WORDS["en"])
     parts = []
     for name, theirs in others:
         shown = words.get(name, name) if name in ("easy", "medium", "hard") else name
+        default = re.fullmatch(r"Player (\d+)", shown)
+        if default:  # the name a player gets until they choose one, in these words
+            shown = words["player"].format(n=default.group(1))
         key = "beat" if total > theirs else "lost" if total < theirs else "tied"
         parts.append(words[key].format(name=shown, by=abs(total - theirs)))
     return " · ".join(parts)

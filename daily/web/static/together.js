@@ -3,7 +3,7 @@
 // Every score and every turn shown comes from the server, which reveals an opponent's
 // or a rival's turn only after your own turn of the same number is scored.
 import * as api from "./api.js";
-import { boxName, fmtDate, fmtNumber, playerName, rulesetName, t } from "./i18n.js";
+import { boxName, fmtDate, fmtNumber, lang, playerName, rulesetName, t } from "./i18n.js";
 import { getOpponents, getToken, setOpponents } from "./store.js";
 import { confirmDialog, errorText, h, inviteBox, localDate, toast } from "./ui.js";
 
@@ -64,10 +64,13 @@ export function rivalsPanel(game) {
   const rival = game.challenge && game.challenge.rival;
   if (rival) cards.unshift(sideCard(t("to_beat", { name: playerName(rival.name) }), rival, "rival", game.over));
   if (!cards.length) return null;
-  const standIn = opponents.some((o) => o.heuristic) && game.ruleset !== "triple-yahtzee";
+  // (Triple Yahtzee has no exact strategy at all: its opponents are always heuristic.)
+  const standIn = game.ruleset === "triple-yahtzee" ? [] : opponents.filter((o) => o.heuristic);
+  const levels = new Intl.ListFormat(lang() === "it" ? "it-IT" : "en-GB", { type: "conjunction" })
+    .format(standIn.map((o) => t(`level_${o.level}`)));
   return h("section", { class: "opponents", "aria-label": t("opponents") },
-    standIn ? h("p", { class: "opp-standin muted", "data-testid": "standin-note",
-      text: t("standin_note", { game: rulesetName(game.ruleset) }) }) : null,
+    standIn.length ? h("p", { class: "opp-standin muted", "data-testid": "standin-note",
+      text: t("standin_note", { game: rulesetName(game.ruleset), levels }) }) : null,
     cards);
 }
 
