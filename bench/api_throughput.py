@@ -50,6 +50,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import benchjson  # noqa: E402
+from benchjson import figure  # noqa: E402
+
 # The service's own: ports below the kernel's range for outgoing connections, which no
 # client of the benchmark can take between the check and the server's bind.
 from daily.service.ops.embedded import free_port  # noqa: E402
@@ -233,6 +236,16 @@ def run_clients(target: Callable[..., None], clients: int, seconds: float,
     return out, time.perf_counter() - started
 
 
+def latency_figures(name: str, samples: list[float], elapsed: float) -> dict[str, Any]:
+    """Requests per second and p50/p99 of ``samples`` (seconds), as result figures."""
+    if len(samples) < 2:
+        return {}
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return {f"{name}_per_s": figure(round(len(samples) / elapsed), "req/s"),
+            f"{name}_p50": figure(round(cuts[49] * 1000, 2), "ms"),
+            f"{name}_p99": figure(round(cuts[98] * 1000, 2), "ms")}
+
+
 def describe(name: str, samples: list[float], elapsed: float) -> str:
     if not samples:
         return f"{name:>6}: no samples"
@@ -363,6 +376,22 @@ def main() -> int:
           f"roll/score {game_ms:.2f} ms (player creation and game starts included)"
           + (f", --also roll/score {also_ms:.2f} ms" if args.also else ""))
     print(f"load average after the run: {os.getloadavg()[0]:.1f}")
+    ratios = [round(calls / base * 100, 1) for base, calls in rounds]
+    figures = {
+        "ratio": figure(round(ratio * 100, 1), "% of hello-world", rounds=ratios,
+                        min=min(ratios), max=max(ratios)),
+        **latency_figures("hello", hello["hello"], total_time),
+        **latency_figures("roll", api["roll"], total_time),
+        **latency_figures("score", api["score"], total_time),
+        "server_cpu_hello": figure(round(hello_ms, 3), "ms/request"),
+        "server_cpu_game_call": figure(round(game_ms, 3), "ms/request"),
+    }
+    if args.also:
+        figures["also_ratio"] = figure(round(also_ratio * 100, 1), "% of hello-world")
+        figures["also_server_cpu_game_call"] = figure(round(also_ms, 3), "ms/request")
+    suffix = "" if args.worker_class == "gthread" else f"-{args.worker_class}"
+    benchjson.record(f"api_throughput{suffix}", figures,
+                     notes=f"--also {args.also}" if args.also else None)
     return 0
 
 

@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import benchjson  # noqa: E402
 from api_throughput import (  # noqa: E402
     balance,
     cpu_seconds,
@@ -56,6 +57,7 @@ from api_throughput import (  # noqa: E402
     valkey_binary,
     worker_cpu,
 )
+from benchjson import figure  # noqa: E402
 
 
 def wrk(args: list[str]) -> str:
@@ -200,6 +202,18 @@ def main() -> int:
           f"{spent_hello.kernel / hello_calls * 1000:.3f} ms, game calls "
           f"{spent_api.kernel / api_calls * 1000:.3f} ms per request")
     print(f"load average after the run: {os.getloadavg()[0]:.1f}")
+    counted = [round(moves / hello * 100, 1) for hello, moves in rounds or every]
+    suffix = "".join(f"-{v}" for v, default in ((args.server, "gunicorn"), (args.redis, "tcp"))
+                     if v != default)
+    benchjson.record(f"api_wrk{suffix}", {
+        "ratio": figure(round(ratio * 100, 1), "% of hello-world", rounds=counted,
+                        min=min(counted), max=max(counted)),
+        "ratio_all_rounds": figure(round(everything * 100, 1), "% of hello-world"),
+        "server_cpu_hello": figure(round(per_hello, 3), "ms/request"),
+        "server_cpu_game_call": figure(round(per_call, 3), "ms/request"),
+        "wrk_cpu_game_call": figure(round(spent_api.client / api_calls * 1000, 3),
+                                    "ms/request"),
+    })
     return 0
 
 

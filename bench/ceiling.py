@@ -20,6 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import benchjson
+from benchjson import figure
+
 from daily.fairplay.ceiling import ceiling_of_seed
 from daily.rules import get_ruleset
 
@@ -30,6 +33,7 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=20)
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()} (shared machine)")
+    figures: dict[str, benchjson.Figure] = {}
     for name in args.rulesets:
         rules = get_ruleset(name)
         ceiling_of_seed(rules, bytes(32))  # compile (cached on disk after the first run)
@@ -44,7 +48,14 @@ def main() -> None:
               f"  worst {max(times) * 1000:8.1f} ms  table {ceiling.values.nbytes / 2**20:7.1f} MB"
               f"  peak RSS {peak:7.0f} MB  ceiling mean {statistics.mean(values):6.1f}"
               f" min {min(values)} max {max(values)}")
+        key = name.replace("-", "_")
+        figures[f"{key}_median"] = figure(round(statistics.median(times), 3), "s",
+                                          worst=round(max(times), 3))
+        figures[f"{key}_ceiling_mean"] = figure(round(statistics.mean(values), 1), "points",
+                                                min=min(values), max=max(values))
+        figures[f"{key}_peak_rss"] = figure(round(peak), "MB")
     print(f"load after: {os.getloadavg()}")
+    benchjson.record("ceiling-" + "-".join(args.rulesets), figures)
 
 
 if __name__ == "__main__":

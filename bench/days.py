@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import re
 import statistics
 import sys
 import tempfile
@@ -20,6 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import benchjson  # noqa: E402
+from benchjson import figure  # noqa: E402
+
 from daily.service.app import create_app  # noqa: E402
 from daily.service.clock import FixedClock  # noqa: E402
 from daily.service.config import load_config  # noqa: E402
@@ -28,6 +32,7 @@ from daily.service.days.keyring import Keyring, init_keys  # noqa: E402
 from daily.verify import verify_day  # noqa: E402
 
 PREFIX = "ddbench-days:"
+FIGURES: dict[str, benchjson.Figure] = {}
 DAY = dt.date(2026, 11, 27)
 
 
@@ -43,6 +48,9 @@ def timed(label: str, n: int, fn: Callable[[int], object]) -> None:
     p50 = statistics.median(samples) * 1e3
     p99 = samples[min(len(samples) - 1, int(0.99 * len(samples)))] * 1e3
     print(f"{label:<44} {n / total:>9.0f}/s   p50 {p50:7.3f} ms   p99 {p99:7.3f} ms")
+    key = "_".join(re.findall(r"[a-z0-9]+", label.lower()))
+    FIGURES[f"{key}_p50"] = figure(round(p50, 3), "ms")
+    FIGURES[f"{key}_p99"] = figure(round(p99, 3), "ms")
 
 
 def main() -> None:
@@ -90,6 +98,7 @@ def main() -> None:
     for key in conn.scan_iter(PREFIX + "*"):
         conn.delete(key)
     conn.close()
+    benchjson.record("days", FIGURES)
 
 
 if __name__ == "__main__":

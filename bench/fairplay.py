@@ -28,6 +28,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import benchjson
+from benchjson import figure
+
 from daily.fairplay import kernel
 from daily.fairplay.ceiling import solve_ceiling
 from daily.fairplay.foresight import BETAS_E, BETAS_V, THRESHOLD, statistic
@@ -112,6 +115,10 @@ def main() -> None:
     print(f"{'population':28} {'games':>7} {'flagged':>7} {'rate':>9} {'mean total':>10}"
           f" {'stat p50':>8} {'p99':>8} {'max':>8}")
     honest_n = honest_f = 0
+    figures: dict[str, benchjson.Figure] = {
+        "ceiling_mean": figure(round(float(np.mean(ceilings)), 1), "points",
+                               min=int(min(ceilings)), max=int(max(ceilings))),
+    }
     for name, honest, *_ in pops:
         s = np.array(stats[name])
         flagged = int(np.sum(s >= THRESHOLD))
@@ -121,6 +128,9 @@ def main() -> None:
         print(f"{name:28} {len(s):7d} {flagged:7d} {flagged / len(s):9.4%}"
               f" {np.mean(totals[name]):10.1f} {np.median(s):8.1f}"
               f" {np.quantile(s, 0.99):8.1f} {s.max():8.1f}")
+        key = "_".join(name.replace("=", " ").replace(".", "_").split())
+        figures[f"held_{key}"] = figure(round(flagged / len(s) * 100, 2), "% held",
+                                        games=len(s), statistic_max=round(float(s.max()), 1))
     print(f"honest games: {honest_n}, flagged {honest_f}"
           f" ({honest_f / honest_n * 10000:.2f} per 10,000)")
     honest_all = np.concatenate([np.array(stats[p[0]]) for p in pops if p[1]])
@@ -133,6 +143,11 @@ def main() -> None:
         print(f"{thr:9.1f}  {fp:22.2f}  {det}")
     print(f"cost: ceiling {t_ceiling / args.days * 1000:.1f} ms per day;"
           f" walk (play + check) {t_walk / walks * 1000:.2f} ms per game over {walks} games")
+    figures["honest_held"] = figure(round(honest_f / honest_n * 10000, 2), "per 10,000",
+                                    games=honest_n)
+    figures["ceiling_cost"] = figure(round(t_ceiling / args.days * 1000, 1), "ms/day")
+    benchjson.record(f"fairplay-{args.ruleset}", figures,
+                     notes=f"threshold {THRESHOLD:g}, {args.days} days")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import benchjson
+from benchjson import figure
+
 from daily.fairplay.ceiling import ceiling_of_seed
 from daily.fairplay.foresight import assess, assess_ceiling_value
 from daily.game import Game
@@ -72,6 +75,12 @@ def main() -> None:
     print(f"ceiling once per day: {per_day * 1000:.0f} ms")
     print(f"assess per game over {len(times)} games: median {statistics.median(times) * 1000:.2f}"
           f" ms, p90 {q(0.9):.2f} ms, p99 {q(0.99):.2f} ms; flagged {flagged}")
+    benchjson.record(f"fairplay_check-{args.ruleset}", {
+        "ceiling_per_day": figure(round(per_day * 1000), "ms"),
+        "check_median": figure(round(statistics.median(times) * 1000, 3), "ms/game",
+                               p90=round(q(0.9), 3), p99=round(q(0.99), 3)),
+        "flagged": figure(flagged, "games", of=len(times)),
+    })
 
 
 def ceiling_only(rules: Ruleset, games: int) -> None:
@@ -88,6 +97,7 @@ def ceiling_only(rules: Ruleset, games: int) -> None:
     texts[2], totals[2] = ceiling.perfect_log(seed=seed).to_text(), ceiling.value
     value, slots = ceiling.value, ceiling.slots
     print(f"fairplay check, {rules.name}, ceiling-only: load {os.getloadavg()} (shared machine)")
+    figures: dict[str, benchjson.Figure] = {}
     for label, given in (("with the server's total (results path)", True),
                          ("replaying the log", False)):
         assess_ceiling_value(MoveLog.from_text(texts[0]), value, slots)  # warm
@@ -105,6 +115,10 @@ def ceiling_only(rules: Ruleset, games: int) -> None:
         print(f"parse + check per game, {label}, over {len(times)} games: median"
               f" {statistics.median(times) * 1000:.3f} ms, p90 {q(0.9):.3f} ms, p99"
               f" {q(0.99):.3f} ms; held: only the perfect game")
+        key = "check_median" if given else "with_replay_median"
+        figures[key] = figure(round(statistics.median(times) * 1000, 4), "ms/game",
+                              p90=round(q(0.9), 4), p99=round(q(0.99), 4))
+    benchjson.record(f"fairplay_check-{rules.name}-ceiling-only", figures)
 
 
 if __name__ == "__main__":

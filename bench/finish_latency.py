@@ -53,6 +53,9 @@ import redis
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import benchjson  # noqa: E402
+from benchjson import figure  # noqa: E402
+
 from daily import calendar  # noqa: E402
 from daily.service.config import load_config  # noqa: E402
 from daily.service.days.keyring import init_keys  # noqa: E402
@@ -295,6 +298,24 @@ def main() -> int:
           " (player statistics, stream leftovers)")
     print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
           f" on {os.cpu_count()} cores (a shared machine: other work runs too)")
+    figures = {
+        "applied_per_s": figure(round(count / drained), "finishes/s"),
+        "cpu_consumers": figure(round(per["consumers"], 3), "ms/finish"),
+        "cpu_redis": figure(round(per["Redis"], 3), "ms/finish"),
+        "cpu_append": figure(round(per["append (API side)"], 3), "ms/finish"),
+        "redis_bytes_beyond_board_and_record": figure(round(beyond), "bytes/finish"),
+        "not_applied": figure(count - players + backlog, "finishes"),
+    }
+    if args.rate:
+        figures["offered_per_s"] = figure(round(count / produced), "finishes/s")
+    if latencies and args.rate:
+        figures["p50"] = figure(round(statistics.median(latencies) * 1000, 1), "ms")
+        figures["p99"] = figure(round(percentile(latencies, 0.99) * 1000, 1), "ms",
+                                max=round(latencies[-1] * 1000, 1))
+    name = f"finish_latency-{args.rate}" if args.rate else "finish_latency-drain"
+    if args.ruleset != "yahtzee":
+        name += f"-{args.ruleset}"
+    benchjson.record(name, figures, notes=f"fair-play check: {checked}")
     return 0 if players == count and backlog == 0 else 1
 
 

@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import benchjson  # noqa: E402
 from api_throughput import (  # noqa: E402
     Client,
     free_port,
@@ -112,6 +113,17 @@ def describe(name: str, samples: list[float], elapsed: float) -> str:
             f"max {max(samples) * 1000:7.2f} ms  ({len(samples)} calls)")
 
 
+def figures_of(name: str, samples: list[float], elapsed: float) -> dict[str, Any]:
+    """Calls per second and p50/p99 of ``samples`` (seconds), as result figures."""
+    if len(samples) < 2:
+        return {}
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return {f"{name}_per_s": benchjson.figure(round(len(samples) / elapsed), "calls/s"),
+            f"{name}_p50": benchjson.figure(round(cuts[49] * 1000, 2), "ms"),
+            f"{name}_p99": benchjson.figure(round(cuts[98] * 1000, 2), "ms",
+                                            max=round(max(samples) * 1000, 2))}
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -177,6 +189,15 @@ def main() -> int:
         print("  " + describe("hello", hello, hello_took) + "  (the floor: bare Flask)")
         for name in ("hint", "roll", "score"):
             print("  " + describe(name, out[name], took))
+    figures: dict[str, Any] = {}
+    for clients, hello, hello_took, out, took, _, _ in results:
+        figures.update({f"{key}_{clients}_clients": value for key, value in
+                        figures_of("hello", hello, hello_took).items()})
+        for name in ("hint", "roll", "score"):
+            figures.update({f"{key}_{clients}_clients": value for key, value in
+                            figures_of(name, out[name], took).items()})
+    benchjson.record("hints_api" + ("" if args.server == "gunicorn" else f"-{args.server}"),
+                     figures)
     return 0
 
 

@@ -35,6 +35,9 @@ import redis
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import benchjson  # noqa: E402
+from benchjson import figure  # noqa: E402
+
 from daily import calendar  # noqa: E402
 from daily.game import Game  # noqa: E402
 from daily.movelog import MoveLog  # noqa: E402
@@ -142,6 +145,16 @@ def main() -> int:
         board.clear()
         conn.close()
     tmp.cleanup()
+    figures = {"fill": figure(round(n / seconds), "records/s")}
+    for name, key in (("rank (standing)", "rank"), ("around (11 rows)", "around"),
+                      ("top 100", "top100"), ("view (API object)", "view")):
+        figures[f"{key}_p50"] = figure(round(rows[name]["p50"], 3), "ms")
+        figures[f"{key}_p99"] = figure(round(rows[name]["p99"], 3), "ms",
+                                       max=round(rows[name]["max"], 3))
+    figures["bytes_per_entry"] = figure(round(total / n), "bytes")
+    figures["used_memory_per_entry"] = figure(round((mem_after - mem_before) / n), "bytes")
+    suffix = "" if args.players == 1_000_000 else f"-{args.players}"
+    benchjson.record(f"leaderboard_queries{suffix}", figures)
     return 0
 
 

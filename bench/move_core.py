@@ -31,6 +31,9 @@ BLOCK = 100
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import benchjson  # noqa: E402
+from benchjson import figure  # noqa: E402
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -92,6 +95,14 @@ def main() -> int:
         calls = stats.total_calls  # type: ignore[attr-defined]
         print(f"Python function calls per move: {calls / args.moves:.0f}")
         stats.sort_stats("tottime").print_stats(args.top)
+        benchjson.record("move_core-calls", {
+            "python_calls": figure(round(calls / args.moves), "calls/move")})
+        return 0
+    benchjson.record("move_core", {
+        "cpu_mean": figure(round(spent / args.moves * 1e6, 1), "µs/move"),
+        "cpu_block_median": figure(round(statistics.median(blocks) * 1e6, 1), "µs/move",
+                                   best=round(min(blocks) * 1e6, 1)),
+    })
     return 0
 
 

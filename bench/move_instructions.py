@@ -28,6 +28,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+import benchjson
+from benchjson import figure
+
 ROOT = Path(__file__).resolve().parent.parent
 BASE = 100
 
@@ -39,7 +42,8 @@ def instructions(moves: int, starts: bool) -> int:
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                    sys.executable, str(ROOT / "bench" / "move_profile.py"),
                    "--moves", str(moves), *(["--starts"] if starts else [])]
-        env = dict(os.environ, PYTHONHASHSEED="0")
+        # the profiled runs write their own results into the temporary directory
+        env = dict(os.environ, PYTHONHASHSEED="0", BENCH_RESULTS_DIR=tmp)
         done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
         found = re.search(r"Collected : (\d+)", done.stderr)
         if done.returncode != 0 or found is None:
@@ -60,11 +64,18 @@ def main() -> int:
     if "REDIS_URL" not in os.environ:
         parser.error("set REDIS_URL to a Redis of its own (it writes games)")
     what = "new player + ranked start" if args.starts else "move (roll or score)"
+    counts = []
     for run in range(1, args.runs + 1):
         low = instructions(BASE, args.starts)
         high = instructions(BASE + args.moves, args.starts)
-        print(f"run {run}: {(high - low) / args.moves:,.0f} instructions per {what} "
+        counts.append(round((high - low) / args.moves))
+        print(f"run {run}: {counts[-1]:,} instructions per {what} "
               f"(callgrind, user space of the app's process; {args.moves} calls)", flush=True)
+    unit = "instructions/" + ("new player and start" if args.starts else "move")
+    benchjson.record("move_instructions" + ("-starts" if args.starts else ""), {
+        "per_call": figure(round(sum(counts) / len(counts)), unit, runs=counts,
+                           min=min(counts), max=max(counts)),
+    })
     return 0
 
 

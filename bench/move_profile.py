@@ -39,6 +39,9 @@ BLOCK = 100
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import benchjson  # noqa: E402
+from benchjson import figure  # noqa: E402
+
 
 def environ(method: str, path: str, body: bytes, token: str | None) -> dict[str, Any]:
     env = {
@@ -95,7 +98,10 @@ def main() -> int:
         started = time.process_time()
         for _ in range(args.moves):
             call(hello, "GET", "/hello")
-        print(f"hello: {(time.process_time() - started) / args.moves * 1e6:.0f} us CPU/request")
+        per_request = (time.process_time() - started) / args.moves * 1e6
+        print(f"hello: {per_request:.0f} us CPU/request")
+        benchjson.record("move_profile-hello",
+                         {"cpu_per_request": figure(round(per_request, 1), "µs")})
         return 0
 
     from daily.service.app import create_app
@@ -169,6 +175,8 @@ def main() -> int:
     print(f"{what}: {spent / args.moves * 1e6:.0f} us CPU/{unit} (in process, "
           f"{args.moves} {unit}s); blocks of {BLOCK}: median "
           f"{statistics.median(blocks) * 1e6:.0f} us, best {min(blocks) * 1e6:.0f} us")
+    name = "move_profile" + ("-hints" if args.hints else "-canned" if args.canned_writes
+                             else "")
     if profiler:
         stats = pstats.Stats(profiler)
         calls = stats.total_calls  # type: ignore[attr-defined]
@@ -176,6 +184,16 @@ def main() -> int:
               "on the machine's load)")
         stats.sort_stats("tottime").print_stats(args.top)
         stats.sort_stats("cumulative").print_stats(args.top)
+        # the profiler's own cost makes the CPU figures meaningless; the calls are exact
+        benchjson.record(f"{name}-calls", {
+            "python_calls": figure(round(calls / args.moves), f"calls/{unit}")})
+        return 0
+    benchjson.record(name, {
+        "cpu_mean": figure(round(spent / args.moves * 1e6, 1), f"µs/{unit}"),
+        "cpu_block_median": figure(round(statistics.median(blocks) * 1e6, 1), f"µs/{unit}",
+                                   best=round(min(blocks) * 1e6, 1),
+                                   worst=round(max(blocks) * 1e6, 1)),
+    })
     return 0
 
 
@@ -217,11 +235,15 @@ def starts(app: Any, today: str, count: int) -> int:
         if number >= 100:
             spent["new player"].append(created - started)
             spent["ranked start"].append(time.process_time() - created)
+    figures = {}
     for what, times in spent.items():
         blocks = [statistics.mean(times[i:i + BLOCK]) for i in range(0, len(times), BLOCK)]
         print(f"{what}: {statistics.mean(times) * 1e6:.0f} us CPU (in process, {count}); "
               f"blocks of {BLOCK}: median {statistics.median(blocks) * 1e6:.0f} us, "
               f"best {min(blocks) * 1e6:.0f} us")
+        figures[what.replace(" ", "_") + "_cpu_block_median"] = figure(
+            round(statistics.median(blocks) * 1e6, 1), "µs", best=round(min(blocks) * 1e6, 1))
+    benchjson.record("move_profile-starts", figures)
     return 0
 
 

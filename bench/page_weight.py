@@ -29,6 +29,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchjson
+
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -121,6 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'total (' + str(len(rows)) + ' requests)':<{width}}  {total:>8,}  {total_gz:>8,}")
     print(f"first load: {total / 1024:.1f} KB transferred ({total_gz / 1024:.1f} KB with gzip);"
           f" target < {TARGET // 1024} KB: {'met' if total < TARGET else 'NOT met'}")
+    if not args.url:  # a page of this checkout, not of some running server
+        benchjson.record("page_weight", {
+            "first_load": benchjson.figure(round(total / 1024, 1), "KB",
+                                           requests=len(rows)),
+            "first_load_gzip": benchjson.figure(round(total_gz / 1024, 1), "KB"),
+        })
     return 0 if total < TARGET else 1
 
 

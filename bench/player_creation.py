@@ -37,6 +37,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import benchjson
+from benchjson import figure
+
 from daily.service.players.creation import pow_ok, solve_pow
 
 STATIC = Path(__file__).resolve().parents[1] / "daily" / "web" / "static"
@@ -135,17 +138,26 @@ def main() -> None:
     if rate:
         print(f"openssl sha256 (64-byte messages): {rate / 1e6:.2f} M hashes/s per core")
     js = None if args.no_browser else browser(args.bits, args.tries)
+    figures: dict[str, benchjson.Figure] = {}
     for bits in args.bits:
         print(f"{bits} bits ({2 ** bits:,} hashes on average):")
         if js is not None:
             times, stall = js[bits]
             print("  " + show("chromium", times) + f"  page stall max {stall * 1000:.0f} ms")
-        print("  " + show("python", native_python(bits, args.tries)))
+            figures[f"chromium_{bits}_bits_mean"] = figure(
+                round(statistics.fmean(times), 3), "s", median=round(statistics.median(times), 3),
+                p90=round(sorted(times)[int(0.9 * (len(times) - 1))], 3),
+                page_stall_max=round(stall, 3))
+        python = native_python(bits, args.tries)
+        print("  " + show("python", python))
+        figures[f"python_{bits}_bits_mean"] = figure(round(statistics.fmean(python), 3), "s")
         if rate:
             each = 2 ** bits / rate
             print(f"  native    mean {each:7.3f} s per player"
                   f"  (1,000 players: {each * 1000 / 60:7.1f} core-min)")
+            figures[f"native_{bits}_bits_mean"] = figure(round(each, 4), "s")
     print(f"load after: {os.getloadavg()}")
+    benchjson.record("player_creation", figures)
 
 
 if __name__ == "__main__":

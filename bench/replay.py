@@ -21,6 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import benchjson
+from benchjson import figure
+
 from daily.dice import SlotCache
 from daily.movelog import MoveLog
 from daily.randomplay import random_game
@@ -58,6 +61,7 @@ def main() -> None:
     seed = bytes(range(32))
     print(f"{'ruleset':<11} {'mode':<12} {'games/s':>9} {'games/cpu-s':>11} {'p50 us':>8}"
           f" {'p99 us':>8}")
+    figures: dict[str, benchjson.Figure] = {}
     for name in RULESET_NAMES:
         rules = get_ruleset(name)
         logs = random_logs(name, seed, args.games)
@@ -75,6 +79,12 @@ def main() -> None:
             wall, cpu, lat = timed(fn, items)
             print(f"{name:<11} {mode:<12} {len(items) / wall:>9.0f} {len(items) / cpu:>11.0f}"
                   f" {pct(lat, 50):>8.1f} {pct(lat, 99):>8.1f}")
+            key = f"{name}_{mode.replace(' ', '_')}".replace("-", "_")
+            figures[f"{key}_per_s"] = figure(round(len(items) / wall), "games/s")
+            figures[f"{key}_per_cpu_s"] = figure(round(len(items) / cpu), "games/CPU-s")
+            figures[f"{key}_p50"] = figure(round(pct(lat, 50), 1), "µs")
+            figures[f"{key}_p99"] = figure(round(pct(lat, 99), 1), "µs")
+    benchjson.record("replay", figures)
 
 
 if __name__ == "__main__":

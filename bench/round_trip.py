@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import socket
 import sys
 import tempfile
@@ -28,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import benchjson  # noqa: E402
 from api_throughput import free_port, process, valkey_binary  # noqa: E402
 
 from daily.service.games.direct_script import DirectScript  # noqa: E402
@@ -91,6 +93,7 @@ def main() -> int:
         print(f"one client, {args.calls} calls each, Valkey on loopback TCP; "
               "microseconds per call")
         print(f"{'':34} {'app CPU':>8} {'Valkey CPU':>11} {'of it kernel':>13}")
+        figures: dict[str, benchjson.Figure] = {}
         for name, call in (
             ("PING, bare socket", bare),
             ("PING, redis-py", conn.ping),
@@ -105,6 +108,10 @@ def main() -> int:
         ):
             app, valkey, kernel = per_call(conn, args.calls, call)
             print(f"{name:34} {app:8.1f} {valkey:11.1f} {kernel:13.1f}")
+            key = "_".join(re.findall(r"[a-z0-9]+", name.lower()))
+            figures[f"{key}_app_cpu"] = benchjson.figure(round(app, 1), "µs/call")
+            figures[f"{key}_valkey_cpu"] = benchjson.figure(round(valkey, 1), "µs/call",
+                                                            kernel=round(kernel, 1))
         print("Valkey's time inside EVALSHA (INFO commandstats), microseconds per call:")
         for name, call in (
             ("return 1", one),
@@ -112,8 +119,12 @@ def main() -> int:
             ("the move script: set",
              lambda: move(["game", "c1", "c2"], [*counters, "set", digest, record, 0])),
         ):
-            print(f"  {name:24} {script_time(conn, args.calls, call):6.1f}")
+            inside = script_time(conn, args.calls, call)
+            print(f"  {name:24} {inside:6.1f}")
+            key = "_".join(re.findall(r"[a-z0-9]+", name.lower()))
+            figures[f"evalsha_{key}_inside"] = benchjson.figure(round(inside, 1), "µs/call")
         sock.close()
+    benchjson.record("round_trip", figures)
     return 0
 
 

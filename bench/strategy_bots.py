@@ -14,6 +14,9 @@ import hashlib
 import math
 import time
 
+import benchjson
+from benchjson import figure
+
 from daily.game import Game
 from daily.rules import get_ruleset
 from daily.strategy.bots import LEVELS, MEDIUM_TEMPERATURE, Bot
@@ -28,6 +31,7 @@ def main() -> None:
     parser.add_argument("--python-games", type=int, default=200)
     args = parser.parse_args()
     print(f"medium temperature {MEDIUM_TEMPERATURE}")
+    figures: dict[str, benchjson.Figure] = {}
     for name in args.rulesets.split(","):
         table = table_or_solve(get_ruleset(name))
         seeds = [hashlib.sha256(f"bench-{name}-{i}".encode()).digest() for i in range(args.games)]
@@ -43,6 +47,10 @@ def main() -> None:
             se = totals.std(ddof=1) / math.sqrt(len(totals))
             print(f"  {level:<6} mean {totals.mean():8.2f} ± {se:.2f} (sd {totals.std():.1f}) "
                   f"compiled {len(totals) / took:9.0f} games/s")
+            key = f"{name.replace('-', '_')}_{level}"
+            figures[f"{key}_mean"] = figure(round(float(totals.mean()), 2), "points",
+                                            ci95=round(1.96 * float(se), 2), games=len(totals))
+            figures[f"{key}_compiled"] = figure(round(len(totals) / took), "games/s")
         for level in LEVELS:
             bot = Bot(table, level, seed=1)
             start = time.perf_counter()
@@ -50,6 +58,9 @@ def main() -> None:
                 bot.play(Game.from_seed(table.rules, seed))
             took = time.perf_counter() - start
             print(f"  {level:<6} Bot through Game: {args.python_games / took:7.1f} games/s")
+            figures[f"{name.replace('-', '_')}_{level}_through_game"] = figure(
+                round(args.python_games / took, 1), "games/s")
+    benchjson.record("strategy_bots-" + args.rulesets.replace(",", "-"), figures)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,9 @@ import argparse
 import math
 import time
 
+import benchjson
+from benchjson import figure
+
 from daily.rules import get_ruleset
 from daily.strategy.simulate import play_slots, random_slots
 from daily.strategy.tables.lookup import get_table
@@ -34,6 +37,12 @@ def main() -> None:
     z = (mean - table.expected) / se
     print(f"{args.ruleset}: table {table.expected:.7f}; {args.games} optimal games "
           f"mean {mean:.3f} ± {se:.3f} (z = {z:+.2f}) in {took:.1f}s")
+    benchjson.record(f"strategy_check-{args.ruleset}", {
+        "table_expected": figure(round(table.expected, 7), "points"),
+        "simulated_mean": figure(round(mean, 3), "points", se=round(se, 3), z=round(z, 2),
+                                 games=args.games),
+        "games_per_s": figure(round(args.games / took), "games/s"),
+    })
 
 
 if __name__ == "__main__":

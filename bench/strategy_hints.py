@@ -44,6 +44,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import benchjson  # noqa: E402
+from benchjson import figure  # noqa: E402
+
 from daily.game import Game  # noqa: E402
 from daily.rules import Ruleset, get_ruleset  # noqa: E402
 from daily.strategy.advisor import Advisor, Position  # noqa: E402
@@ -53,6 +56,8 @@ from daily.strategy.tables.fileformat import save_table  # noqa: E402
 from daily.strategy.tables.lookup import get_advisor, table_or_solve  # noqa: E402
 
 Query = tuple[tuple[int | None, ...], tuple[int, ...], int, int]
+#: What this run measured, by figure name (written to bench/results/ at the end).
+FIGURES: dict[str, benchjson.Figure] = {}
 
 
 def stream(table: StrategyTable, count: int, players: int, ask: float) -> list[Query]:
@@ -144,6 +149,12 @@ def timed(label: str, rules: Ruleset, queries: list[Query],
     print(f"  {label:<9} wall p50 {p(w_ms, 50):.4f} p95 {p(w_ms, 95):.4f} p99 {p(w_ms, 99):.4f}"
           f" max {w_ms.max():.3f} ms | CPU p50 {p(c_ms, 50):.4f} p99 {p(c_ms, 99):.4f} ms |"
           f" {len(queries) / took:,.0f} queries/s")
+    FIGURES.update({
+        f"{label}_p50": figure(round(float(p(w_ms, 50)), 4), "ms"),
+        f"{label}_p99": figure(round(float(p(w_ms, 99)), 4), "ms", max=round(w_ms.max(), 3)),
+        f"{label}_cpu_p99": figure(round(float(p(c_ms, 99)), 4), "ms"),
+        f"{label}_per_s": figure(round(len(queries) / took), "queries/s"),
+    })
     quiet = ~np.array(collected)
     gens = "/".join(map(str, collections.per_gen))
     print(f"            garbage collector: {collections.count} passes during "
@@ -209,6 +220,8 @@ def main() -> None:
           "the wall-clock tails include waits for a core; CPU time does not)")
     if not same:
         raise SystemExit("the fast path and the reference path disagree")
+    suffix = "" if args.ruleset == "yahtzee" else f"-{args.ruleset}"
+    benchjson.record(f"strategy_hints{suffix}", FIGURES)
 
 
 def steady(rules: Ruleset, queries: list[Query], advisor: Advisor, passes: int = 7) -> None:
@@ -237,6 +250,8 @@ def steady(rules: Ruleset, queries: list[Query], advisor: Advisor, passes: int =
         kernel = min(kernel, float(np.median(times)))
     print(f"  steady: a cached query {cached * 1e6:.2f} us, a turn's kernel {kernel * 1e6:.2f}"
           f" us (least median of {passes} passes over {len(sample):,} queries, hot caches)")
+    FIGURES["steady_cached_query"] = figure(round(cached * 1e6, 2), "µs")
+    FIGURES["steady_turn_kernel"] = figure(round(kernel * 1e6, 2), "µs")
 
 
 def control(count: int, target_ms: float = 0.03) -> None:
@@ -269,6 +284,8 @@ def control(count: int, target_ms: float = 0.03) -> None:
     print(f"  control: a fixed piece of Python, {count:,} runs: CPU p50 {p50:.4f} p99 "
           f"{p99:.4f} ms ({p99 / p50:.1f} x the median; above 0.05 ms: "
           f"{(c_ms > 0.05).mean():.2%})")
+    FIGURES["control_p50"] = figure(round(float(p50), 4), "ms")
+    FIGURES["control_p99"] = figure(round(float(p99), 4), "ms")
 
 
 def _peak_mb() -> float:

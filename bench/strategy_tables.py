@@ -14,6 +14,9 @@ import subprocess
 import sys
 import time
 
+import benchjson
+from benchjson import figure
+
 CHILD = """
 import json, resource, sys, time
 from daily.rules import get_ruleset
@@ -41,6 +44,7 @@ def main() -> None:
     args = parser.parse_args()
     todo = [(r, {}) for r in args.rulesets] or DEFAULT
     print(f"{'ruleset':<44} {'expected':>12} {'build s':>8} {'cpu s':>8} {'peak MB':>8}")
+    figures: dict[str, benchjson.Figure] = {}
     for name, options in todo:
         started = time.perf_counter()
         out = subprocess.run(
@@ -52,6 +56,14 @@ def main() -> None:
         print(f"{label:<44} {res['expected']:12.7f} {res['seconds']:8.2f} "
               f"{res['cpu_seconds']:8.1f} {res['peak_rss_mb']:8.0f}"
               f"   (child {time.perf_counter() - started:.1f}s wall)")
+        key = "_".join([name.replace("-", "_"), *(f"{k}_{v}".lower()
+                                                   for k, v in sorted(options.items()))])
+        figures[f"{key}_build"] = figure(round(res["seconds"], 2), "s",
+                                         cpu_seconds=round(res["cpu_seconds"], 1))
+        figures[f"{key}_peak_rss"] = figure(round(res["peak_rss_mb"]), "MB")
+        figures[f"{key}_states"] = figure(res["states"], "states")
+        figures[f"{key}_expected"] = figure(round(res["expected"], 7), "points")
+    benchjson.record("strategy_tables" + "".join(f"-{r}" for r in args.rulesets), figures)
 
 
 if __name__ == "__main__":

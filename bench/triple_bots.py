@@ -24,6 +24,7 @@ import os
 import random
 import time
 
+import benchjson
 import numpy as np
 
 from daily.randomplay import random_game
@@ -37,6 +38,13 @@ def interval(totals: np.ndarray) -> str:
     """``mean ± half-width`` of the 95% interval, and the standard deviation."""
     se = float(totals.std(ddof=1)) / math.sqrt(len(totals))
     return f"mean {totals.mean():8.2f} ± {1.96 * se:5.2f} (95% CI, sd {totals.std(ddof=1):6.1f})"
+
+
+def mean_figure(totals: np.ndarray) -> benchjson.Figure:
+    """The mean of ``totals`` with its 95% interval's half-width, as a result figure."""
+    se = float(totals.std(ddof=1)) / math.sqrt(len(totals))
+    return benchjson.figure(round(float(totals.mean()), 2), "points",
+                            ci95=round(1.96 * se, 2), games=len(totals))
 
 
 def main() -> None:
@@ -74,6 +82,12 @@ def main() -> None:
     print(f"  heuristic estimate of a new game (columns apart): "
           f"{TripleAdvisor(table, rules).expected:.2f}")
     print(f"load average {os.getloadavg()} (machine shared)")
+    benchjson.record("triple_bots" + ("-joker" if args.joker else ""), {
+        "lookahead_mean": mean_figure(results["lookahead"]),
+        "greedy_mean": mean_figure(results["greedy"]),
+        "lookahead_minus_greedy": mean_figure(diff),
+        "random_mean": mean_figure(rand),
+    })
 
 
 if __name__ == "__main__":

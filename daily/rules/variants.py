@@ -1,4 +1,4 @@
-"""The variants of the family, as in ``shared/rules.md``, and their rule options.
+"""The variants of the family, as in ``docs/rules.md``, and their rule options.
 
 >>> from daily.rules import get_ruleset
 >>> get_ruleset("kniffel").name

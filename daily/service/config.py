@@ -1,5 +1,10 @@
 """Service configuration, read from the environment with safe embedded defaults.
 
+This module's tables are the one list of the environment variables Daily Dice reads;
+``docs/deploy.md`` shows them as rendered by :func:`environment_table`
+(``python tools/render_env_table.py`` rewrites that copy, and a test fails when the two
+differ or when :func:`load_config` reads a variable the table does not list).
+
 Nothing secret has a default: the master seed secret and the signing key come from
 files in the data directory (created by ``daily keys init``), from files named by
 ``DAILY_MASTER_SECRET_FILE`` / ``DAILY_SIGNING_KEY_FILE``, or from the environment
@@ -12,7 +17,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_KEY_PREFIX`` | prefix of every Redis key (lets tests and tenants share a DB) | ``dd:`` |
 | ``DAILY_PUBLIC_URL`` | base URL of share texts and links | the request's host |
 | ``DAILY_RULESETS`` | daily sets; ``sun:a/b`` adds a weekly special | ``yahtzee,maxi-yatzy`` |
-| ``DAILY_MAX_BODY`` | request body limit in bytes | ``65536`` |
+| ``DAILY_MAX_BODY`` | request body limit in bytes (1024..16 MiB) | ``65536`` |
 | ``DAILY_RATE_LIMIT`` | writes per verified player, else per IP (``off``: none) | ``600/minute`` |
 | ``DAILY_RATE_LIMIT_READS`` | reads (GET) per verified player, else per IP | ``1200/minute`` |
 | ``DAILY_RATE_LIMIT_IP`` | every request from one IP, verified or not | ``6000/minute`` |
@@ -27,9 +32,9 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_FAIRPLAY_RULESETS`` | rulesets checked for fair play | ``yahtzee,yatzy,yacht,maxi-yatzy``|
 | ``DAILY_FAIRPLAY_CEILING_ONLY`` | of those, checked for a ceiling score only | ``maxi-yatzy`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
-| ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5) | ``0`` |
+| ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5; 1 behind nginx) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
-| ``DAILY_PAR_JOBS`` | ``off`` skips the par job at rollover | ``on`` |
+| ``DAILY_PAR_JOBS`` | ``off`` skips the par and ceiling jobs at rollover | ``on`` |
 | ``DAILY_TABLES_DIR`` | where the strategy tables are | ``<data>/tables`` |
 | ``DAILY_TABLES_AT_START`` | tables ``daily serve`` builds first, if missing | ``yahtzee,yatzy`` |
 | ``DAILY_TABLES_IN_BACKGROUND`` | tables it builds after the start | ``maxi-yatzy`` |
@@ -40,7 +45,24 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
 
-(1) ``off`` when ``DAILY_RATE_LIMIT`` is ``off``, unless set:
+(1) ``off`` when ``DAILY_RATE_LIMIT`` is ``off``, unless set.
+
+Read by the web server rather than by :func:`load_config`: the ``GUNICORN_`` ones by
+``deploy/gunicorn.conf.py`` only (``daily serve`` takes ``--web-workers`` instead), the
+metrics directory by both:
+
+| variable | meaning | default |
+|---|---|---|
+| ``PROMETHEUS_MULTIPROC_DIR`` | empty directory of workers' metrics | ``<data>/metrics`` (serve) |
+| ``GUNICORN_BIND`` | address of ``deploy/gunicorn.conf.py`` | ``127.0.0.1:8000`` |
+| ``GUNICORN_WORKERS`` | worker processes | one per core |
+| ``GUNICORN_WORKER_CLASS`` | gunicorn's worker class | ``gthread`` |
+| ``GUNICORN_THREADS`` | threads per worker | ``4`` (gthread), else ``1`` |
+| ``GUNICORN_FORWARDED_ALLOW_IPS`` | peers whose ``X-Forwarded-*`` it believes | ``127.0.0.1`` |
+| ``GUNICORN_ACCESSLOG`` | access log (``-``: standard output) | none |
+| ``GUNICORN_LOGLEVEL`` | gunicorn's log level | ``info`` |
+
+The new-player limits are ``off`` by default when ``DAILY_RATE_LIMIT`` is ``off``:
 
 >>> [load_config(env).player_limit for env in
 ...  ({}, {"DAILY_RATE_LIMIT": "off"}, {"DAILY_RATE_LIMIT": "off", "DAILY_PLAYER_LIMIT": "9/hour"})]
@@ -66,6 +88,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -82,6 +105,27 @@ DEMO_CLOCK_FILE = "clock"
 
 class ConfigError(DailyError):
     """A configuration value that cannot be used."""
+
+
+def environment_table() -> str:
+    """The environment variables' tables of this module's docstring, as Markdown.
+
+    ``docs/deploy.md`` holds this text between its ``env`` markers
+    (``python tools/render_env_table.py`` writes it there).
+
+    >>> table = environment_table()
+    >>> table.splitlines()[:2]
+    ['| variable | meaning | default |', '|---|---|---|']
+    >>> "| `REDIS_URL` |" in table, "``" in table
+    (True, False)
+    """
+    lines = (__doc__ or "").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| variable"))
+    end = next(i for i, line in enumerate(lines) if line.startswith(">>>"))
+    while not lines[end - 1].startswith("|"):
+        end -= 1
+    text = "\n".join(lines[start:end]).replace("``", "`")
+    return re.sub(r":(?:func|mod|class):`~?([\w.]+)`", r"`\1`", text) + "\n"
 
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")

@@ -1,4 +1,4 @@
-"""Table tests: every example in shared/rules.md, box by box."""
+"""Table tests: the points of every box on chosen rolls, game by game (rules: docs/rules.md)."""
 
 from __future__ import annotations
 

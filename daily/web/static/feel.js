@@ -10,7 +10,7 @@ const ALIKE_BOXES = {
   yahtzee: "moment_yahtzee", yatzy: "moment_yatzy", yacht: "moment_yacht",
   maxi_yatzy: "moment_maxi_yatzy", generala: "moment_generala",
 };
-// Rulesets whose extra five-alike follow the forced joker rule (rules.md, Yahtzee).
+// Rulesets whose extra five-alike follow the forced joker rule (docs/rules.md, Yahtzee).
 const JOKER_RULESETS = new Set(["yahtzee"]);
 const EXTRA_YAHTZEE_BONUS = 100;
 
