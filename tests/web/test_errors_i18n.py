@@ -1,6 +1,6 @@
 """Every error a player can meet has a message in English and Italian.
 
-The API's error codes are listed once (:data:`daily.service.http.contract.errors.ERROR_CODES`);
+The API's error codes are listed once (:data:`daily.service.http.contract.error_codes.ERROR_CODES`);
 these tests read the service's source for every code it can answer, and the client's
 ``ERRORS`` table for the words, without a browser.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from daily.service.http.contract.errors import ERROR_CODES
+from daily.service.http.contract.error_codes import ERROR_CODES
 from daily.service.http.error_handlers import HTTP_CODES
 from daily.service.ops.webserver import GUNICORN_CODES
 

@@ -434,7 +434,7 @@ const STRINGS = {
   },
 };
 
-// What every error code of the API means to a player (daily/service/http/contract/errors.py
+// What every error code of the API means to a player (daily/service/http/contract/error_codes.py
 // lists the codes; tests/web/test_errors_i18n.py checks that each has both languages):
 // what happened and what to do. The API's English `message` is never shown.
 const ERRORS = {
