@@ -89,7 +89,7 @@ def main() -> None:
             for _ in range(games):
                 rng_stream += 1
                 t0 = time.perf_counter()
-                loglik, _d, _e, total = kernel.walk(
+                loglik, _d, _e, total, _p = kernel.walk(
                     ceiling.slots, policy, temp, args.gain, budget, rng_stream, none, BETAS_E,
                     BETAS_V,
                     table.values, ceiling.values, spec.params, spec.raw,

@@ -174,7 +174,7 @@ def assess(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Verdict:
     actions = turns_to_actions(rules, log)
     spec = ceiling.spec
     py_order, code_index = ceiling.orders
-    loglik, decided, evidence, total = kernel.walk(
+    loglik, decided, evidence, total, _ = kernel.walk(
         ceiling.slots, kernel.REPLAY, 0.0, 0.0, 0, 0, actions, BETAS_E, BETAS_V, table.values,
         ceiling.values, spec.params, spec.raw,
             spec.raw_served, spec.alike, spec.upper_face,

@@ -47,8 +47,9 @@ from daily.strategy.kernel import (
     turn_tables,
 )
 
-#: Policies of :func:`walk`.
-REPLAY, SOFTMAX, GREEDY, FORESIGHT, NEXT_ROLL, PARTIAL = 0, 1, 2, 3, 4, 5
+#: Policies of :func:`walk`. ``MIXED`` plays ``argmax E(a) + rho * V(a)`` (``rho`` in
+#: ``tau_p``): the informed cheater's family, from optimal play (0) to the ceiling (large).
+REPLAY, SOFTMAX, GREEDY, FORESIGHT, NEXT_ROLL, PARTIAL, MIXED = 0, 1, 2, 3, 4, 5, 6
 
 
 @njit(cache=True)
@@ -93,16 +94,20 @@ def turn_rolls(slots_t, first_roll, start, code_index, r0, out):  # pragma: no c
 
 
 @njit(cache=True, nogil=True)
-def turn_bests(slots, code_index, P, raw, alike):  # pragma: no cover - compiled
+def turn_bests(slots, code_index, P, raw, raw_served, alike):  # pragma: no cover - compiled
     """Per turn: the most points of each box over its non-alike end rolls, and alike rolls.
 
-    Returns ``(best[t, b]`` (-1: no such roll), ``alikes[t, k]``, ``n_alike[t])``.
+    A served roll (Generala: the first roll, scored without a reroll) counts with its
+    served points. Returns ``(best[t, b]`` (-1: no such roll), ``alikes[t, k]``,
+    ``n_alike[t]``, ``served_alike[t])``: the last is the first roll when it is all
+    alike and served points exist (valued apart, with the served points), else -1.
     """
     T, R, n = slots.shape[0], slots.shape[1], slots.shape[2]
-    nb, r0 = P[1], P[13]
+    nb, r0, served = P[1], P[13], P[14]
     best = np.full((T, nb), -1, dtype=np.int64)
     alikes = np.full((T, 6), -1, dtype=np.int64)
     n_alike = np.zeros(T, dtype=np.int64)
+    served_alike = np.full(T, -1, dtype=np.int64)
     out = np.empty(R**n, dtype=np.int64)
     for t in range(T):
         count = turn_rolls(slots[t], 1, slots[t, 0], code_index, r0, out)
@@ -115,12 +120,21 @@ def turn_bests(slots, code_index, P, raw, alike):  # pragma: no cover - compiled
             for b in range(nb):
                 if raw[r, b] > best[t, b]:
                     best[t, b] = raw[r, b]
-    return best, alikes, n_alike
+        if served == 1:
+            first = code_index[dice_code(slots[t, 0])] - r0
+            if alike[first] >= 0:
+                served_alike[t] = first
+            else:
+                for b in range(nb):
+                    if raw_served[first, b] > best[t, b]:
+                        best[t, b] = raw_served[first, b]
+    return best, alikes, n_alike, served_alike
 
 
 @njit(cache=True)
 def ceiling_state(
-    mask, u, y, t, H, P, raw, alike, upper_face, joker_points, best, alikes, n_alike, succ
+    mask, u, y, t, H, P, raw, raw_served, alike, upper_face, joker_points, best, alikes,
+    n_alike, served_alike, succ,
 ):  # pragma: no cover - compiled
     """The best score still to come from one state at turn ``t`` knowing every slot."""
     nb, T, nu, ny, ub, ybox, forced = P[1], P[2], P[3], P[4], P[5], P[6], P[9]
@@ -138,20 +152,28 @@ def ceiling_state(
             bon = ub if T > 0 and u < T <= u + pts else 0
             v = pts + bon + H[state_idx(nm, nxt if T > 0 else 0, y, nu, ny)]
         elif b == ybox and ny == 2:
-            v = pts + H[state_idx(nm, u, 1 if pts == 50 else 0, nu, ny)]
+            v = pts + H[state_idx(nm, u, 1 if pts > 0 else 0, nu, ny)]
         else:
             v = pts + H[state_idx(nm, u, y, nu, ny)]
         if v > top:
             top = v
     if n_alike[t] > 0:
         fill_successors(mask, u, y, H, True, P, upper_face, succ)
-    for k in range(n_alike[t]):
-        r = alikes[t, k]
+    for k in range(n_alike[t] + 1):
+        if k < n_alike[t]:
+            r = alikes[t, k]
+            pts_of = raw
+        elif served_alike[t] >= 0:
+            r = served_alike[t]
+            pts_of = raw_served
+        else:
+            break
         bonus = extra_bonus(r, mask, y, P, alike)
         mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
         for b in range(nb):
             v, _ = box_value(
-                r, b, mask, y, succ, P, raw, upper_face, joker_points, mode, mbox, jok, first
+                r, b, mask, y, succ, P, pts_of, upper_face, joker_points, mode, mbox, jok,
+                first,
             )
             if v > NEG and v + bonus > top:
                 top = v + bonus
@@ -160,7 +182,8 @@ def ceiling_state(
 
 @njit(parallel=True, cache=True, nogil=True)
 def ceiling_level(
-    masks, t, H, P, raw, alike, upper_face, joker_points, reach, best, alikes, n_alike
+    masks, t, H, P, raw, raw_served, alike, upper_face, joker_points, reach, best, alikes,
+    n_alike, served_alike,
 ):  # pragma: no cover - compiled
     """Fill ``H`` for every reachable state of the masks of turn ``t`` (one level)."""
     n, nb, T, nu, ny, ybox = P[0], P[1], P[2], P[3], P[4], P[6]
@@ -186,16 +209,17 @@ def ceiling_level(
                     H[state_idx(mask, u, y, nu, ny)] = H[state_idx(mask, ref, y, nu, ny)]
                     continue
                 H[state_idx(mask, u, y, nu, ny)] = ceiling_state(
-                    mask, u, y, t, H, P, raw, alike, upper_face, joker_points,
-                    best, alikes, n_alike, succ,
+                    mask, u, y, t, H, P, raw, raw_served, alike, upper_face, joker_points,
+                    best, alikes, n_alike, served_alike, succ,
                 )
             if hopeless and ref < 0:
                 ref = u
 
 
 @njit(cache=True)
-def add_loglik(loglik, betas_e, betas_v, ev, vv, nc, pick, mix):  # pragma: no cover
-    """Add one decision's log-likelihood under every (beta_E, beta_V) of the grid.
+def add_loglik(loglik, betas_e, betas_v, ev, vv, nc, pick, mix, row):  # pragma: no cover
+    """Add one decision's log-likelihood under every (beta_E, beta_V) of the grid to
+    ``loglik``, and write it to ``row`` (the decision's own grid).
 
     The model is ``P(a) ∝ exp(beta_E * E(a) + beta_V * V(a))``; ``mix`` is scratch.
     """
@@ -209,7 +233,8 @@ def add_loglik(loglik, betas_e, betas_v, ev, vv, nc, pick, mix):  # pragma: no c
             s = 0.0
             for c in range(nc):
                 s += np.exp(mix[c] - top)
-            loglik[i, j] += mix[pick] - top - np.log(s)
+            row[i, j] = mix[pick] - top - np.log(s)
+            loglik[i, j] += row[i, j]
 
 
 @njit(cache=True)
@@ -239,7 +264,9 @@ def walk(
     E(a) + betas_v[j] * V(a))`` (column 0, ``betas_v[0] = 0``, is the honest model);
     ``decided[d]`` the action taken; ``evidence[d]`` is (turn, roll, expected loss,
     hindsight value of the choice, hindsight value of the expected-best action, best
-    hindsight value, the expected-best action coded like ``decided``).
+    hindsight value, the expected-best action coded like ``decided``); ``per[d, i, j]``
+    is decision ``d``'s own log-likelihood (``loglik`` is their sum). A served roll
+    (Generala: the first roll of a turn) is scored with its served points.
     """
     np.random.seed(rng_seed)
     n, nb, T, ny, ub = P[0], P[1], P[2], P[4], P[5]
@@ -247,6 +274,7 @@ def walk(
     nmask = (1 << n) - 1  # masks 0 .. 2^n - 2 reroll at least one die
     maxd = nb * R
     loglik = np.zeros((betas_e.shape[0], betas_v.shape[0]))
+    per = np.zeros((maxd, betas_e.shape[0], betas_v.shape[0]))
     decided = np.full(maxd, -9999, dtype=np.int64)
     evidence = np.zeros((maxd, 7))
     succ = np.empty((nb, n + 1))
@@ -293,16 +321,17 @@ def walk(
         roll = 0
         while True:
             rl = R - 1 - roll
+            rw = raw_served if roll == 0 else raw
             r = code_index[dice_code(dice)] - r0
             extra = extra_bonus(r, mask, y, P, alike)
             mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
             # -- value every action: boxes, then hold masks --
             nc = 0
             for b in range(nb):
-                v, _ = box_value(r, b, mask, y, succ, P, raw, upper_face, joker_points,
+                v, _ = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points,
                                  mode, mbox, jok, first)
                 if v > NEG:
-                    vh_b, _ = box_value(r, b, mask, y, succ_h, P, raw, upper_face,
+                    vh_b, _ = box_value(r, b, mask, y, succ_h, P, rw, upper_face,
                                         joker_points, mode, mbox, jok, first)
                     ev[nc] = v + extra
                     vv[nc] = vh_b + extra
@@ -360,9 +389,16 @@ def walk(
                     if code[c] == actions[d]:
                         pick = c
                 if pick < 0:
-                    return loglik, decided, evidence, -1  # not a legal action here
+                    return loglik, decided, evidence, -1, per  # not a legal action here
             elif policy == FORESIGHT:
                 pick = vbest
+            elif policy == MIXED:
+                pick = ebest
+                bv = ev[ebest] + tau_p * vv[ebest]
+                for c in range(nc):
+                    if ev[c] + tau_p * vv[c] > bv + 1e-9:
+                        bv = ev[c] + tau_p * vv[c]
+                        pick = c
             elif policy == PARTIAL:
                 pick = ebest
                 if budget > 0 and vtop - vv[ebest] >= gain_min:
@@ -387,7 +423,7 @@ def walk(
                 for c in range(nc):
                     if code[c] < 0:
                         b = -code[c] - 1
-                        val, _ = box_value(r, b, mask, y, succ_g, P, raw, upper_face,
+                        val, _ = box_value(r, b, mask, y, succ_g, P, rw, upper_face,
                                            joker_points, mode, mbox, jok, first)
                         val += extra
                         if val > bv + 1e-9:
@@ -420,7 +456,7 @@ def walk(
                                 pick = c
                                 break
             # -- the models' log-likelihoods --
-            add_loglik(loglik, betas_e, betas_v, ev, vv, nc, pick, mix)
+            add_loglik(loglik, betas_e, betas_v, ev, vv, nc, pick, mix, per[d])
             decided[d] = code[pick]
             evidence[d, 0] = t
             evidence[d, 1] = roll
@@ -438,7 +474,7 @@ def walk(
                 roll += 1
                 continue
             b = -a - 1
-            _, pts = box_value(r, b, mask, y, succ, P, raw, upper_face, joker_points,
+            _, pts = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points,
                                mode, mbox, jok, first)
             total += pts + extra
             if upper_face[b] > 0:
@@ -447,10 +483,10 @@ def walk(
                 upper_raw += pts
                 u = min(T, u + pts) if T > 0 else 0
             if b == P[6] and ny == 2:
-                y = 1 if pts == 50 else 0
+                y = 1 if pts > 0 else 0
             mask |= 1 << b
             break
-    return loglik, decided[:d], evidence[:d], total
+    return loglik, decided[:d], evidence[:d], total, per[:d]
 
 
 @njit(cache=True)
