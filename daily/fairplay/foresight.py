@@ -37,6 +37,7 @@ import numpy as np
 from daily.errors import DailyError, LogFormatError
 from daily.fairplay import kernel
 from daily.fairplay.ceiling import Ceiling, actions_to_turns, turns_to_actions
+from daily.fairplay.daykey import DayParams
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.strategy.solver import StrategyTable
@@ -108,6 +109,11 @@ class Verdict:
     tells: tuple[Tell, ...]
     scouting: float  # share of rerolls that rerolled every die
     method: str = METHOD
+    #: The line the statistic was held against: the day's (secret until the reveal).
+    threshold: float = THRESHOLD
+    #: The stricter test's weighted statistic and its line (None: not run).
+    strict: float | None = None
+    strict_threshold: float | None = None
 
     @property
     def reason(self) -> str | None:
@@ -120,10 +126,11 @@ class Verdict:
                 " (the day's perfect-information ceiling), which takes knowing dice that"
                 " had not been shown yet"
             )
+        # No figure that depends on the day's secret parameters: the line and the
+        # weighted statistic are published with the day's key after the reveal.
         return (
             f"{self.optimal_in_hindsight} of {self.decisions} decisions were exactly the"
             f" best ones for dice that had not been shown yet, more than fair play explains"
-            f" (likelihood ratio {self.statistic:.1f}, limit {THRESHOLD:.0f})"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -132,7 +139,10 @@ class Verdict:
             "method": self.method,
             "flagged": self.flagged,
             "statistic": round(self.statistic, 3),
-            "threshold": THRESHOLD,
+            "threshold": round(self.threshold, 6),
+            "strict": None if self.strict is None else round(self.strict, 3),
+            "strict_threshold": (None if self.strict_threshold is None
+                                 else round(self.strict_threshold, 6)),
             "total": self.total,
             "ceiling": self.ceiling,
             "decisions": self.decisions,
@@ -159,8 +169,19 @@ def _action_text(rules: Any, dice: tuple[int, ...], code: int) -> str:
     return "keeping " + "-".join(map(str, kept)) if kept else "rerolling everything"
 
 
-def assess(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Verdict:
-    """Check one finished game against the day's ceiling and the strategy table.
+@dataclass(frozen=True, eq=False)
+class Walked:
+    """One game walked decision by decision (:func:`walk_log`): what every test reads."""
+
+    loglik: np.ndarray  # (len(BETAS_E), len(BETAS_V)): the sum of ``per``
+    per: np.ndarray  # (decisions, len(BETAS_E), len(BETAS_V)): each decision's own
+    decided: np.ndarray  # the actions, coded as the kernel's
+    evidence: np.ndarray  # (decisions, 7): see :func:`daily.fairplay.kernel.walk`
+    total: int
+
+
+def walk_log(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Walked:
+    """Walk a finished game on the day's ceiling and the strategy table.
 
     ``ceiling`` must be of the log's dice (the day's) and ``table`` of its ruleset.
     """
@@ -174,7 +195,7 @@ def assess(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Verdict:
     actions = turns_to_actions(rules, log)
     spec = ceiling.spec
     py_order, code_index = ceiling.orders
-    loglik, decided, evidence, total, _ = kernel.walk(
+    loglik, decided, evidence, total, per = kernel.walk(
         ceiling.slots, kernel.REPLAY, 0.0, 0.0, 0, 0, actions, BETAS_E, BETAS_V, table.values,
         ceiling.values, spec.params, spec.raw,
             spec.raw_served, spec.alike, spec.upper_face,
@@ -182,22 +203,37 @@ def assess(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Verdict:
     )
     if total < 0 or len(decided) != len(actions):
         raise LogFormatError("the log does not replay on the day's dice", field="log")
-    return verdict_of(rules, ceiling, decided, evidence, loglik, int(total))
+    return Walked(loglik, per, decided, evidence, int(total))
+
+
+def assess(
+    log: MoveLog, ceiling: Ceiling, table: StrategyTable, params: DayParams | None = None
+) -> Verdict:
+    """Check one finished game against the day's ceiling and the strategy table.
+
+    ``params``: the day's secret parameters (its line, :attr:`DayParams.threshold`);
+    without them the fixed :data:`THRESHOLD` (the offline checks).
+    """
+    walked = walk_log(log, ceiling, table)
+    threshold = THRESHOLD if params is None else params.threshold
+    return verdict_of(ceiling.rules, ceiling.slots, ceiling.value, walked, threshold)
 
 
 def verdict_of(
     rules: Any,
-    ceiling: Ceiling,
-    decided: np.ndarray,
-    evidence: np.ndarray,
-    loglik: np.ndarray,
-    total: int,
+    slots: np.ndarray,
+    ceiling: int,
+    walked: Walked,
+    threshold: float = THRESHOLD,
+    method: str = METHOD,
 ) -> Verdict:
-    """Build the verdict from the kernel's output (shared with the simulations)."""
-    stat = statistic(loglik)
+    """Build the verdict from a walked game (shared with the simulations and the
+    multi-column test, whose ``ceiling`` is 0: none is computed)."""
+    decided, evidence = walked.decided, walked.evidence
+    stat = statistic(walked.loglik)
     tells = []
     turns = actions_to_turns(rules, decided)
-    dice_at = _dice_at(ceiling.slots, turns)
+    dice_at = _dice_at(slots, turns)
     for d, row in enumerate(evidence):
         t, roll, loss, v_chosen, v_ebest, v_top, ebest = row
         if loss > TELL_LOSS and v_chosen >= v_top - 1e-9 and v_chosen > v_ebest + 1e-9:
@@ -210,8 +246,8 @@ def verdict_of(
     scouting = scouting_share(decided)
     optimal = int(np.sum(evidence[:, 3] >= evidence[:, 5] - 1e-9)) if len(evidence) else 0
     return Verdict(
-        stat >= THRESHOLD, stat, total, ceiling.value, len(decided), optimal,
-        tuple(tells[:MAX_TELLS]), scouting,
+        stat >= threshold, stat, walked.total, ceiling, len(decided), optimal,
+        tuple(tells[:MAX_TELLS]), scouting, method, threshold,
     )
 
 

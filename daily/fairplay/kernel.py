@@ -496,3 +496,205 @@ def _kept(dice, m):  # pragma: no cover - compiled
         if m >> i & 1:
             counts[dice[i] - 1] += 1
     return counts
+
+
+@njit(cache=True)
+def walk_columns(
+    slots, policy, tau_p, rng_seed, actions, betas_e, betas_v, W, P, raw, alike, upper_face,
+    joker_points, child, parent, keeps, py_order, code_index, weights,
+):  # pragma: no cover - compiled
+    """Walk one multi-column game (Triple Yahtzee) like :func:`walk`.
+
+    ``E`` is the value of the lookahead player of :mod:`daily.strategy.triple` (``W`` and
+    ``P`` of the one-column table; a box is worth its column's weight times points,
+    bonus and the column's future value minus its value now, plus any extra bonus
+    unweighted; a keep is valued by expectimax over the turn). ``V`` is hindsight
+    *within the turn*: a keep's ``V`` is the best end of the turn reachable after it
+    with the dice to come, valued the same way; a box's ``V`` is its ``E``. Boxes are
+    coded ``-(column * boxes + box + 1)``. Policies: ``REPLAY``, ``SOFTMAX``,
+    ``FORESIGHT`` and ``MIXED``. Returns ``(loglik, decided, evidence, total, per)``.
+    """
+    np.random.seed(rng_seed)
+    n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
+    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+    C = weights.shape[0]
+    full = (1 << nb) - 1
+    nmask = (1 << n) - 1
+    maxd = C * nb * R
+    loglik = np.zeros((betas_e.shape[0], betas_v.shape[0]))
+    per = np.zeros((maxd, betas_e.shape[0], betas_v.shape[0]))
+    decided = np.full(maxd, -9999, dtype=np.int64)
+    evidence = np.zeros((maxd, 7))
+    succ = np.empty((C, nb, n + 1))
+    colv = np.empty(nr)
+    v0 = np.empty(nr)
+    here = np.empty(C)
+    E_all = np.empty((R + 1, nk))
+    M_all = np.empty((R, nk))
+    dice = np.empty(n, dtype=np.int64)
+    after = np.empty(n, dtype=np.int64)
+    counts = np.empty(6, dtype=np.int64)
+    ends = np.empty(R**n, dtype=np.int64)
+    na = nmask + C * nb
+    ev = np.empty(na)
+    vv = np.empty(na)
+    code = np.empty(na, dtype=np.int64)
+    pts_of = np.empty(na, dtype=np.int64)
+    extra_of = np.empty(na, dtype=np.int64)
+    mix = np.empty(na)
+    mask = np.zeros(C, dtype=np.int64)
+    u = np.zeros(C, dtype=np.int64)
+    y = np.zeros(C, dtype=np.int64)
+    upper_raw = np.zeros(C, dtype=np.int64)
+    total = 0
+    d = 0
+    for t in range(C * nb):
+        for r in range(nr):
+            v0[r] = NEG
+        for c in range(C):
+            here[c] = 0.0
+            if mask[c] == full:
+                continue
+            here[c] = W[state_idx(mask[c], u[c], y[c], nu, ny)]
+            box_values(mask[c], u[c], y[c], W, True, P, raw, alike, upper_face, joker_points,
+                       succ[c], colv)
+            w = weights[c]
+            for r in range(nr):
+                cand = w * (colv[r] - here[c])
+                cand -= (w - 1) * extra_bonus(r, mask[c], y[c], P, alike)
+                if cand > v0[r]:
+                    v0[r] = cand
+        turn_tables(v0, v0, P, child, parent, E_all, M_all)
+        for i in range(n):
+            dice[i] = slots[t, 0, i]
+        roll = 0
+        while True:
+            rl = R - 1 - roll
+            r = code_index[dice_code(dice)] - r0
+            nc = 0
+            for c in range(C):
+                if mask[c] == full:
+                    continue
+                first = first_open(mask[c], nb)
+                extra = extra_bonus(r, mask[c], y[c], P, alike)
+                mode, mbox, jok = joker_mode(r, mask[c], P, alike, upper_face)
+                for b in range(nb):
+                    v, pts = box_value(r, b, mask[c], y[c], succ[c], P, raw, upper_face,
+                                       joker_points, mode, mbox, jok, first)
+                    if v <= NEG:
+                        continue
+                    ev[nc] = weights[c] * (v - here[c]) + extra
+                    vv[nc] = ev[nc]
+                    code[nc] = -(c * nb + b + 1)
+                    pts_of[nc] = pts
+                    extra_of[nc] = extra
+                    nc += 1
+            if rl > 0:
+                for m in range(nmask):
+                    for f in range(6):
+                        counts[f] = 0
+                    for i in range(n):
+                        if m >> i & 1:
+                            counts[dice[i] - 1] += 1
+                            after[i] = dice[i]
+                        else:
+                            after[i] = slots[t, roll + 1, i]
+                    kc = 0
+                    for f in range(6):
+                        kc += counts[f] * 7**f
+                    ev[nc] = E_all[rl, code_index[kc]]
+                    cnt = turn_rolls(slots[t], roll + 2, after, code_index, r0, ends)
+                    top = NEG
+                    for j in range(cnt):
+                        if v0[ends[j]] > top:
+                            top = v0[ends[j]]
+                    vv[nc] = top
+                    code[nc] = m
+                    nc += 1
+            ebest = 0
+            for c in range(nc):
+                if ev[c] > ev[ebest] + 1e-9:
+                    ebest = c
+            etop = ev[ebest]
+            if code[ebest] >= 0:  # larger keep first, then leftmost dice, like the player
+                for j in range(py_order.shape[0]):
+                    K = py_order[j]
+                    if abs(E_all[rl, K] - etop) <= 1e-9 and keep_fits(keeps, K, dice, n):
+                        lm = _leftmost_mask(dice, keeps[K])
+                        for c in range(nc):
+                            if code[c] == lm:
+                                ebest = c
+                        break
+            vtop = NEG
+            vbest = 0
+            for c in range(nc):
+                if vv[c] > vtop + 1e-9:
+                    vtop = vv[c]
+                    vbest = c
+                elif abs(vv[c] - vtop) <= 1e-9 and ev[c] > ev[vbest]:
+                    vbest = c
+            pick = -1
+            if policy == REPLAY:
+                for c in range(nc):
+                    if code[c] == actions[d]:
+                        pick = c
+                if pick < 0:
+                    return loglik, decided, evidence, -1, per
+            elif policy == FORESIGHT:
+                pick = vbest
+            elif policy == MIXED:
+                pick = ebest
+                bv = ev[ebest] + tau_p * vv[ebest]
+                for c in range(nc):
+                    if ev[c] + tau_p * vv[c] > bv + 1e-9:
+                        bv = ev[c] + tau_p * vv[c]
+                        pick = c
+            else:  # SOFTMAX over distinct actions
+                if tau_p <= 0:
+                    pick = ebest
+                else:
+                    s = 0.0
+                    for c in range(nc):
+                        if code[c] < 0 or _leftmost_mask(dice, _kept(dice, code[c])) == code[c]:
+                            s += np.exp((ev[c] - etop) / tau_p)
+                    x = np.random.random() * s
+                    acc = 0.0
+                    pick = ebest
+                    for c in range(nc):
+                        if code[c] < 0 or _leftmost_mask(dice, _kept(dice, code[c])) == code[c]:
+                            acc += np.exp((ev[c] - etop) / tau_p)
+                            if x < acc:
+                                pick = c
+                                break
+            add_loglik(loglik, betas_e, betas_v, ev, vv, nc, pick, mix, per[d])
+            decided[d] = code[pick]
+            evidence[d, 0] = t
+            evidence[d, 1] = roll
+            evidence[d, 2] = etop - ev[pick]
+            evidence[d, 3] = vv[pick]
+            evidence[d, 4] = vv[ebest]
+            evidence[d, 5] = vtop
+            evidence[d, 6] = code[ebest]
+            d += 1
+            a = code[pick]
+            if a >= 0:
+                for i in range(n):
+                    if not (a >> i & 1):
+                        dice[i] = slots[t, roll + 1, i]
+                roll += 1
+                continue
+            c = (-a - 1) // nb
+            b = (-a - 1) % nb
+            w = weights[c]
+            pts = pts_of[pick]
+            total += w * pts + extra_of[pick]
+            if upper_face[b] > 0:
+                if ub > 0 and upper_raw[c] < T <= upper_raw[c] + pts:
+                    total += w * ub
+                upper_raw[c] += pts
+                u[c] = min(T, u[c] + pts) if T > 0 else 0
+            if b == P[6] and ny == 2:
+                y[c] = 1 if pts > 0 else 0
+            mask[c] |= 1 << b
+            break
+    return loglik, decided[:d], evidence[:d], total, per[:d]

@@ -58,7 +58,9 @@ from daily.service.review.queue import CLEARED, HELD, ReviewQueue
 
 if TYPE_CHECKING:  # the compiled engine is imported when a game is first checked
     from daily.fairplay.ceiling import Ceiling
+    from daily.fairplay.daykey import DayParams
     from daily.fairplay.foresight import Verdict
+    from daily.strategy.solver import StrategyTable
 
 #: Days whose ceiling (and slots) a process keeps in memory (2 MB each for Yahtzee).
 CEILINGS_KEPT = 4
@@ -81,6 +83,7 @@ _LOCK = threading.Lock()
 _Key = tuple[str, dt.date, str]  # ruleset, date, its non-default options
 _CEILINGS: OrderedDict[_Key, Ceiling] = OrderedDict()
 _VALUES: OrderedDict[_Key, tuple[int, np.ndarray]] = OrderedDict()
+_PARAMS: OrderedDict[_Key, DayParams] = OrderedDict()
 _Solved = tuple[int, np.ndarray, "Ceiling | None"]  # value, slots, the whole ceiling if kept
 _PENDING: dict[tuple[_Key, bool], Future[_Solved]] = {}
 #: (ruleset, date) of the computations in the background thread: their results are
@@ -284,38 +287,138 @@ def warm_up(config: Config) -> None:
         import daily.strategy.tables.lookup  # noqa: F401
 
 
-def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
-    """The verdict on a ranked result, or None when it has no complete log or its
-    ruleset is not checked (``DAILY_FAIRPLAY_RULESETS``).
+def day_params(config: Config, rules: Ruleset, date: dt.date) -> DayParams:
+    """The day set's secret parameters of the check (:mod:`daily.fairplay.daykey`),
+    derived once per process from the master secret. Never logged or served before the
+    reveal."""
+    from daily.fairplay.daykey import DayParams
 
-    Raises :class:`CeilingPending` while the day's ceiling is computed in the background.
-    """
+    key = _key(rules, date)
+    hit = _kept(_PARAMS, key)
+    if hit is None:
+        hit = DayParams.from_key(Keyring.load(config).fairplay_key(rules.name, date))
+        _keep(_PARAMS, key, hit)
+    return hit
+
+
+def _table(config: Config, rules: Ruleset) -> StrategyTable | None:
+    """The strategy table the check of ``rules`` uses (Triple Yahtzee: its columns'),
+    or None when it is not built."""
+    from daily.strategy.spec import StrategyError
+    from daily.strategy.tables.lookup import get_table
+
+    if len(rules.weights) > 1:
+        from daily.strategy.triple import column_rules
+
+        rules = column_rules(rules)
+    try:
+        return get_table(rules, config.tables_dir)
+    except StrategyError:
+        return None
+
+
+def _log_of(result: Result) -> MoveLog | None:
     if not result.log:
         return None
     log = MoveLog.from_text(result.log)
     if not log.complete:
         return None
+    if log.day is not None and log.day != result.date:
+        raise LogFormatError(f"the log is of {log.day}, the result of {result.date}",
+                             field="log")
+    return log
+
+
+def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
+    """The verdict on a ranked result, or None when it has no complete log or its
+    ruleset is not checked (``DAILY_FAIRPLAY_RULESETS``).
+
+    The ordinary test, on the day's secret line. Raises :class:`CeilingPending` while
+    the day's ceiling (or Triple Yahtzee's column table) is computed in the background.
+    """
+    log = _log_of(result)
+    if log is None:
+        return None
     rules = log.rules
     if rules.name not in config.fairplay_rulesets:
         return None
     from daily.fairplay.foresight import assess, assess_ceiling_value
-    from daily.strategy.spec import StrategyError
-    from daily.strategy.tables.lookup import get_table
 
-    table = None
-    if rules.name not in config.fairplay_ceiling_only:
-        try:
-            table = get_table(rules, config.tables_dir)
-        except StrategyError:
-            table = None
+    params = day_params(config, rules, result.date)
+    if len(rules.weights) > 1:
+        from daily.fairplay.columns import assess_columns
+
+        return assess_columns(log, _day_slots(config, rules, result.date),
+                              _column_table(config, rules), params)
+    table = None if rules.name in config.fairplay_ceiling_only else _table(config, rules)
     if table is None:
-        if log.day is not None and log.day != result.date:
-            raise LogFormatError(f"the log is of {log.day}, the result of {result.date}",
-                                 field="log")
         value, slots = ceiling_value(conn, config, rules, result.date)
         # The total is the server's, computed when the game finished: no replay needed.
         return assess_ceiling_value(log, value, slots, total=result.total)
-    return assess(log, day_ceiling(conn, config, rules, result.date), table)
+    return assess(log, day_ceiling(conn, config, rules, result.date), table, params)
+
+
+def strict_check(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
+    """The stricter test of a ranked result on its way into the top of its board
+    (:func:`daily.fairplay.strict.strict_assess`, on the day's secret parameters).
+
+    None when the result has no complete log or its ruleset is not checked. Raises
+    :class:`CeilingPending` while the day's ceiling (or Triple Yahtzee's column table)
+    is computed in the background (ask again later), and a :class:`DailyError` when the
+    test cannot run (no keyring, a log that does not replay, no strategy table: hold
+    the game, with that reason).
+    """
+    log = _log_of(result)
+    if log is None:
+        return None
+    rules = log.rules
+    if rules.name not in config.fairplay_rulesets:
+        return None
+    params = day_params(config, rules, result.date)
+    if len(rules.weights) > 1:
+        from daily.fairplay.columns import assess_columns
+
+        return assess_columns(log, _day_slots(config, rules, result.date),
+                              _column_table(config, rules), params, strict=True)
+    from daily.fairplay.strict import strict_assess
+    from daily.strategy.spec import StrategyError
+
+    table = _table(config, rules)
+    if table is None:
+        raise StrategyError(f"the strategy table of {rules.name} is not built: the stricter"
+                            " check needs it", field="table")
+    return strict_assess(log, day_ceiling(conn, config, rules, result.date), table, params)
+
+
+def _day_slots(config: Config, rules: Ruleset, date: dt.date) -> np.ndarray:
+    from daily.fairplay.ceiling import slots_of_seed
+
+    return slots_of_seed(rules, Keyring.load(config).day_seed(rules.name, date))
+
+
+_COLUMN_TABLE: dict[str, Future[StrategyTable]] = {}
+
+
+def _column_table(config: Config, rules: Ruleset) -> StrategyTable:
+    """Triple Yahtzee's column table: the built one, else solved once in the background
+    thread (about 20 s; :class:`CeilingPending` meanwhile)."""
+    found = _table(config, rules)
+    if found is not None:
+        return found
+    from daily.strategy.solver import solve
+    from daily.strategy.triple import column_rules
+
+    wanted = column_rules(rules)
+    with _LOCK:
+        future = _COLUMN_TABLE.get(repr(wanted.non_default_options()))
+        if future is None:
+            log.warning("the column table of %s is not built: solving it in the background;"
+                        " its results wait", rules.name)
+            future = _BACKGROUND.submit(solve, wanted)
+            _COLUMN_TABLE[repr(wanted.non_default_options())] = future
+    if not future.done():
+        raise CeilingPending(f"the column table of {rules.name} is being solved")
+    return future.result()
 
 
 def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None:
@@ -405,9 +508,11 @@ def _networks(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[int
 def day_ceiling_value(
     conn: redis.Redis, prefix: str, date: str | dt.date, ruleset: str
 ) -> int | None:
-    """The ceiling the ceiling job stored for a revealed day (None until it ran)."""
+    """The ceiling the ceiling job stored for a revealed day (None until it ran, and for
+    a ruleset without one)."""
     raw = conn.get(keymap.ceiling(prefix, parse_date(date), canonical_name(ruleset)))
-    return int(json.loads(raw)["ceiling"]) if raw is not None else None
+    value = json.loads(raw).get("ceiling") if raw is not None else None
+    return int(value) if value is not None else None  # Triple Yahtzee has none
 
 
 def _no_log_result() -> Result:
