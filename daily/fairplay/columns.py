@@ -103,8 +103,11 @@ def assess_columns(
     test of :mod:`daily.fairplay.strict`, which needs ``params``)."""
     rules = log.rules
     walked = walk_columns(table, rules, slots, actions=turns_to_actions(rules, log))
-    threshold = THRESHOLD if params is None else params.threshold
-    ordinary = verdict_of(rules, slots, 0, walked, threshold, TURN_METHOD)
+    if params is None:
+        ordinary = verdict_of(rules, slots, 0, walked, THRESHOLD, TURN_METHOD)
+    else:
+        ordinary = verdict_of(rules, slots, 0, walked, params.threshold, TURN_METHOD,
+                              params.positional_threshold)
     if not strict:
         return ordinary
     if params is None:

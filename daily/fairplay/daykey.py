@@ -11,9 +11,12 @@ which only makes the dice)::
 and every parameter is drawn from it with HMAC-SHA256(key = fairplay_key, message =
 ASCII name) read as uniform numbers (:func:`uniform`):
 
-* ``threshold``: the line of the ordinary test, uniform in :data:`THRESHOLD_RANGE`;
-* ``strict_threshold``: the line of the stricter test that a game passes before it
-  enters the top of its board, uniform in :data:`STRICT_RANGE`;
+* ``threshold``: the line of the ordinary test's likelihood ratio, uniform in
+  :data:`THRESHOLD_RANGE`, and ``positional_threshold``, the line of its positional test,
+  uniform in :data:`POSITIONAL_RANGE`;
+* ``strict_threshold`` and ``strict_positional_threshold``: the lines of the stricter
+  test that a game passes before it enters the top of its board, uniform in
+  :data:`STRICT_RANGE` and :data:`STRICT_POSITIONAL_RANGE`;
 * ``scrutiny``: the secret subset of decisions the stricter test looks at: turn ``t``,
   roll ``r`` (both from 0) is in it when the first 8 bytes of HMAC-SHA256(key =
   fairplay_key, message = ASCII "scrutiny:{t}:{r}") read as a big-endian number are below
@@ -48,8 +51,12 @@ from daily.errors import DailyError
 KEY_VERSION = "daily-fairplay/v1"
 #: The ordinary test's line is drawn uniformly in this range each day.
 THRESHOLD_RANGE = (8.0, 12.0)
-#: The stricter test's line (games entering the top of a board) is drawn in this range.
+#: The ordinary positional test's line (``-ln`` of an exact tail probability: 9.9 is
+#: one honest game in 20,000 at most, whatever the player's habits).
+POSITIONAL_RANGE = (9.9, 11.9)
+#: The stricter test's lines (games entering the top of a board) are drawn in these.
 STRICT_RANGE = (7.0, 9.0)
+STRICT_POSITIONAL_RANGE = (6.5, 8.5)
 #: Share of the decisions in the secret scrutiny subset.
 SCRUTINY_SHARE = 0.5
 
@@ -107,18 +114,23 @@ class DayParams:
     key: bytes = field(repr=False)
     threshold: float
     strict_threshold: float
+    positional_threshold: float
+    strict_positional_threshold: float
 
     @classmethod
     def from_key(cls, key: bytes) -> DayParams:
         """Derive every parameter from the day set's fair-play key."""
         if not isinstance(key, bytes) or len(key) != 32:
             raise DayKeyError("a fair-play key is 32 bytes", field="fairplay_key")
-        lo, hi = THRESHOLD_RANGE
-        slo, shi = STRICT_RANGE
+        def draw(name: str, span: tuple[float, float]) -> float:
+            return span[0] + (span[1] - span[0]) * uniform(key, name)
+
         return cls(
             key,
-            lo + (hi - lo) * uniform(key, "threshold"),
-            slo + (shi - slo) * uniform(key, "strict_threshold"),
+            draw("threshold", THRESHOLD_RANGE),
+            draw("strict_threshold", STRICT_RANGE),
+            draw("positional_threshold", POSITIONAL_RANGE),
+            draw("strict_positional_threshold", STRICT_POSITIONAL_RANGE),
         )
 
     @classmethod
@@ -167,4 +179,6 @@ class DayParams:
             "key": self.key.hex(),
             "threshold": round(self.threshold, 6),
             "strict_threshold": round(self.strict_threshold, 6),
+            "positional_threshold": round(self.positional_threshold, 6),
+            "strict_positional_threshold": round(self.strict_positional_threshold, 6),
         }

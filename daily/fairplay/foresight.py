@@ -54,6 +54,8 @@ BETAS_E = np.array([1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0])
 BETAS_V = np.array([0.0, 1 / 8, 1 / 2, 2.0, 8.0])
 #: Games with a log-likelihood ratio at or above this are held for review.
 THRESHOLD = 12.0
+#: The positional test's line without the day's parameters (one game in 20,000).
+POSITIONAL_THRESHOLD = 9.9
 #: A tell loses at least this much in expectation.
 TELL_LOSS = 0.5
 #: At most this many tells are kept as evidence.
@@ -114,6 +116,12 @@ class Verdict:
     #: The stricter test's weighted statistic and its line (None: not run).
     strict: float | None = None
     strict_threshold: float | None = None
+    #: The positional test (:func:`positional_statistic`) and its line; then the same on
+    #: the scrutiny subset, for the stricter test.
+    positional: float | None = None
+    positional_threshold: float | None = None
+    strict_positional: float | None = None
+    strict_positional_threshold: float | None = None
 
     @property
     def reason(self) -> str | None:
@@ -140,9 +148,12 @@ class Verdict:
             "flagged": self.flagged,
             "statistic": round(self.statistic, 3),
             "threshold": round(self.threshold, 6),
-            "strict": None if self.strict is None else round(self.strict, 3),
-            "strict_threshold": (None if self.strict_threshold is None
-                                 else round(self.strict_threshold, 6)),
+            "strict": _rounded(self.strict, 3),
+            "strict_threshold": _rounded(self.strict_threshold, 6),
+            "positional": _rounded(self.positional, 3),
+            "positional_threshold": _rounded(self.positional_threshold, 6),
+            "strict_positional": _rounded(self.strict_positional, 3),
+            "strict_positional_threshold": _rounded(self.strict_positional_threshold, 6),
             "total": self.total,
             "ceiling": self.ceiling,
             "decisions": self.decisions,
@@ -151,6 +162,44 @@ class Verdict:
             "reason": self.reason,
             "tells": [t.to_json() for t in self.tells],
         }
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def positional_statistic(evidence: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """``-ln P(S >= s)``: how unlikely the game's positional luck is for a player who
+    does not know the dice to come, whatever their habits (an exact tail).
+
+    At each hold, the masks that keep the same dice at other positions are equally
+    likely to be the best in hindsight for such a player (the kernel's evidence columns
+    7 to 9: masks, best ones, chosen one best). ``S`` counts the holds whose mask was a
+    best one, over the holds where not every mask is (``weights``: only those of weight
+    > 0, the scrutiny subset); ``s`` is its value in the game. Its law is a sum of
+    independent Bernoulli draws, computed exactly.
+
+    >>> ev = np.zeros((3, 10))
+    >>> ev[:, 7:10] = [[2, 1, 1], [2, 1, 1], [4, 4, 1]]  # two lucky halves, one certainty
+    >>> round(positional_statistic(ev), 3)  # P = 1/4
+    1.386
+    >>> positional_statistic(ev, np.array([0.0, 0.0, 1.0]))
+    0.0
+    """
+    rows = evidence[(evidence[:, 7] > evidence[:, 8]) & (evidence[:, 8] > 0)]
+    if weights is not None:
+        keep = (evidence[:, 7] > evidence[:, 8]) & (evidence[:, 8] > 0)
+        rows = evidence[keep & (weights > 0)]
+    if not len(rows):
+        return 0.0
+    p = rows[:, 8] / rows[:, 7]
+    hits = int(rows[:, 9].sum())
+    law = np.zeros(len(p) + 1)
+    law[0] = 1.0
+    for q in p:
+        law[1:] = law[1:] * (1 - q) + law[:-1] * q
+        law[0] *= 1 - q
+    return float(-np.log(max(law[hits:].sum(), 1e-300)))
 
 
 def statistic(loglik: np.ndarray) -> float:
@@ -215,8 +264,10 @@ def assess(
     without them the fixed :data:`THRESHOLD` (the offline checks).
     """
     walked = walk_log(log, ceiling, table)
-    threshold = THRESHOLD if params is None else params.threshold
-    return verdict_of(ceiling.rules, ceiling.slots, ceiling.value, walked, threshold)
+    if params is None:
+        return verdict_of(ceiling.rules, ceiling.slots, ceiling.value, walked)
+    return verdict_of(ceiling.rules, ceiling.slots, ceiling.value, walked, params.threshold,
+                      positional_threshold=params.positional_threshold)
 
 
 def verdict_of(
@@ -226,6 +277,7 @@ def verdict_of(
     walked: Walked,
     threshold: float = THRESHOLD,
     method: str = METHOD,
+    positional_threshold: float | None = POSITIONAL_THRESHOLD,
 ) -> Verdict:
     """Build the verdict from a walked game (shared with the simulations and the
     multi-column test, whose ``ceiling`` is 0: none is computed)."""
@@ -245,9 +297,13 @@ def verdict_of(
     tells.sort(key=lambda tell: -tell.hindsight_gain)
     scouting = scouting_share(decided)
     optimal = int(np.sum(evidence[:, 3] >= evidence[:, 5] - 1e-9)) if len(evidence) else 0
+    pos = positional_statistic(evidence)
+    flagged = stat >= threshold or (positional_threshold is not None
+                                    and pos >= positional_threshold)
     return Verdict(
-        stat >= threshold, stat, walked.total, ceiling, len(decided), optimal,
+        flagged, stat, walked.total, ceiling, len(decided), optimal,
         tuple(tells[:MAX_TELLS]), scouting, method, threshold,
+        positional=pos, positional_threshold=positional_threshold,
     )
 
 

@@ -251,6 +251,38 @@ def _leftmost_mask(dice, keeps_row):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def positional(row, kid, vv, nc, pick):  # pragma: no cover - compiled
+    """Write the positional evidence of a hold to ``row[7:10]``: how many hold masks
+    keep the same dice (the same multiset at other positions), how many of them are
+    the best in hindsight, and whether the chosen one is (zeros for a box).
+
+    Which of the equal dice a player keeps cannot depend on the dice to come unless the
+    player knows them: for an honest player, whatever their habit, each of those masks
+    is equally likely to be the best in hindsight (the slots are the same for every
+    position), so the chosen one is with probability ``best / masks``.
+    """
+    row[7] = 0.0
+    row[8] = 0.0
+    row[9] = 0.0
+    if kid[pick] < 0:
+        return
+    count = 0
+    top = NEG
+    for c in range(nc):
+        if kid[c] == kid[pick]:
+            count += 1
+            if vv[c] > top:
+                top = vv[c]
+    best = 0
+    for c in range(nc):
+        if kid[c] == kid[pick] and vv[c] >= top - 1e-9:
+            best += 1
+    row[7] = count
+    row[8] = best
+    row[9] = 1.0 if vv[pick] >= top - 1e-9 else 0.0
+
+
+@njit(cache=True)
 def walk(
     slots, policy, tau_p, gain_min, budget, rng_seed, actions, betas_e, betas_v,
     W, H, P, raw, raw_served, alike, upper_face, joker_points, child, parent, keeps, py_order,
@@ -264,7 +296,8 @@ def walk(
     E(a) + betas_v[j] * V(a))`` (column 0, ``betas_v[0] = 0``, is the honest model);
     ``decided[d]`` the action taken; ``evidence[d]`` is (turn, roll, expected loss,
     hindsight value of the choice, hindsight value of the expected-best action, best
-    hindsight value, the expected-best action coded like ``decided``); ``per[d, i, j]``
+    hindsight value, the expected-best action coded like ``decided``, then
+    :func:`positional`'s three columns); ``per[d, i, j]``
     is decision ``d``'s own log-likelihood (``loglik`` is their sum). A served roll
     (Generala: the first roll of a turn) is scored with its served points.
     """
@@ -276,7 +309,7 @@ def walk(
     loglik = np.zeros((betas_e.shape[0], betas_v.shape[0]))
     per = np.zeros((maxd, betas_e.shape[0], betas_v.shape[0]))
     decided = np.full(maxd, -9999, dtype=np.int64)
-    evidence = np.zeros((maxd, 7))
+    evidence = np.zeros((maxd, 10))
     succ = np.empty((nb, n + 1))
     succ_h = np.empty((nb, n + 1))
     v0 = np.empty(nr)
@@ -297,6 +330,7 @@ def walk(
     vv = np.empty(na)
     code = np.empty(na, dtype=np.int64)
     mix = np.empty(na)
+    kid = np.empty(na, dtype=np.int64)  # the kept multiset of a hold (-1: a box)
     mask = 0
     u = 0
     y = 0
@@ -336,6 +370,7 @@ def walk(
                     ev[nc] = v + extra
                     vv[nc] = vh_b + extra
                     code[nc] = -(b + 1)
+                    kid[nc] = -1
                     nc += 1
             if rl > 0:
                 for m in range(nmask):
@@ -351,6 +386,7 @@ def walk(
                     for f in range(6):
                         kc += counts[f] * 7**f
                     ev[nc] = E_all[rl, code_index[kc]]
+                    kid[nc] = code_index[kc]
                     cnt = turn_rolls(slots[t], roll + 2, after, code_index, r0, ends)
                     top = NEG
                     for j in range(cnt):
@@ -465,6 +501,7 @@ def walk(
             evidence[d, 4] = vv[ebest]
             evidence[d, 5] = vtop
             evidence[d, 6] = code[ebest]
+            positional(evidence[d], kid, vv, nc, pick)
             d += 1
             a = code[pick]
             if a >= 0:
@@ -524,7 +561,7 @@ def walk_columns(
     loglik = np.zeros((betas_e.shape[0], betas_v.shape[0]))
     per = np.zeros((maxd, betas_e.shape[0], betas_v.shape[0]))
     decided = np.full(maxd, -9999, dtype=np.int64)
-    evidence = np.zeros((maxd, 7))
+    evidence = np.zeros((maxd, 10))
     succ = np.empty((C, nb, n + 1))
     colv = np.empty(nr)
     v0 = np.empty(nr)
@@ -542,6 +579,7 @@ def walk_columns(
     pts_of = np.empty(na, dtype=np.int64)
     extra_of = np.empty(na, dtype=np.int64)
     mix = np.empty(na)
+    kid = np.empty(na, dtype=np.int64)  # the kept multiset of a hold (-1: a box)
     mask = np.zeros(C, dtype=np.int64)
     u = np.zeros(C, dtype=np.int64)
     y = np.zeros(C, dtype=np.int64)
@@ -586,6 +624,7 @@ def walk_columns(
                     ev[nc] = weights[c] * (v - here[c]) + extra
                     vv[nc] = ev[nc]
                     code[nc] = -(c * nb + b + 1)
+                    kid[nc] = -1
                     pts_of[nc] = pts
                     extra_of[nc] = extra
                     nc += 1
@@ -603,6 +642,7 @@ def walk_columns(
                     for f in range(6):
                         kc += counts[f] * 7**f
                     ev[nc] = E_all[rl, code_index[kc]]
+                    kid[nc] = code_index[kc]
                     cnt = turn_rolls(slots[t], roll + 2, after, code_index, r0, ends)
                     top = NEG
                     for j in range(cnt):
@@ -675,6 +715,7 @@ def walk_columns(
             evidence[d, 4] = vv[ebest]
             evidence[d, 5] = vtop
             evidence[d, 6] = code[ebest]
+            positional(evidence[d], kid, vv, nc, pick)
             d += 1
             a = code[pick]
             if a >= 0:

@@ -5,10 +5,13 @@ where cheating pays, and where honest games are few, so it can be tested harder 
 little cost in honest games held. It passes when both hold:
 
 * the ordinary test: ``Λ`` (:func:`daily.fairplay.foresight.statistic`) under the day's
-  secret line :attr:`DayParams.threshold`;
+  secret line :attr:`DayParams.threshold`, and the positional test
+  (:func:`daily.fairplay.foresight.positional_statistic`) under
+  :attr:`DayParams.positional_threshold`;
 * the scrutiny test: the same likelihood ratio over the decisions of the day's secret
   scrutiny subset only (:meth:`DayParams.weights`: a random half of the (turn, roll)
-  slots), under the day's secret line :attr:`DayParams.strict_threshold`.
+  slots), under the day's secret line :attr:`DayParams.strict_threshold`, and the
+  positional test over the same subset under :attr:`DayParams.strict_positional_threshold`.
 
 A cheater who runs this code knows both ranges but neither line, nor which decisions
 are looked at: to be safe it must stay under the lowest line for every subset, and the
@@ -30,11 +33,19 @@ one random subset, not its worst. ``docs/fairplay.md`` gives the method and the 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from daily.fairplay.ceiling import Ceiling
 from daily.fairplay.daykey import DayParams
-from daily.fairplay.foresight import Verdict, Walked, verdict_of, walk_log
+from daily.fairplay.foresight import (
+    Verdict,
+    Walked,
+    positional_statistic,
+    verdict_of,
+    walk_log,
+)
 from daily.movelog import MoveLog
 from daily.strategy.solver import StrategyTable
 
@@ -61,7 +72,9 @@ def weighted_statistic(per: np.ndarray, weights: np.ndarray) -> float:
 def strict_of(walked: Walked, ceiling: Ceiling, params: DayParams) -> Verdict:
     """The stricter verdict of a walked game (shared with the simulations)."""
     return strict_verdict(verdict_of(ceiling.rules, ceiling.slots, ceiling.value, walked,
-                                     params.threshold), walked, params)
+                                     params.threshold,
+                                     positional_threshold=params.positional_threshold),
+                          walked, params)
 
 
 def strict_verdict(ordinary: Verdict, walked: Walked, params: DayParams,
@@ -70,12 +83,12 @@ def strict_verdict(ordinary: Verdict, walked: Walked, params: DayParams,
     statistic reaches the day's strict line."""
     weights = params.weights(walked.evidence[:, :2].astype(np.int64))
     strict = weighted_statistic(walked.per, weights)
-    flagged = ordinary.flagged or strict >= params.strict_threshold
-    return Verdict(
-        flagged, ordinary.statistic, ordinary.total, ordinary.ceiling, ordinary.decisions,
-        ordinary.optimal_in_hindsight, ordinary.tells, ordinary.scouting, method,
-        params.threshold, strict, params.strict_threshold,
-    )
+    strict_pos = positional_statistic(walked.evidence, weights)
+    flagged = (ordinary.flagged or strict >= params.strict_threshold
+               or strict_pos >= params.strict_positional_threshold)
+    return replace(ordinary, flagged=flagged, method=method, strict=strict,
+                   strict_threshold=params.strict_threshold, strict_positional=strict_pos,
+                   strict_positional_threshold=params.strict_positional_threshold)
 
 
 def strict_assess(

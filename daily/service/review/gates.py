@@ -52,7 +52,7 @@ from daily.rules import Ruleset, canonical_name
 from daily.service import keymap
 from daily.service.config import Config
 from daily.service.days.keyring import Keyring
-from daily.service.results.leaderboard import Result, as_text
+from daily.service.results.leaderboard import Result, as_text, sort_key
 from daily.service.results.stream import DEFERRED
 from daily.service.review.queue import CLEARED, HELD, ReviewQueue
 
@@ -336,10 +336,10 @@ def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Ve
     The ordinary test, on the day's secret line. Raises :class:`CeilingPending` while
     the day's ceiling (or Triple Yahtzee's column table) is computed in the background.
     """
-    log = _log_of(result)
-    if log is None:
+    game = _log_of(result)
+    if game is None:
         return None
-    rules = log.rules
+    rules = game.rules
     if rules.name not in config.fairplay_rulesets:
         return None
     from daily.fairplay.foresight import assess, assess_ceiling_value
@@ -348,14 +348,14 @@ def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Ve
     if len(rules.weights) > 1:
         from daily.fairplay.columns import assess_columns
 
-        return assess_columns(log, _day_slots(config, rules, result.date),
+        return assess_columns(game, _day_slots(config, rules, result.date),
                               _column_table(config, rules), params)
     table = None if rules.name in config.fairplay_ceiling_only else _table(config, rules)
     if table is None:
         value, slots = ceiling_value(conn, config, rules, result.date)
         # The total is the server's, computed when the game finished: no replay needed.
-        return assess_ceiling_value(log, value, slots, total=result.total)
-    return assess(log, day_ceiling(conn, config, rules, result.date), table, params)
+        return assess_ceiling_value(game, value, slots, total=result.total)
+    return assess(game, day_ceiling(conn, config, rules, result.date), table, params)
 
 
 def strict_check(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
@@ -365,29 +365,32 @@ def strict_check(conn: redis.Redis | None, config: Config, result: Result) -> Ve
     None when the result has no complete log or its ruleset is not checked. Raises
     :class:`CeilingPending` while the day's ceiling (or Triple Yahtzee's column table)
     is computed in the background (ask again later), and a :class:`DailyError` when the
-    test cannot run (no keyring, a log that does not replay, no strategy table: hold
-    the game, with that reason).
+    test cannot run (no keyring, a log that does not replay: hold the game, with that
+    reason). Without the ruleset's strategy table (Maxi Yatzy's while it is built, or a
+    set of ``DAILY_FAIRPLAY_CEILING_ONLY``) it is the ordinary check, ceiling-only.
     """
-    log = _log_of(result)
-    if log is None:
+    game = _log_of(result)
+    if game is None:
         return None
-    rules = log.rules
+    rules = game.rules
     if rules.name not in config.fairplay_rulesets:
         return None
     params = day_params(config, rules, result.date)
     if len(rules.weights) > 1:
         from daily.fairplay.columns import assess_columns
 
-        return assess_columns(log, _day_slots(config, rules, result.date),
+        return assess_columns(game, _day_slots(config, rules, result.date),
                               _column_table(config, rules), params, strict=True)
     from daily.fairplay.strict import strict_assess
-    from daily.strategy.spec import StrategyError
 
-    table = _table(config, rules)
-    if table is None:
-        raise StrategyError(f"the strategy table of {rules.name} is not built: the stricter"
-                            " check needs it", field="table")
-    return strict_assess(log, day_ceiling(conn, config, rules, result.date), table, params)
+    table = None if rules.name in config.fairplay_ceiling_only else _table(config, rules)
+    if table is None:  # not built yet (Maxi Yatzy's, in the background): what can run
+        if rules.name not in _NO_TABLE_WARNED:
+            _NO_TABLE_WARNED.add(rules.name)
+            log.warning("the stricter fair-play check of %s needs its strategy table, not"
+                        " built: its top games are checked for the ceiling only", rules.name)
+        return check_result(conn, config, result)
+    return strict_assess(game, day_ceiling(conn, config, rules, result.date), table, params)
 
 
 def _day_slots(config: Config, rules: Ruleset, date: dt.date) -> np.ndarray:
@@ -397,6 +400,7 @@ def _day_slots(config: Config, rules: Ruleset, date: dt.date) -> np.ndarray:
 
 
 _COLUMN_TABLE: dict[str, Future[StrategyTable]] = {}
+_NO_TABLE_WARNED: set[str] = set()
 
 
 def _column_table(config: Config, rules: Ruleset) -> StrategyTable:
@@ -450,6 +454,8 @@ def review_gates(
             pipe.hget(queue.index_key, results[i].game_id)
         indexed = pipe.execute()
     checked: list[tuple[int, Verdict]] = []
+    tops = dict(zip(todo, enters_top(conn, config.key_prefix, [results[i] for i in todo]),
+                    strict=True))
     for i, where in zip(todo, indexed, strict=True):
         result = results[i]
         entry = queue.entry(result.game_id) if where is not None else None
@@ -457,7 +463,7 @@ def review_gates(
             out[i] = None if entry.state == CLEARED else entry.state
             continue
         try:
-            verdict = check_result(conn, config, result)
+            verdict = (strict_check if tops[i] else check_result)(conn, config, result)
         except CeilingPending:
             out[i] = DEFERRED
             continue
@@ -483,6 +489,36 @@ def review_gates(
         if verdict.flagged:
             queue.hold(results[i], {**verdict.to_json(), "network_new_players": network})
             out[i] = HELD
+    return out
+
+
+def top_size(players: int) -> int:
+    """How many games the top of a board of ``players`` holds: 100, or the top 1% where
+    that is fewer (at least 1).
+
+    >>> top_size(50_000), top_size(2_000), top_size(10)
+    (100, 20, 1)
+    """
+    return max(1, min(100, players // 100))
+
+
+def enters_top(conn: redis.Redis, prefix: str, results: list[Result]) -> list[bool]:
+    """Whether each result would enter the top of its board as it stands (one pipelined
+    round trip): those pass the stricter test (:func:`strict_check`) first."""
+    with conn.pipeline(transaction=False) as pipe:
+        for r in results:
+            rank = keymap.board(prefix, r.date, canonical_name(r.ruleset), "rank")
+            pipe.zcard(rank)
+            pipe.zrange(rank, 0, 99, withscores=True)
+        found = pipe.execute() if results else []
+    out = []
+    for k, r in enumerate(results):
+        players, rows = int(found[2 * k]), found[2 * k + 1]
+        size = top_size(players + 1)
+        if len(rows) < size:
+            out.append(True)
+            continue
+        out.append(sort_key(r.total, r.finished_at, r.date) < float(rows[size - 1][1]))
     return out
 
 
