@@ -64,6 +64,11 @@ from daily.strategy.tables.lookup import table_or_solve
 from daily.strategy.triple import column_rules
 
 TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
+#: The blind cheaters of the first calibration: (name, policy, foresight budget).
+BLIND = (("full foresight", kernel.FORESIGHT, 0), ("next-roll foresight", kernel.NEXT_ROLL, 0),
+         ("foresight on 1 decision", kernel.PARTIAL, 1),
+         ("foresight on 3 decisions", kernel.PARTIAL, 3),
+         ("foresight on 5 decisions", kernel.PARTIAL, 5))
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -109,7 +114,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
     slots_all = random_slots(rules, args.days, args.seed)
     master = args.seed.to_bytes(8, "big") * 4
     rng = np.random.default_rng(args.seed)
-    honest: list[tuple[int, float, float, float, int, bool]] = []  # day, tau, stat, scr, total, top
+    honest: list[tuple[Any, ...]] = []  # see summarise()
     days: list[dict[str, Any]] = []
     started = time.perf_counter()
     for day in range(args.days):
@@ -128,6 +133,13 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                            positional_statistic(walked.evidence, weights),
                            walked.total, walked.total >= top, sim.held(walked, False),
                            sim.held(walked, True)))
+        blind = {}
+        for name, policy, budget in BLIND:
+            if sim.columns and policy not in (kernel.FORESIGHT,):
+                continue
+            walked = sim.walk(policy, 0.0, 0, budget, 5.0)
+            blind[name] = {"gain": walked.total - optimal,
+                           "held": bool(sim.held(walked, walked.total >= top))}
         # The informed cheater's candidates and its choice.
         chosen: Walked | None = None
         tried = []
@@ -155,6 +167,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                         "at_top": bool(at_top), "in_top10": bool(chosen.total >= top10),
                         "held": bool(held)},
             "best_unsafe": max((t for t, _, s in tried if not s), default=None),
+            "blind": blind,
         })
         if (day + 1) % max(1, args.days // 20) == 0 or day + 1 == args.days:
             print(f"  day {day + 1}/{args.days}: {time.perf_counter() - started:.0f} s",
@@ -230,6 +243,12 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
             "review_load_at_most_3_per_100000": all(
                 v / int(n) * 100_000 <= 3.0 for n, v in load.items()),
         },
+        "blind_cheaters": {
+            name: {"held_share": round(float(np.mean([d["blind"][name]["held"]
+                                                      for d in days])), 4),
+                   "mean_gain": round(float(np.mean([d["blind"][name]["gain"]
+                                                     for d in days])), 2)}
+            for name in (days[0]["blind"] if days else {})},
         "mean_optimal": round(float(np.mean([d["optimal"] for d in days])), 2),
         "mean_top10": round(float(np.mean([d["top10"] for d in days])), 2),
         "mean_top_line": round(float(np.mean([d["top"] for d in days])), 2),
