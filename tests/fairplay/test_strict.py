@@ -19,6 +19,7 @@ from daily.fairplay.informed import SimDay, informed_game, looks_safe
 from daily.fairplay.strict import strict_assess
 from daily.game import Game
 from daily.movelog import MoveLog
+from daily.rules import get_ruleset
 from daily.strategy.bots import Bot
 from daily.strategy.simulate import random_slots
 from daily.strategy.solver import StrategyTable
@@ -107,3 +108,26 @@ def test_the_informed_cheater_on_seeded_days(yahtzee_table: StrategyTable) -> No
         old_gains.append(old.total - optimal)
     assert min(gains) >= 0 and sum(gains) > 0  # the attack is real
     assert sum(gains) < sum(old_gains)  # and the secret lines cut it down
+
+
+def test_triple_yahtzee_turn_foresight(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Triple Yahtzee: the lookahead player's own games pass (greedy and noisy ones
+    too), a player who knows each turn's dice is held, by the stricter test as well."""
+    from daily.fairplay.ceiling import slots_of_seed
+    from daily.fairplay.columns import assess_columns, play_columns
+    from daily.strategy.triple import column_rules
+    from tests.strategy.conftest import shared_table
+
+    rules = get_ruleset("triple-yahtzee")
+    table = shared_table(tmp_path_factory, column_rules(rules))
+    seed = bytes([5]) * 32
+    slots = slots_of_seed(rules, seed)
+    params = DayParams.from_key(fairplay_key(MASTER, "triple-yahtzee", "2026-11-29"))
+    for tau in (0.0, 1.0, 4.0):
+        honest = play_columns(table, rules, slots, "softmax", tau=tau, seed=7)
+        verdict = assess_columns(honest, slots, table, params, strict=True)
+        assert not verdict.flagged, (tau, verdict.statistic, verdict.strict)
+        assert verdict.method == "turn-foresight-strict/1" and verdict.ceiling == 0
+    cheat = play_columns(table, rules, slots, "foresight")
+    assert assess_columns(cheat, slots, table, params).flagged
+    assert assess_columns(cheat, slots, table, params, strict=True).flagged

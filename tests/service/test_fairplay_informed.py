@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,8 +24,8 @@ import redis
 
 from daily.fairplay.ceiling import solve_ceiling
 from daily.fairplay.daykey import DayParams, fairplay_key
-from daily.fairplay.foresight import THRESHOLD, statistic
-from daily.fairplay.informed import SimDay, informed_game
+from daily.fairplay.foresight import THRESHOLD, Walked, statistic
+from daily.fairplay.informed import SimDay, candidates, informed_game
 from daily.fairplay.strict import strict_assess
 from daily.movelog import MoveLog
 from daily.rules import get_ruleset
@@ -44,7 +43,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.live]
 
 DATE = "2026-11-29"  # a Sunday: the weekly special's day
 #: The master secret of this module's server (the day's parameters follow from it).
-MASTER = bytes([3]) * 32
+MASTER = bytes([2]) * 32
 #: Where a built Maxi Yatzy table may be found (840 MB: not built in CI).
 MAXI_TABLES = os.environ.get("DAILY_TEST_MAXI_TABLES")
 
@@ -72,67 +71,72 @@ def params_of(name: str) -> DayParams:
     return DayParams.from_key(fairplay_key(MASTER, name, DATE))
 
 
-def cheat_through_the_api(player: Player, name: str, slots: np.ndarray,
-                          table: StrategyTable) -> tuple[dict[str, Any], MoveLog]:
-    """Search the informed cheater's game on the scouted slots (public parts only), then
-    play it move by move."""
-    rules = get_ruleset(name)
-    ceiling = solve_ceiling(rules, slots)
-    day = SimDay(rules, table, slots, params_of(name), ceiling)
-    game = informed_game(day, np.random.default_rng(2026), subsets=16)
+def play_through_the_api(player: Player, name: str, decided: np.ndarray) -> dict[str, Any]:
+    """Play a game (kernel action codes) move by move through the API."""
     from daily.fairplay.ceiling import actions_to_turns
 
-    turns = actions_to_turns(rules, game.decided)
     state = ranked(player, name)
-    for turn in turns:
+    for turn in actions_to_turns(get_ruleset(name), decided):
         for hold in turn.holds:
             state = move(player, state, "roll", hold=hold)
         state = move(player, state, "score", box=turn.box)
-    assert state["over"] and state["total"] == game.total
-    return state, MoveLog.from_json(state["log"])
+    assert state["over"]
+    return state
+
+
+def attacks(name: str, slots: np.ndarray, table: StrategyTable) -> tuple[Walked, Walked]:
+    """On the scouted slots, with the public code only: the attack of the issue (the
+    best game under the old published line, 12) and the informed cheater's game (the
+    best game the public parts of today's detector let through)."""
+    rules = get_ruleset(name)
+    day = SimDay(rules, table, slots, params_of(name), solve_ceiling(rules, slots))
+    old = max((w for w in candidates(day) if statistic(w.loglik) < THRESHOLD),
+              key=lambda w: w.total)
+    return old, informed_game(day, np.random.default_rng(2026), subsets=16)
 
 
 @pytest.mark.parametrize("name", ["yahtzee", "generala"])
-def test_the_informed_cheaters_game_meets_the_stricter_test(
+def test_the_informed_cheaters_games_meet_the_stricter_test(
     name: str, tables: Path, service_config: Config, redis_client: redis.Redis,
     make_player: Any,
 ) -> None:
-    """Yahtzee, and Generala as the weekly special: the cheater's game passes the
-    public parts (and the old published line), would enter the top, and the consumer
-    decides on it what the stricter test on the day's secret parameters says: held."""
+    """Yahtzee, and Generala as the weekly special. The attack of the issue (the best
+    game under the old published line) would enter the top: the stricter test, run by a
+    real consumer on the day's secret parameters, holds it. The informed cheater's game
+    gets from the consumer exactly the core's decision on those parameters, whichever it
+    is (how often it is held: bench/fairplay.py)."""
     rules = get_ruleset(name)
     table = get_table(rules, tables)
-    honest, throwaway, cheat = make_player("Ada"), make_player("x1"), make_player("Ace")
+    honest, throwaway = make_player("Ada"), make_player("x1")
     play_out(honest, ranked(honest, name))
     slots = scout(throwaway, name)
     assert run_worker_burst(service_config).returncode == 0  # Ada and the scout: on the board
     board = Leaderboard(redis_client, DATE, name, prefix=PREFIX)
     assert board.players() == 2
-    state, log = cheat_through_the_api(cheat, name, slots, table)
+    old, informed = attacks(name, slots, table)
     ceiling = solve_ceiling(rules, slots)
-    expected = strict_assess(log, ceiling, table, params_of(name))
-    assert statistic_of(log, ceiling, table) < THRESHOLD  # the old check let it through
-    assert state["total"] > max(e.score for e in board.top(2))  # it would enter the top
-    assert expected.flagged  # this seeded day: the stricter test holds it
-
-    done = run_worker_burst(service_config)
-    assert done.returncode == 0, done.stderr[-3000:]
-    entry = ReviewQueue(redis_client, PREFIX).entry(state["id"])
-    assert entry is not None and entry.state == "held"
-    assert entry.verdict["method"] == "foresight-strict/1"
-    assert entry.verdict["strict"] == pytest.approx(expected.strict, abs=1e-3)
-    assert board.players() == 2  # not on the board
-    public = cheat.call("GET", f"/games/{state['id']}").get_json()["result"]["review"]
-    assert public["state"] == "under_review" and public["reason_code"] == "foresight"
-    shown = public["reason"]
-    params = params_of(name)  # nothing of the day's secret parameters is shown
-    assert f"{params.threshold:.1f}" not in shown and f"{params.strict_threshold:.1f}" not in shown
-
-
-def statistic_of(log: MoveLog, ceiling: Any, table: StrategyTable) -> float:
-    from daily.fairplay.foresight import walk_log
-
-    return statistic(walk_log(log, ceiling, table).loglik)
+    queue = ReviewQueue(redis_client, PREFIX)
+    for player, game in ((make_player("Old"), old), (make_player("Ace"), informed)):
+        state = play_through_the_api(player, name, game.decided)
+        assert state["total"] == game.total > max(e.score for e in board.top(2))
+        expected = strict_assess(MoveLog.from_json(state["log"]), ceiling, table,
+                                 params_of(name))
+        done = run_worker_burst(service_config)
+        assert done.returncode == 0, done.stderr[-3000:]
+        entry = queue.entry(state["id"])
+        assert (entry is not None and entry.state == "held") is expected.flagged
+        if game is old:
+            assert expected.flagged  # the issue's attack: held at the top
+        if entry is None:
+            continue
+        assert entry.verdict["method"] == "foresight-strict/1"
+        assert entry.verdict["strict"] == pytest.approx(expected.strict, abs=1e-3)
+        public = player.call("GET", f"/games/{state['id']}").get_json()["result"]["review"]
+        assert public["state"] == "under_review" and public["reason_code"] == "foresight"
+        params = params_of(name)  # nothing of the day's secret parameters is shown
+        for secret in (params.threshold, params.strict_threshold,
+                       params.positional_threshold, params.strict_positional_threshold):
+            assert f"{secret:.1f}" not in public["reason"]
 
 
 @pytest.mark.skipif(not MAXI_TABLES, reason="needs the Maxi Yatzy table (840 MB): set"
@@ -151,8 +155,10 @@ def test_maxi_yatzy_gets_the_stricter_test_with_its_table(
     play_out(honest, ranked(honest, "maxi-yatzy"))
     slots = scout(throwaway, "maxi-yatzy")
     assert run_worker_burst(service_config).returncode == 0
-    state, log = cheat_through_the_api(cheat, "maxi-yatzy", slots, table)
-    expected = strict_assess(log, solve_ceiling(rules, slots), table, params_of("maxi-yatzy"))
+    _old, informed = attacks("maxi-yatzy", slots, table)
+    state = play_through_the_api(cheat, "maxi-yatzy", informed.decided)
+    expected = strict_assess(MoveLog.from_json(state["log"]), solve_ceiling(rules, slots),
+                             table, params_of("maxi-yatzy"))
     done = run_worker_burst(service_config)
     assert done.returncode == 0, done.stderr[-3000:]
     entry = ReviewQueue(redis_client, PREFIX).entry(state["id"])
@@ -181,7 +187,6 @@ def test_a_ranked_ruleset_no_check_covers_is_refused_at_start(
         assert len(lines) == 1 and "Traceback" not in done.stderr
         assert f"ranks {named}, which no fair-play check covers" in lines[0]
         assert "DAILY_FAIRPLAY_RULESETS" in lines[0]
-    assert not (tmp_path / "keys").exists() or shutil.rmtree(tmp_path / "keys") is None
 
 
 def test_the_day_key_is_published_with_the_seed_and_never_before(
