@@ -40,6 +40,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -49,14 +50,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from daily.fairplay import kernel
 from daily.fairplay.daykey import (
+    POSITIONAL_RANGE,
     SCRUTINY_SHARE,
+    STRICT_POSITIONAL_RANGE,
     STRICT_RANGE,
     THRESHOLD_RANGE,
     DayParams,
     fairplay_key,
 )
 from daily.fairplay.foresight import Walked, positional_statistic, statistic
-from daily.fairplay.informed import SimDay, candidates, looks_safe
+from daily.fairplay.informed import SimDay, candidates, own_subsets
 from daily.rules import Ruleset, get_ruleset
 from daily.strategy.simulate import play_slots, random_slots
 from daily.strategy.solver import StrategyTable
@@ -64,6 +67,9 @@ from daily.strategy.tables.lookup import table_or_solve
 from daily.strategy.triple import column_rules
 
 TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
+#: Other lowest strict lines measured side by side (each a range of the same width as
+#: STRICT_RANGE), for the trade-off between the review load and the informed cheater.
+STRICT_LOWS = (4.0, 5.0, 6.0, STRICT_RANGE[0])
 #: The blind cheaters of the first calibration: (name, policy, foresight budget).
 BLIND = (("full foresight", kernel.FORESIGHT, 0), ("next-roll foresight", kernel.NEXT_ROLL, 0),
          ("foresight on 1 decision", kernel.PARTIAL, 1),
@@ -92,6 +98,17 @@ def top_tests(players: int) -> float:
     n = np.arange(1, players + 1)
     tops = np.maximum(1, np.minimum(100, n // 100))
     return float(np.sum(np.minimum(tops, n) / n))
+
+
+def held_at(sim: SimDay, walked: Walked, low: float, at_top: bool) -> bool:
+    """The day's decision had its strict line been drawn in ``[low, low + width)`` (the
+    same draw: the day's position within its range)."""
+    p = sim.params
+    width = STRICT_RANGE[1] - STRICT_RANGE[0]
+    line = low + (p.strict_threshold - STRICT_RANGE[0])
+    assert line < low + width + 1e-9
+    moved = replace(p, strict_threshold=line)
+    return SimDay(sim.rules, sim.table, sim.slots, moved, sim.ceiling).held(walked, at_top)
 
 
 def honest_board(sim: SimDay, players: int, seed: int) -> np.ndarray:
@@ -132,7 +149,8 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                            positional_statistic(walked.evidence),
                            positional_statistic(walked.evidence, weights),
                            walked.total, walked.total >= top, sim.held(walked, False),
-                           sim.held(walked, True)))
+                           sim.held(walked, True),
+                           *(held_at(sim, walked, low, True) for low in STRICT_LOWS)))
         blind = {}
         for name, policy, budget in BLIND:
             if sim.columns and policy not in (kernel.FORESIGHT,):
@@ -140,17 +158,29 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
             walked = sim.walk(policy, 0.0, 0, budget, 5.0)
             blind[name] = {"gain": walked.total - optimal,
                            "held": bool(sim.held(walked, walked.total >= top))}
-        # The informed cheater's candidates and its choice.
+        # The informed cheater's candidates and its choice (at each lowest strict line).
         chosen: Walked | None = None
         tried = []
-        for walked in candidates(sim):
-            stat = statistic(walked.loglik)
-            safe = looks_safe(walked, rng, args.cheater_subsets)
-            tried.append((walked.total, round(stat, 3), safe))
-            if safe and (chosen is None or walked.total > chosen.total):
-                chosen = walked
-        if chosen is None:  # optimal play always passes (its statistic is 0)
-            chosen = sim.walk(kernel.SOFTMAX, 0.0)
+        games = candidates(sim)
+        worst = [own_subsets(w, rng, args.cheater_subsets) for w in games]
+        public_ok = [statistic(w.loglik) < THRESHOLD_RANGE[0] and
+                     positional_statistic(w.evidence) < POSITIONAL_RANGE[0] for w in games]
+        at_lows = {}
+        for low in STRICT_LOWS:
+            safe = [ok and w_s < low and w_p < STRICT_POSITIONAL_RANGE[0]
+                    for ok, (w_s, w_p) in zip(public_ok, worst, strict=True)]
+            best = max((g for g, ok in zip(games, safe, strict=True) if ok),
+                       key=lambda g: g.total, default=None) or sim.walk(kernel.SOFTMAX, 0.0)
+            at_top_low = best.total >= top
+            at_lows[f"{low:g}"] = {
+                "gain": best.total - optimal, "at_top": bool(at_top_low),
+                "in_top10": bool(best.total >= top10),
+                "held": bool(held_at(sim, best, low, at_top_low))}
+            if low == STRICT_RANGE[0]:
+                chosen = best
+                tried = [(g.total, round(statistic(g.loglik), 3), ok)
+                         for g, ok in zip(games, safe, strict=True)]
+        assert chosen is not None
         stat, scr = statistic(chosen.loglik), sim.scrutiny(chosen)
         pos = positional_statistic(chosen.evidence)
         at_top = chosen.total >= top
@@ -167,6 +197,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                         "at_top": bool(at_top), "in_top10": bool(chosen.total >= top10),
                         "held": bool(held)},
             "best_unsafe": max((t for t, _, s in tried if not s), default=None),
+            "at_strict_lows": at_lows,
             "blind": blind,
         })
         if (day + 1) % max(1, args.days // 20) == 0 or day + 1 == args.days:
@@ -243,6 +274,24 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
             "review_load_at_most_3_per_100000": all(
                 v / int(n) * 100_000 <= 3.0 for n, v in load.items()),
         },
+        "strict_line_tradeoff": {
+            f"{low:g}": {
+                "range": [low, low + STRICT_RANGE[1] - STRICT_RANGE[0]],
+                "honest_top_held_share": (round(float((h[:, 10 + k] == 1)[top].mean()), 5)
+                                          if n_top else None),
+                "review_load_per_100000_players": {
+                    str(n): round((n * fp_ordinary + top_tests(n) * float(
+                        (h[:, 10 + k] == 1)[top].mean())) / n * 100_000, 3)
+                    for n in (1_000, 10_000, 100_000)} if n_top else None,
+                "cheater_held_share": round(float(np.mean(
+                    [d["at_strict_lows"][f"{low:g}"]["held"] for d in days])), 4),
+                "cheater_unheld_mean_gain": _mean([
+                    d["at_strict_lows"][f"{low:g}"]["gain"] for d in days
+                    if not d["at_strict_lows"][f"{low:g}"]["held"]]),
+                "days_unheld_in_top10": sum(
+                    1 for d in days if d["at_strict_lows"][f"{low:g}"]["in_top10"]
+                    and not d["at_strict_lows"][f"{low:g}"]["held"]),
+            } for k, low in enumerate(STRICT_LOWS)},
         "blind_cheaters": {
             name: {"held_share": round(float(np.mean([d["blind"][name]["held"]
                                                       for d in days])), 4),
@@ -257,6 +306,10 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
         "per_day": days,
     }
     return summary
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(float(np.mean(values)), 2) if values else None
 
 
 def _quantiles(x: np.ndarray) -> dict[str, float]:
