@@ -287,7 +287,7 @@ def verdict_of(
     turns = actions_to_turns(rules, decided)
     dice_at = _dice_at(slots, turns)
     for d, row in enumerate(evidence):
-        t, roll, loss, v_chosen, v_ebest, v_top, ebest = row
+        t, roll, loss, v_chosen, v_ebest, v_top, ebest = row[:7]
         if loss > TELL_LOSS and v_chosen >= v_top - 1e-9 and v_chosen > v_ebest + 1e-9:
             dice = dice_at[d]
             tells.append(Tell(
