@@ -280,7 +280,7 @@ def warm_up(config: Config) -> None:
     ruleset is checked.
 
     >>> from daily.service.config import load_config
-    >>> warm_up(load_config({"DAILY_FAIRPLAY_RULESETS": "off"}))
+    >>> warm_up(load_config({}).with_overrides(fairplay_rulesets=()))
     """
     if config.fairplay_rulesets:
         import daily.fairplay.foresight
