@@ -138,8 +138,11 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
         params = DayParams.from_key(fairplay_key(master, rules.name, f"sim-{day}"))
         sim = SimDay(rules, table, slots_all[day], params)
         board = np.sort(honest_board(sim, args.board, args.seed + day))[::-1]
-        top10 = int(board[min(9, len(board) - 1)])
-        top = int(board[top_line(len(board)) - 1])
+        # The lines of a board of --board-of players, from a sample of --board: its
+        # quantiles (the top 10 of 10,000 is the best 0.1%).
+        scale = len(board) / args.board_of
+        top10 = int(board[max(0, round(10 * scale) - 1)])
+        top = int(board[max(0, round(top_line(args.board_of) * scale) - 1)])
         optimal = sim.walk(kernel.SOFTMAX, 0.0).total
         for k in range(args.honest):
             tau = TEMPERATURES[k % len(TEMPERATURES)]
@@ -230,7 +233,8 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
     summary = {
         "ruleset": rules.name,
         "command": " ".join(["bench/fairplay.py", *sys.argv[1:]]),
-        "days": len(days), "board": args.board, "honest_per_day": args.honest,
+        "days": len(days), "board": args.board, "board_of": args.board_of,
+        "honest_per_day": args.honest,
         "cheater_subsets": args.cheater_subsets,
         "threshold_range": list(THRESHOLD_RANGE), "strict_range": list(STRICT_RANGE),
         "scrutiny_share": SCRUTINY_SHARE,
@@ -324,6 +328,9 @@ def main() -> None:
     parser.add_argument("--ruleset", default="yahtzee")
     parser.add_argument("--days", type=int, default=20)
     parser.add_argument("--board", type=int, default=10_000, help="honest players per day")
+    parser.add_argument("--board-of", type=int, default=10_000,
+                        help="the board whose top 10 and top line are measured: from a"
+                             " smaller --board, by its quantiles")
     parser.add_argument("--honest", type=int, default=200,
                         help="honest games walked through the detector per day")
     parser.add_argument("--cheater-subsets", type=int, default=32)
