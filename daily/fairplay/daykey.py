@@ -51,12 +51,12 @@ from daily.errors import DailyError
 KEY_VERSION = "daily-fairplay/v1"
 #: The ordinary test's line is drawn uniformly in this range each day.
 THRESHOLD_RANGE = (8.0, 12.0)
-#: The ordinary positional test's line (``-ln`` of an exact tail probability: 9.9 is
-#: one honest game in 20,000 at most, whatever the player's habits).
-POSITIONAL_RANGE = (9.9, 11.9)
+#: The ordinary positional test's line (``-ln`` of an exact tail probability: 11.5 is
+#: one honest game in 100,000 at most, whatever the player's habits).
+POSITIONAL_RANGE = (11.5, 13.5)
 #: The stricter test's lines (games entering the top of a board) are drawn in these.
 STRICT_RANGE = (7.0, 9.0)
-STRICT_POSITIONAL_RANGE = (6.5, 8.5)
+STRICT_POSITIONAL_RANGE = (7.5, 9.5)
 #: Share of the decisions in the secret scrutiny subset.
 SCRUTINY_SHARE = 0.5
 

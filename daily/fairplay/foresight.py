@@ -54,8 +54,8 @@ BETAS_E = np.array([1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0])
 BETAS_V = np.array([0.0, 1 / 8, 1 / 2, 2.0, 8.0])
 #: Games with a log-likelihood ratio at or above this are held for review.
 THRESHOLD = 12.0
-#: The positional test's line without the day's parameters (one game in 20,000).
-POSITIONAL_THRESHOLD = 9.9
+#: The positional test's line without the day's parameters (one game in 100,000).
+POSITIONAL_THRESHOLD = 11.5
 #: A tell loses at least this much in expectation.
 TELL_LOSS = 0.5
 #: At most this many tells are kept as evidence.
