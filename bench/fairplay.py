@@ -24,7 +24,7 @@ this run). On each day:
   same dice; and whether it would have entered the board's top 10.
 
 The summary is printed and written as JSON (``--out``, default
-``bench/results/fairplay-<ruleset>.json``)::
+``bench/results/fairplay-informed-<ruleset>.json``)::
 
     nice -n 10 .venv/bin/python bench/fairplay.py --ruleset yahtzee --days 200
 
@@ -338,7 +338,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="the JSON file (default bench/results/...)")
     args = parser.parse_args()
     summary = simulate(args)
-    out = args.out or RESULTS / f"fairplay-{summary['ruleset']}.json"
+    out = args.out or RESULTS / f"fairplay-informed-{summary['ruleset']}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
     brief = {k: v for k, v in summary.items() if k != "per_day"}
