@@ -13,7 +13,8 @@ writes, ``bench/results/<name>.json``, says what was measured, where and how:
 - ``environment``: the ``DAILY_`` and ``GUNICORN_`` variables the run had (never secrets
   or URLs, which may carry a password);
 - ``figures``: each figure by name, ``{"value": number, "unit": text}`` with any spread
-  (``min``, ``max``, ``rounds``).
+  (``min``, ``max``, ``rounds``);
+- ``details`` (optional): what else the script keeps of the run (per-day breakdowns).
 
 A file holds the latest run of its script and arguments; git keeps the earlier ones.
 ``bench/render_figures.py`` renders the README's table of current figures from them.
@@ -132,7 +133,8 @@ def environment() -> dict[str, str]:
             if k.startswith(("DAILY_", "GUNICORN_")) and not _SECRET.search(k)}
 
 
-def record(name: str, figures: dict[str, Figure], *, notes: str | None = None) -> Path:
+def record(name: str, figures: dict[str, Figure], *, notes: str | None = None,
+           details: dict[str, Any] | None = None) -> Path:
     """Write ``bench/results/<name>.json`` with ``figures`` and where they were measured.
 
     >>> import tempfile
@@ -164,6 +166,8 @@ def record(name: str, figures: dict[str, Figure], *, notes: str | None = None) -
     }
     if notes:
         data["notes"] = notes
+    if details:
+        data["details"] = details
     folder = results_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.json"

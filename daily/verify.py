@@ -45,7 +45,7 @@ ALGORITHM = "Ed25519"
 #: The fields covered by the signature, in the order documented.
 SIGNED_FIELDS = ("version", "ruleset", "options", "date", "generator", "commitment", "key_id")
 #: Fields added when a descriptor is served; never signed.
-SERVED_FIELDS = ("status", "opens_at", "closes_at", "seed", "par")
+SERVED_FIELDS = ("status", "opens_at", "closes_at", "seed", "fairplay_key", "par")
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -153,6 +153,8 @@ def parse_descriptor(obj: Any) -> Descriptor:
     served = {k: obj[k] for k in SERVED_FIELDS if k in obj and obj[k] is not None}
     if "seed" in served:
         parse_seed_hex(served["seed"])
+    if "fairplay_key" in served:  # the key of the day's fair-play parameters
+        _lower_hex(served["fairplay_key"], 64, "fairplay_key")
     return Descriptor({name: obj[name] for name in SIGNED_FIELDS}, bytes.fromhex(sig_hex), served)
 
 

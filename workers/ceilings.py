@@ -21,8 +21,11 @@ that is not yet revealed and stores the public ``{"ceiling": N, "seconds": S}`` 
 prepared value when there is one (computed once), else it computes it.
 
 Both are exact and deterministic, so a rerun changes nothing; an existing value is
-returned unchanged. Neither needs a strategy table. Failures (no keyring, day not
-revealed) raise, and RQ records them.
+returned unchanged. Neither needs a strategy table. Every ruleset is handled: Generala's
+served rolls are in the programme; Triple Yahtzee (39 boxes) has no ceiling, so there
+is nothing to prepare (``{"seconds": 0.0}``) and its public record is ``{"ceiling":
+null, "seconds": 0.0}``. Failures (no keyring, day not revealed) raise, and RQ records
+them.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 
 from daily.dice import parse_date
 from daily.fairplay.ceiling import Ceiling, ceiling_of_seed
+from daily.fairplay.coverage import has_ceiling
 from daily.rules import canonical_name, get_ruleset
 from daily.service import keymap
 from daily.service.config import Config
@@ -71,9 +75,11 @@ def prepare_day_ceiling(date: str, ruleset: str) -> dict[str, float]:
     leaves Redis before the reveal.
     """
     config = job_config()
-    conn = job_connection(config)
     day = parse_date(date)
     name = canonical_name(ruleset)
+    if not has_ceiling(name):
+        return {"seconds": 0.0}
+    conn = job_connection(config)
     small = len(get_ruleset(name).boxes) <= INLINE_BOXES
     prefix = config.key_prefix
     has_table = not small or conn.exists(keymap.fairplay_hindsight(prefix, day, name))
@@ -93,6 +99,8 @@ def record_day_ceiling(date: str, ruleset: str, now: str | None = None) -> dict[
     """
 
     def ceiling(config: Config, name: str, seed: bytes) -> dict[str, Any]:
+        if not has_ceiling(name):
+            return {"ceiling": None, "seconds": 0.0}
         conn = job_connection(config)
         prepared = conn.get(keymap.fairplay_ceiling(config.key_prefix, parse_date(date), name))
         if prepared is not None:

@@ -57,6 +57,7 @@ from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
 from daily import calendar
+from daily.fairplay.coverage import has_ceiling
 from daily.rules import get_ruleset
 from daily.service import keymap
 from daily.service.clock import service_clock
@@ -162,8 +163,8 @@ def prepare_ceilings(conn: redis.Redis, config: Config, now: dt.datetime) -> lis
     enqueued = []
     for day in prepare_days(now):
         for ruleset in config.rulesets_on(day):
-            if ruleset not in config.fairplay_rulesets:
-                continue
+            if ruleset not in config.fairplay_rulesets or not has_ceiling(ruleset):
+                continue  # not checked, or checked without a ceiling (Triple Yahtzee)
             if conn.exists(keymap.fairplay_ceiling(config.key_prefix, day, ruleset)):
                 continue
             big = len(get_ruleset(ruleset).boxes) > INLINE_BOXES

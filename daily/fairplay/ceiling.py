@@ -41,7 +41,7 @@ CEILING_DTYPE = np.int16
 
 def _bound(spec: GameSpec) -> int:
     rules = spec.rules
-    top = int(spec.raw.max(axis=0).sum()) + rules.upper_bonus
+    top = int(np.maximum(spec.raw, spec.raw_served).max(axis=0).sum()) + rules.upper_bonus
     top += rules.extra_yahtzee_bonus * rules.turns + int(max(spec.joker_points.max(), 0))
     return top
 
@@ -76,7 +76,7 @@ class Ceiling:
         """A move log that scores the ceiling (what a scout's accomplice would play)."""
         spec = self.spec
         py_order, code_index = self.orders
-        _, decided, _, total = kernel.walk(
+        _, decided, _, total, _ = kernel.walk(
             self.slots, kernel.FORESIGHT, 0.0, 0.0, 0, 0, np.zeros(1, dtype=np.int64),
             np.ones(1), np.zeros(1), self.values, self.values, spec.params, spec.raw,
             spec.raw_served, spec.alike,
@@ -141,12 +141,7 @@ def solve_ceiling(
     while the rest of its process goes on.
     """
     start = time.perf_counter()
-    spec = GameSpec.from_rules(rules)  # refuses saved rolls
-    if not np.array_equal(spec.raw, spec.raw_served):
-        raise StrategyError(
-            f"the ceiling of {rules.name} is not supported: a served roll scores differently",
-            field="ruleset",
-        )
+    spec = GameSpec.from_rules(rules)  # refuses saved rolls and more than 24 boxes
     if _bound(spec) >= np.iinfo(CEILING_DTYPE).max:  # pragma: no cover - no such ruleset
         raise StrategyError(f"{rules.name} scores too high for a 16-bit ceiling table")
     expected = (rules.turns, rules.rolls_per_turn, rules.dice)
@@ -154,16 +149,17 @@ def solve_ceiling(
         raise LogFormatError(f"slots of shape {slots.shape}, expected {expected}", field="slots")
     slots = np.ascontiguousarray(slots, dtype=np.int64)
     _, code_index = keep_orders(spec)
-    best, alikes, n_alike = kernel.turn_bests(slots, code_index, spec.params, spec.raw,
-                                              spec.alike)
+    best, alikes, n_alike, served_alike = kernel.turn_bests(
+        slots, code_index, spec.params, spec.raw, spec.raw_served, spec.alike)
     values = np.zeros(spec.n_states, dtype=CEILING_DTYPE)
     levels = masks_by_level(spec)
     nb = len(rules.boxes)
     for level, masks in enumerate(levels[1:], start=1):
         turn = nb - level
         kernel.ceiling_level(
-            masks, turn, values, spec.params, spec.raw, spec.alike, spec.upper_face,
-            spec.joker_points, spec.reach, best, alikes, n_alike,
+            masks, turn, values, spec.params, spec.raw, spec.raw_served, spec.alike,
+            spec.upper_face, spec.joker_points, spec.reach, best, alikes, n_alike,
+            served_alike,
         )
         if progress is not None:
             progress(level, len(levels) - 1)

@@ -37,6 +37,7 @@ import numpy as np
 from daily.errors import DailyError, LogFormatError
 from daily.fairplay import kernel
 from daily.fairplay.ceiling import Ceiling, actions_to_turns, turns_to_actions
+from daily.fairplay.daykey import DayParams
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.strategy.solver import StrategyTable
@@ -53,6 +54,8 @@ BETAS_E = np.array([1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0])
 BETAS_V = np.array([0.0, 1 / 8, 1 / 2, 2.0, 8.0])
 #: Games with a log-likelihood ratio at or above this are held for review.
 THRESHOLD = 12.0
+#: The positional test's line without the day's parameters (one game in 100,000).
+POSITIONAL_THRESHOLD = 11.5
 #: A tell loses at least this much in expectation.
 TELL_LOSS = 0.5
 #: At most this many tells are kept as evidence.
@@ -108,6 +111,17 @@ class Verdict:
     tells: tuple[Tell, ...]
     scouting: float  # share of rerolls that rerolled every die
     method: str = METHOD
+    #: The line the statistic was held against: the day's (secret until the reveal).
+    threshold: float = THRESHOLD
+    #: The stricter test's weighted statistic and its line (None: not run).
+    strict: float | None = None
+    strict_threshold: float | None = None
+    #: The positional test (:func:`positional_statistic`) and its line; then the same on
+    #: the scrutiny subset, for the stricter test.
+    positional: float | None = None
+    positional_threshold: float | None = None
+    strict_positional: float | None = None
+    strict_positional_threshold: float | None = None
 
     @property
     def reason(self) -> str | None:
@@ -120,10 +134,11 @@ class Verdict:
                 " (the day's perfect-information ceiling), which takes knowing dice that"
                 " had not been shown yet"
             )
+        # No figure that depends on the day's secret parameters: the line and the
+        # weighted statistic are published with the day's key after the reveal.
         return (
             f"{self.optimal_in_hindsight} of {self.decisions} decisions were exactly the"
             f" best ones for dice that had not been shown yet, more than fair play explains"
-            f" (likelihood ratio {self.statistic:.1f}, limit {THRESHOLD:.0f})"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -132,7 +147,13 @@ class Verdict:
             "method": self.method,
             "flagged": self.flagged,
             "statistic": round(self.statistic, 3),
-            "threshold": THRESHOLD,
+            "threshold": round(self.threshold, 6),
+            "strict": _rounded(self.strict, 3),
+            "strict_threshold": _rounded(self.strict_threshold, 6),
+            "positional": _rounded(self.positional, 3),
+            "positional_threshold": _rounded(self.positional_threshold, 6),
+            "strict_positional": _rounded(self.strict_positional, 3),
+            "strict_positional_threshold": _rounded(self.strict_positional_threshold, 6),
             "total": self.total,
             "ceiling": self.ceiling,
             "decisions": self.decisions,
@@ -141,6 +162,44 @@ class Verdict:
             "reason": self.reason,
             "tells": [t.to_json() for t in self.tells],
         }
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def positional_statistic(evidence: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """``-ln P(S >= s)``: how unlikely the game's positional luck is for a player who
+    does not know the dice to come, whatever their habits (an exact tail).
+
+    At each hold, the masks that keep the same dice at other positions are equally
+    likely to be the best in hindsight for such a player (the kernel's evidence columns
+    7 to 9: masks, best ones, chosen one best). ``S`` counts the holds whose mask was a
+    best one, over the holds where not every mask is (``weights``: only those of weight
+    > 0, the scrutiny subset); ``s`` is its value in the game. Its law is a sum of
+    independent Bernoulli draws, computed exactly.
+
+    >>> ev = np.zeros((3, 10))
+    >>> ev[:, 7:10] = [[2, 1, 1], [2, 1, 1], [4, 4, 1]]  # two lucky halves, one certainty
+    >>> round(positional_statistic(ev), 3)  # P = 1/4
+    1.386
+    >>> positional_statistic(ev, np.array([0.0, 0.0, 1.0]))
+    0.0
+    """
+    rows = evidence[(evidence[:, 7] > evidence[:, 8]) & (evidence[:, 8] > 0)]
+    if weights is not None:
+        keep = (evidence[:, 7] > evidence[:, 8]) & (evidence[:, 8] > 0)
+        rows = evidence[keep & (weights > 0)]
+    if not len(rows):
+        return 0.0
+    p = rows[:, 8] / rows[:, 7]
+    hits = int(rows[:, 9].sum())
+    law = np.zeros(len(p) + 1)
+    law[0] = 1.0
+    for q in p:
+        law[1:] = law[1:] * (1 - q) + law[:-1] * q
+        law[0] *= 1 - q
+    return float(-np.log(max(law[hits:].sum(), 1e-300)))
 
 
 def statistic(loglik: np.ndarray) -> float:
@@ -159,8 +218,19 @@ def _action_text(rules: Any, dice: tuple[int, ...], code: int) -> str:
     return "keeping " + "-".join(map(str, kept)) if kept else "rerolling everything"
 
 
-def assess(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Verdict:
-    """Check one finished game against the day's ceiling and the strategy table.
+@dataclass(frozen=True, eq=False)
+class Walked:
+    """One game walked decision by decision (:func:`walk_log`): what every test reads."""
+
+    loglik: np.ndarray  # (len(BETAS_E), len(BETAS_V)): the sum of ``per``
+    per: np.ndarray  # (decisions, len(BETAS_E), len(BETAS_V)): each decision's own
+    decided: np.ndarray  # the actions, coded as the kernel's
+    evidence: np.ndarray  # (decisions, 7): see :func:`daily.fairplay.kernel.walk`
+    total: int
+
+
+def walk_log(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Walked:
+    """Walk a finished game on the day's ceiling and the strategy table.
 
     ``ceiling`` must be of the log's dice (the day's) and ``table`` of its ruleset.
     """
@@ -174,7 +244,7 @@ def assess(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Verdict:
     actions = turns_to_actions(rules, log)
     spec = ceiling.spec
     py_order, code_index = ceiling.orders
-    loglik, decided, evidence, total = kernel.walk(
+    loglik, decided, evidence, total, per = kernel.walk(
         ceiling.slots, kernel.REPLAY, 0.0, 0.0, 0, 0, actions, BETAS_E, BETAS_V, table.values,
         ceiling.values, spec.params, spec.raw,
             spec.raw_served, spec.alike, spec.upper_face,
@@ -182,24 +252,42 @@ def assess(log: MoveLog, ceiling: Ceiling, table: StrategyTable) -> Verdict:
     )
     if total < 0 or len(decided) != len(actions):
         raise LogFormatError("the log does not replay on the day's dice", field="log")
-    return verdict_of(rules, ceiling, decided, evidence, loglik, int(total))
+    return Walked(loglik, per, decided, evidence, int(total))
+
+
+def assess(
+    log: MoveLog, ceiling: Ceiling, table: StrategyTable, params: DayParams | None = None
+) -> Verdict:
+    """Check one finished game against the day's ceiling and the strategy table.
+
+    ``params``: the day's secret parameters (its line, :attr:`DayParams.threshold`);
+    without them the fixed :data:`THRESHOLD` (the offline checks).
+    """
+    walked = walk_log(log, ceiling, table)
+    if params is None:
+        return verdict_of(ceiling.rules, ceiling.slots, ceiling.value, walked)
+    return verdict_of(ceiling.rules, ceiling.slots, ceiling.value, walked, params.threshold,
+                      positional_threshold=params.positional_threshold)
 
 
 def verdict_of(
     rules: Any,
-    ceiling: Ceiling,
-    decided: np.ndarray,
-    evidence: np.ndarray,
-    loglik: np.ndarray,
-    total: int,
+    slots: np.ndarray,
+    ceiling: int,
+    walked: Walked,
+    threshold: float = THRESHOLD,
+    method: str = METHOD,
+    positional_threshold: float | None = POSITIONAL_THRESHOLD,
 ) -> Verdict:
-    """Build the verdict from the kernel's output (shared with the simulations)."""
-    stat = statistic(loglik)
+    """Build the verdict from a walked game (shared with the simulations and the
+    multi-column test, whose ``ceiling`` is 0: none is computed)."""
+    decided, evidence = walked.decided, walked.evidence
+    stat = statistic(walked.loglik)
     tells = []
     turns = actions_to_turns(rules, decided)
-    dice_at = _dice_at(ceiling.slots, turns)
+    dice_at = _dice_at(slots, turns)
     for d, row in enumerate(evidence):
-        t, roll, loss, v_chosen, v_ebest, v_top, ebest = row
+        t, roll, loss, v_chosen, v_ebest, v_top, ebest = row[:7]
         if loss > TELL_LOSS and v_chosen >= v_top - 1e-9 and v_chosen > v_ebest + 1e-9:
             dice = dice_at[d]
             tells.append(Tell(
@@ -209,9 +297,13 @@ def verdict_of(
     tells.sort(key=lambda tell: -tell.hindsight_gain)
     scouting = scouting_share(decided)
     optimal = int(np.sum(evidence[:, 3] >= evidence[:, 5] - 1e-9)) if len(evidence) else 0
+    pos = positional_statistic(evidence)
+    flagged = stat >= threshold or (positional_threshold is not None
+                                    and pos >= positional_threshold)
     return Verdict(
-        stat >= THRESHOLD, stat, total, ceiling.value, len(decided), optimal,
-        tuple(tells[:MAX_TELLS]), scouting,
+        flagged, stat, walked.total, ceiling, len(decided), optimal,
+        tuple(tells[:MAX_TELLS]), scouting, method, threshold,
+        positional=pos, positional_threshold=positional_threshold,
     )
 
 

@@ -29,8 +29,8 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_PLAYER_LIMIT`` | new players per IP (``N/unit``, ``off``) | ``30/hour`` (1) |
 | ``DAILY_PLAYER_NET_LIMIT`` | new players per /24 (IPv4) or /48 (IPv6) | ``300/hour`` (1) |
 | ``DAILY_PLAYER_POW_BITS`` | proof-of-work for a new player, 0 (none) to 26 bits | ``0`` |
-| ``DAILY_FAIRPLAY_RULESETS`` | rulesets checked for fair play | ``yahtzee,yatzy,yacht,maxi-yatzy``|
-| ``DAILY_FAIRPLAY_CEILING_ONLY`` | of those, checked for a ceiling score only | ``maxi-yatzy`` |
+| ``DAILY_FAIRPLAY_RULESETS`` | rulesets checked for fair play (2) | every ruleset |
+| ``DAILY_FAIRPLAY_CEILING_ONLY`` | of those, checked for a ceiling score only | ``off`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5; 1 behind nginx) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
@@ -68,6 +68,16 @@ The new-player limits are ``off`` by default when ``DAILY_RATE_LIMIT`` is ``off`
 ...  ({}, {"DAILY_RATE_LIMIT": "off"}, {"DAILY_RATE_LIMIT": "off", "DAILY_PLAYER_LIMIT": "9/hour"})]
 ['30/hour', 'off', '9/hour']
 
+(2) Every ranked ruleset must be checked: a configuration that ranks a ruleset no
+fair-play check covers (:mod:`daily.fairplay.coverage`) is refused, naming it:
+
+>>> env = {"DAILY_RULESETS": "yahtzee,sun:generala", "DAILY_FAIRPLAY_RULESETS": "yahtzee"}
+>>> try:
+...     load_config(env)
+... except ConfigError as exc:
+...     print(exc.field, "|", exc.message[:52])
+DAILY_FAIRPLAY_RULESETS | ranks generala, which no fair-play check covers: add
+
 >>> cfg = load_config({"DAILY_DATA_DIR": "/tmp/dd", "DAILY_RULESETS": "yahtzee"})
 >>> cfg.data_dir.as_posix(), cfg.redis_url, cfg.daily_rulesets
 ('/tmp/dd', None, ('yahtzee',))
@@ -96,6 +106,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from daily.errors import DailyError
+from daily.fairplay.coverage import CHECKS, uncovered
 from daily.rules import canonical_name
 from daily.service.clock import DemoClock
 
@@ -196,7 +207,7 @@ class Config:
     queue_redis_url: str | None = None
     #: ``DAILY_FAIRPLAY_CEILING_ONLY``: checked rulesets held only for scoring the ceiling,
     #: even once their strategy table is built (the full test is not calibrated for them).
-    fairplay_ceiling_only: tuple[str, ...] = ("maxi-yatzy",)
+    fairplay_ceiling_only: tuple[str, ...] = ()
 
     def rulesets_on(self, day: dt.date) -> tuple[str, ...]:
         """The daily sets of ``day``: the everyday ones, plus the special on its day."""
@@ -343,7 +354,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     # DAILY_RATE_LIMIT=off (a private or test deployment) makes "off" the default of the
     # new-player limits too; a value set for them still holds.
     no_limits = (env.get("DAILY_RATE_LIMIT") or "").strip().lower() == "off"
-    return Config(
+    config = Config(
         data_dir=Path(env.get("DAILY_DATA_DIR") or "var"),
         redis_url=env.get("REDIS_URL") or None,
         key_prefix=prefix,
@@ -355,9 +366,8 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         player_net_limit=env.get("DAILY_PLAYER_NET_LIMIT") or (
             "off" if no_limits else "300/hour"),
         player_pow_bits=_int(env, "DAILY_PLAYER_POW_BITS", 0, 0, 26),
-        fairplay_rulesets=_names(env, "DAILY_FAIRPLAY_RULESETS",
-                                 "yahtzee,yatzy,yacht,maxi-yatzy"),
-        fairplay_ceiling_only=_names(env, "DAILY_FAIRPLAY_CEILING_ONLY", "maxi-yatzy"),
+        fairplay_rulesets=_names(env, "DAILY_FAIRPLAY_RULESETS", ",".join(CHECKS)),
+        fairplay_ceiling_only=_names(env, "DAILY_FAIRPLAY_CEILING_ONLY", "off"),
         rate_limit_reads=env.get("DAILY_RATE_LIMIT_READS") or "1200/minute",
         rate_limit_ip=env.get("DAILY_RATE_LIMIT_IP") or "6000/minute",
         host=env.get("DAILY_HOST") or "127.0.0.1",
@@ -381,6 +391,15 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         move_lane=_switch(env, "DAILY_MOVE_LANE", True),
         queue_redis_url=env.get("DAILY_QUEUE_REDIS_URL") or None,
     )
+    missing = uncovered(config.all_daily_rulesets, config.fairplay_rulesets)
+    if missing:
+        raise ConfigError(
+            f"ranks {', '.join(missing)}, which no fair-play check covers: add"
+            f" {'it' if len(missing) == 1 else 'them'} to DAILY_FAIRPLAY_RULESETS, or rank"
+            f" {'it' if len(missing) == 1 else 'them'} no more",
+            field="DAILY_FAIRPLAY_RULESETS",
+        )
+    return config
 
 
 def _daily_sets(raw: str) -> tuple[tuple[str, ...], WeeklySpecial | None]:

@@ -13,3 +13,9 @@ from tests.strategy.conftest import shared_table
 def yahtzee_table(tmp_path_factory: pytest.TempPathFactory) -> StrategyTable:
     """Yahtzee with the official forced joker and bonuses."""
     return shared_table(tmp_path_factory, get_ruleset("yahtzee"))
+
+
+@pytest.fixture(scope="session")
+def generala_table(tmp_path_factory: pytest.TempPathFactory) -> StrategyTable:
+    """Generala with the default options."""
+    return shared_table(tmp_path_factory, get_ruleset("generala"))

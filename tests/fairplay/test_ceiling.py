@@ -36,11 +36,20 @@ SMALL = {
         options={"forced_order": True},
     ),
     "yatzy": reduced("yatzy", ("ones", "sixes", "one_pair", "yatzy"), dice=3, threshold=9),
+    # Generala: served points on the first roll, doble_generala after a scored generala
+    "generala": reduced(
+        "generala", ("ones", "sixes", "full", "poker", "generala", "doble_generala"), dice=3,
+    ),
+    "generala-40-50": reduced(
+        "generala", ("twos", "escalera", "generala", "doble_generala"), dice=2,
+        options={"generala_points": "40-50"},
+    ),
 }
 
 
 def brute_force(rules: Ruleset, slots: np.ndarray) -> int:
-    """Best final score over every reachable end of every turn, with the Python rules."""
+    """Best final score over every reachable end of every turn, with the Python rules
+    (the first roll kept whole scores as served, where the rules have served points)."""
     n, rolls = rules.dice, rules.rolls_per_turn
 
     def ends(t: int) -> set[tuple[int, ...]]:
@@ -54,8 +63,12 @@ def brute_force(rules: Ruleset, slots: np.ndarray) -> int:
         if turn == rules.turns:
             return Card(rules, scores, extra).total
         top = -1
-        for dice in ends(turn):
-            options = placements(rules, scores, dice)
+        first = tuple(int(x) for x in slots[turn, 0])
+        candidates = [(dice, False) for dice in ends(turn)]
+        if rules.served:
+            candidates.append((first, True))
+        for dice, served in candidates:
+            options = placements(rules, scores, dice, first_roll=served)
             for p in options.legal():
                 nxt = list(scores)
                 nxt[p.index] = p.points
@@ -89,7 +102,8 @@ def test_perfect_log_replays_to_the_ceiling_and_beats_every_bot(
 
 
 def test_ceiling_of_other_rulesets_replays() -> None:
-    for rules in (get_ruleset("yatzy"), get_ruleset("yacht", {"forced_order": True})):
+    for rules in (get_ruleset("yatzy"), get_ruleset("yacht", {"forced_order": True}),
+                  get_ruleset("generala"), get_ruleset("generala", {"double_generala": False})):
         ceiling = ceiling_of_seed(rules, bytes(32))
         assert replay(ceiling.perfect_log(seed=bytes(32))).total == ceiling.value
 

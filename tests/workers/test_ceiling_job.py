@@ -21,7 +21,7 @@ from rq.job import Job
 from daily.errors import StateError
 from daily.fairplay.ceiling import ceiling_of_seed
 from daily.rules import get_ruleset
-from daily.service.config import load_config
+from daily.service.config import ConfigError, load_config
 from daily.service.days.keyring import Keyring, init_keys
 from daily.service.review.gates import day_ceiling
 from workers.ceilings import prepare_day_ceiling, record_day_ceiling
@@ -154,9 +154,15 @@ def test_rollover_prepares_the_open_and_next_days(
     assert "prepared" not in rollover(now)
     Job.fetch("fairplay-ceiling-2026-11-29-maxi-yatzy", connection=redis_client).delete()
     assert rollover(now)["prepared"] == ["fairplay-ceiling-2026-11-29-maxi-yatzy"]
-    monkeypatch.setenv("DAILY_FAIRPLAY_RULESETS", "yahtzee")
     Job.fetch("fairplay-ceiling-2026-11-29-maxi-yatzy", connection=redis_client).delete()
-    assert "prepared" not in rollover(now)  # not checked: not prepared
+    monkeypatch.setenv("DAILY_FAIRPLAY_RULESETS", "yahtzee")
+    with pytest.raises(ConfigError, match="ranks maxi-yatzy, which no fair-play check"):
+        rollover(now)  # a ranked ruleset that is not checked: refused, not skipped
+    # Triple Yahtzee is checked without a ceiling: nothing to prepare for it.
+    monkeypatch.setenv("DAILY_FAIRPLAY_RULESETS", "yahtzee,maxi-yatzy,triple-yahtzee")
+    monkeypatch.setenv("DAILY_RULESETS", "yahtzee,maxi-yatzy,sun:triple-yahtzee")
+    prepared = rollover("2026-12-12T23:00:00+00:00").get("prepared", [])
+    assert prepared and not [j for j in prepared if "triple" in j]
 
 
 def test_the_gate_holds_by_the_servers_total_and_refuses_a_log_of_another_day(
@@ -189,3 +195,43 @@ def test_the_gate_holds_by_the_servers_total_and_refuses_a_log_of_another_day(
     assert queue.get("g_3").verdict["method"] == "unchecked"
     assert "2026-11-26" in queue.get("g_3").verdict["reason"]
     assert queue.signals("2026-11-27", "maxi-yatzy")["checked"] == 2
+
+
+EVERY = ("yahtzee", "yatzy", "yacht", "generala", "maxi-yatzy", "triple-yahtzee")
+
+
+@pytest.mark.slow
+def test_the_ceiling_jobs_handle_every_ruleset_without_a_traceback(
+    env: dict[str, str], redis_client: redis.Redis
+) -> None:
+    """What the rollover enqueues for a day set of each ruleset, run by a real worker:
+    the public ceiling at the reveal and the secret one ahead. Generala's is exact
+    (served rolls included); Triple Yahtzee has none, and says so."""
+    queue = Queue("days", connection=redis_client)
+    for name in EVERY:
+        queue.enqueue("workers.ceilings.record_day_ceiling", REVEALED, name,
+                      job_id=f"ceiling-{REVEALED}-{name}")
+        queue.enqueue("workers.ceilings.prepare_day_ceiling", OPEN, name,
+                      job_id=f"fairplay-ceiling-{OPEN}-{name}")
+    done = subprocess.run(
+        [sys.executable, "-m", "rq.cli", "worker", "--burst", "--url", env["REDIS_URL"],
+         "days"],
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, timeout=900,
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "not supported" not in done.stdout + done.stderr
+    keyring = Keyring.load(load_config(env))
+    for name in EVERY:
+        public = json.loads(redis_client.get(f"{PREFIX}ceiling:{REVEALED}:{name}") or "null")
+        assert public is not None, name
+        if name == "triple-yahtzee":
+            assert public == {"ceiling": None, "seconds": 0.0}
+            assert redis_client.get(f"{PREFIX}fairplay:ceiling:{OPEN}:{name}") is None
+            continue
+        seed = keyring.day_seed(name, REVEALED)
+        assert public["ceiling"] == ceiling_of_seed(get_ruleset(name), seed).value, name
+        assert redis_client.get(f"{PREFIX}fairplay:ceiling:{OPEN}:{name}") is not None, name
+    assert Job.fetch(f"fairplay-ceiling-{OPEN}-triple-yahtzee",
+                     connection=redis_client).return_value() == {"seconds": 0.0}

@@ -219,6 +219,7 @@ class DayDescriptors:
                 served["par"] = json.loads(par)
             if status == "revealed":
                 served["seed"] = self.keyring.day_seed(name, day).hex()
+                served["fairplay_key"] = self.keyring.fairplay_key(name, day).hex()
             out.append(served)
         return out
 

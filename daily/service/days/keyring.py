@@ -54,6 +54,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from daily.dice import commitment, day_seed
+from daily.fairplay.daykey import fairplay_key
 from daily.service.clock import iso
 from daily.service.config import Config, ConfigError
 
@@ -407,6 +408,16 @@ class Keyring:
     def day_seed(self, ruleset: str, date: dt.date | str) -> bytes:
         """The secret seed of a day set (server-internal: never send it before reveal)."""
         return day_seed(self._master, ruleset, date)
+
+    def fairplay_key(self, ruleset: str, date: dt.date | str) -> bytes:
+        """The fair-play key of a day set (:mod:`daily.fairplay.daykey`): the secret
+        parameters of its check derive from it. Server-internal until the reveal.
+
+        >>> ring = Keyring(bytes(32), Ed25519PrivateKey.from_private_bytes(bytes(32)))
+        >>> ring.fairplay_key("yahtzee", "2026-11-29") != ring.day_seed("yahtzee", "2026-11-29")
+        True
+        """
+        return fairplay_key(self._master, ruleset, date)
 
     def commitment(self, ruleset: str, date: dt.date | str) -> str:
         """The public commitment to a day's seed (hex SHA-256)."""

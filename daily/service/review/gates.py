@@ -52,13 +52,15 @@ from daily.rules import Ruleset, canonical_name
 from daily.service import keymap
 from daily.service.config import Config
 from daily.service.days.keyring import Keyring
-from daily.service.results.leaderboard import Result, as_text
+from daily.service.results.leaderboard import Result, as_text, sort_key
 from daily.service.results.stream import DEFERRED
 from daily.service.review.queue import CLEARED, HELD, ReviewQueue
 
 if TYPE_CHECKING:  # the compiled engine is imported when a game is first checked
     from daily.fairplay.ceiling import Ceiling
+    from daily.fairplay.daykey import DayParams
     from daily.fairplay.foresight import Verdict
+    from daily.strategy.solver import StrategyTable
 
 #: Days whose ceiling (and slots) a process keeps in memory (2 MB each for Yahtzee).
 CEILINGS_KEPT = 4
@@ -81,6 +83,7 @@ _LOCK = threading.Lock()
 _Key = tuple[str, dt.date, str]  # ruleset, date, its non-default options
 _CEILINGS: OrderedDict[_Key, Ceiling] = OrderedDict()
 _VALUES: OrderedDict[_Key, tuple[int, np.ndarray]] = OrderedDict()
+_PARAMS: OrderedDict[_Key, DayParams] = OrderedDict()
 _Solved = tuple[int, np.ndarray, "Ceiling | None"]  # value, slots, the whole ceiling if kept
 _PENDING: dict[tuple[_Key, bool], Future[_Solved]] = {}
 #: (ruleset, date) of the computations in the background thread: their results are
@@ -277,45 +280,149 @@ def warm_up(config: Config) -> None:
     ruleset is checked.
 
     >>> from daily.service.config import load_config
-    >>> warm_up(load_config({"DAILY_FAIRPLAY_RULESETS": "off"}))
+    >>> warm_up(load_config({}).with_overrides(fairplay_rulesets=()))
     """
     if config.fairplay_rulesets:
         import daily.fairplay.foresight
         import daily.strategy.tables.lookup  # noqa: F401
 
 
-def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
-    """The verdict on a ranked result, or None when it has no complete log or its
-    ruleset is not checked (``DAILY_FAIRPLAY_RULESETS``).
+def day_params(config: Config, rules: Ruleset, date: dt.date) -> DayParams:
+    """The day set's secret parameters of the check (:mod:`daily.fairplay.daykey`),
+    derived once per process from the master secret. Never logged or served before the
+    reveal."""
+    from daily.fairplay.daykey import DayParams
 
-    Raises :class:`CeilingPending` while the day's ceiling is computed in the background.
-    """
+    key = _key(rules, date)
+    hit = _kept(_PARAMS, key)
+    if hit is None:
+        hit = DayParams.from_key(Keyring.load(config).fairplay_key(rules.name, date))
+        _keep(_PARAMS, key, hit)
+    return hit
+
+
+def _table(config: Config, rules: Ruleset) -> StrategyTable | None:
+    """The strategy table the check of ``rules`` uses (Triple Yahtzee: its columns'),
+    or None when it is not built."""
+    from daily.strategy.spec import StrategyError
+    from daily.strategy.tables.lookup import get_table
+
+    if len(rules.weights) > 1:
+        from daily.strategy.triple import column_rules
+
+        rules = column_rules(rules)
+    try:
+        return get_table(rules, config.tables_dir)
+    except StrategyError:
+        return None
+
+
+def _log_of(result: Result) -> MoveLog | None:
     if not result.log:
         return None
     log = MoveLog.from_text(result.log)
     if not log.complete:
         return None
-    rules = log.rules
+    if log.day is not None and log.day != result.date:
+        raise LogFormatError(f"the log is of {log.day}, the result of {result.date}",
+                             field="log")
+    return log
+
+
+def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
+    """The verdict on a ranked result, or None when it has no complete log or its
+    ruleset is not checked (``DAILY_FAIRPLAY_RULESETS``).
+
+    The ordinary test, on the day's secret line. Raises :class:`CeilingPending` while
+    the day's ceiling (or Triple Yahtzee's column table) is computed in the background.
+    """
+    game = _log_of(result)
+    if game is None:
+        return None
+    rules = game.rules
     if rules.name not in config.fairplay_rulesets:
         return None
     from daily.fairplay.foresight import assess, assess_ceiling_value
-    from daily.strategy.spec import StrategyError
-    from daily.strategy.tables.lookup import get_table
 
-    table = None
-    if rules.name not in config.fairplay_ceiling_only:
-        try:
-            table = get_table(rules, config.tables_dir)
-        except StrategyError:
-            table = None
+    params = day_params(config, rules, result.date)
+    if len(rules.weights) > 1:
+        from daily.fairplay.columns import assess_columns
+
+        return assess_columns(game, _day_slots(config, rules, result.date),
+                              _column_table(config, rules), params)
+    table = None if rules.name in config.fairplay_ceiling_only else _table(config, rules)
     if table is None:
-        if log.day is not None and log.day != result.date:
-            raise LogFormatError(f"the log is of {log.day}, the result of {result.date}",
-                                 field="log")
         value, slots = ceiling_value(conn, config, rules, result.date)
         # The total is the server's, computed when the game finished: no replay needed.
-        return assess_ceiling_value(log, value, slots, total=result.total)
-    return assess(log, day_ceiling(conn, config, rules, result.date), table)
+        return assess_ceiling_value(game, value, slots, total=result.total)
+    return assess(game, day_ceiling(conn, config, rules, result.date), table, params)
+
+
+def strict_check(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
+    """The stricter test of a ranked result on its way into the top of its board
+    (:func:`daily.fairplay.strict.strict_assess`, on the day's secret parameters).
+
+    None when the result has no complete log or its ruleset is not checked. Raises
+    :class:`CeilingPending` while the day's ceiling (or Triple Yahtzee's column table)
+    is computed in the background (ask again later), and a :class:`DailyError` when the
+    test cannot run (no keyring, a log that does not replay: hold the game, with that
+    reason). Without the ruleset's strategy table (Maxi Yatzy's while it is built, or a
+    set of ``DAILY_FAIRPLAY_CEILING_ONLY``) it is the ordinary check, ceiling-only.
+    """
+    game = _log_of(result)
+    if game is None:
+        return None
+    rules = game.rules
+    if rules.name not in config.fairplay_rulesets:
+        return None
+    params = day_params(config, rules, result.date)
+    if len(rules.weights) > 1:
+        from daily.fairplay.columns import assess_columns
+
+        return assess_columns(game, _day_slots(config, rules, result.date),
+                              _column_table(config, rules), params, strict=True)
+    from daily.fairplay.strict import strict_assess
+
+    table = None if rules.name in config.fairplay_ceiling_only else _table(config, rules)
+    if table is None:  # not built yet (Maxi Yatzy's, in the background): what can run
+        if rules.name not in _NO_TABLE_WARNED:
+            _NO_TABLE_WARNED.add(rules.name)
+            log.warning("the stricter fair-play check of %s needs its strategy table, not"
+                        " built: its top games are checked for the ceiling only", rules.name)
+        return check_result(conn, config, result)
+    return strict_assess(game, day_ceiling(conn, config, rules, result.date), table, params)
+
+
+def _day_slots(config: Config, rules: Ruleset, date: dt.date) -> np.ndarray:
+    from daily.fairplay.ceiling import slots_of_seed
+
+    return slots_of_seed(rules, Keyring.load(config).day_seed(rules.name, date))
+
+
+_COLUMN_TABLE: dict[str, Future[StrategyTable]] = {}
+_NO_TABLE_WARNED: set[str] = set()
+
+
+def _column_table(config: Config, rules: Ruleset) -> StrategyTable:
+    """Triple Yahtzee's column table: the built one, else solved once in the background
+    thread (about 20 s; :class:`CeilingPending` meanwhile)."""
+    found = _table(config, rules)
+    if found is not None:
+        return found
+    from daily.strategy.solver import solve
+    from daily.strategy.triple import column_rules
+
+    wanted = column_rules(rules)
+    with _LOCK:
+        future = _COLUMN_TABLE.get(repr(wanted.non_default_options()))
+        if future is None:
+            log.warning("the column table of %s is not built: solving it in the background;"
+                        " its results wait", rules.name)
+            future = _BACKGROUND.submit(solve, wanted)
+            _COLUMN_TABLE[repr(wanted.non_default_options())] = future
+    if not future.done():
+        raise CeilingPending(f"the column table of {rules.name} is being solved")
+    return future.result()
 
 
 def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None:
@@ -347,6 +454,8 @@ def review_gates(
             pipe.hget(queue.index_key, results[i].game_id)
         indexed = pipe.execute()
     checked: list[tuple[int, Verdict]] = []
+    tops = dict(zip(todo, enters_top(conn, config.key_prefix, [results[i] for i in todo]),
+                    strict=True))
     for i, where in zip(todo, indexed, strict=True):
         result = results[i]
         entry = queue.entry(result.game_id) if where is not None else None
@@ -354,7 +463,7 @@ def review_gates(
             out[i] = None if entry.state == CLEARED else entry.state
             continue
         try:
-            verdict = check_result(conn, config, result)
+            verdict = (strict_check if tops[i] else check_result)(conn, config, result)
         except CeilingPending:
             out[i] = DEFERRED
             continue
@@ -383,6 +492,36 @@ def review_gates(
     return out
 
 
+def top_size(players: int) -> int:
+    """How many games the top of a board of ``players`` holds: 100, or the top 1% where
+    that is fewer (at least 1).
+
+    >>> top_size(50_000), top_size(2_000), top_size(10)
+    (100, 20, 1)
+    """
+    return max(1, min(100, players // 100))
+
+
+def enters_top(conn: redis.Redis, prefix: str, results: list[Result]) -> list[bool]:
+    """Whether each result would enter the top of its board as it stands (one pipelined
+    round trip): those pass the stricter test (:func:`strict_check`) first."""
+    with conn.pipeline(transaction=False) as pipe:
+        for r in results:
+            rank = keymap.board(prefix, r.date, canonical_name(r.ruleset), "rank")
+            pipe.zcard(rank)
+            pipe.zrange(rank, 0, 99, withscores=True)
+        found = pipe.execute() if results else []
+    out = []
+    for k, r in enumerate(results):
+        players, rows = int(found[2 * k]), found[2 * k + 1]
+        size = top_size(players + 1)
+        if len(rows) < size:
+            out.append(True)
+            continue
+        out.append(sort_key(r.total, r.finished_at, r.date) < float(rows[size - 1][1]))
+    return out
+
+
 def _networks(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[int | None]:
     """:func:`daily.service.players.creation.players_from_network` of many players, in two
     pipelined round trips."""
@@ -405,9 +544,11 @@ def _networks(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[int
 def day_ceiling_value(
     conn: redis.Redis, prefix: str, date: str | dt.date, ruleset: str
 ) -> int | None:
-    """The ceiling the ceiling job stored for a revealed day (None until it ran)."""
+    """The ceiling the ceiling job stored for a revealed day (None until it ran, and for
+    a ruleset without one)."""
     raw = conn.get(keymap.ceiling(prefix, parse_date(date), canonical_name(ruleset)))
-    return int(json.loads(raw)["ceiling"]) if raw is not None else None
+    value = json.loads(raw).get("ceiling") if raw is not None else None
+    return int(value) if value is not None else None  # Triple Yahtzee has none
 
 
 def _no_log_result() -> Result:

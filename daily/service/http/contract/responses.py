@@ -390,6 +390,8 @@ class Day(Doc):
     opens_at: str
     closes_at: str
     seed: str = omittable(description="only once revealed")
+    fairplay_key: str = omittable(
+        description="only once revealed: the key of the day's fair-play parameters")
     par: dict[str, Any] | None = Field(default=None)
 
 

@@ -1,0 +1,148 @@
+"""The informed cheater: the best game that the public parts of the detector let through.
+
+It has read the code: it knows every slot of the day (a scout saw them), the strategy
+table, the detector and every published range (:mod:`daily.fairplay.daykey`), but not
+the day's fair-play key, so neither the day's lines nor its scrutiny subset. It plays
+candidate games with foresight and keeps the best-scoring one that it can check is safe:
+
+* the mixed games ``argmax E(a) + rho V(a)`` for a grid of ``rho`` (:data:`RHOS`), from
+  optimal play to the perfect game;
+* the partial games: optimal play with full foresight on its ``b`` decisions that gain
+  at least ``g`` points in hindsight (:data:`PARTIAL`);
+
+safe meaning: the ordinary statistic under the lowest line of its range, and the
+scrutiny statistic under the lowest strict line for each of ``subsets`` subsets it draws
+itself (it aims at the top, where the stricter test runs). Optimal play is always safe
+(its statistic is 0). ``bench/fairplay.py`` measures it over many days; the tests run it
+on a few.
+
+>>> from daily.rules import get_ruleset
+>>> from daily.strategy.solver import solve
+>>> from daily.strategy.simulate import random_slots
+>>> from daily.fairplay.daykey import DayParams
+>>> rules = get_ruleset("yacht", {"forced_order": True})
+>>> day = SimDay(rules, solve(rules), random_slots(rules, 1, 3)[0], DayParams.from_key(bytes(32)))
+>>> game = informed_game(day, np.random.default_rng(1), subsets=4)
+>>> game.total >= day.walk(kernel.SOFTMAX).total  # never worse than optimal play
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from daily.fairplay import kernel
+from daily.fairplay.ceiling import Ceiling, solve_ceiling
+from daily.fairplay.columns import walk_columns
+from daily.fairplay.daykey import (
+    POSITIONAL_RANGE,
+    SCRUTINY_SHARE,
+    STRICT_POSITIONAL_RANGE,
+    STRICT_RANGE,
+    THRESHOLD_RANGE,
+    DayParams,
+)
+from daily.fairplay.foresight import BETAS_E, BETAS_V, Walked, positional_statistic, statistic
+from daily.fairplay.strict import weighted_statistic
+from daily.rules import Ruleset
+from daily.strategy.solver import StrategyTable
+
+#: The mixed cheater's weights of hindsight (per point of expected value).
+RHOS = tuple(float(x) for x in np.geomspace(0.01, 3.0, 16))
+#: The partial cheater's (decisions with foresight, least hindsight gain).
+PARTIAL = tuple((b, g) for b in (1, 2, 3, 4, 6, 8) for g in (3.0, 10.0, 25.0))
+_NAMES = {kernel.SOFTMAX: "softmax", kernel.MIXED: "mixed", kernel.FORESIGHT: "foresight"}
+
+
+class SimDay:
+    """One day of one ruleset for simulation: its slots, ceiling (none for Triple
+    Yahtzee, whose ``table`` is its column table) and secret parameters."""
+
+    def __init__(self, rules: Ruleset, table: StrategyTable, slots: np.ndarray,
+                 params: DayParams, ceiling: Ceiling | None = None) -> None:
+        self.rules, self.table, self.slots, self.params = rules, table, slots, params
+        self.columns = len(rules.weights) > 1
+        self.ceiling = ceiling if ceiling is not None or self.columns else solve_ceiling(
+            rules, slots)
+
+    def walk(self, policy: int, tau: float = 0.0, seed: int = 0, budget: int = 0,
+             gain: float = 5.0) -> Walked:
+        """Play one game by a kernel policy, walked through the detector."""
+        if self.columns:
+            return walk_columns(self.table, self.rules, self.slots, _NAMES[policy], tau=tau,
+                                seed=seed)
+        c = self.ceiling
+        assert c is not None
+        spec = self.table.spec
+        py_order, code_index = c.orders
+        loglik, decided, evidence, total, per = kernel.walk(
+            c.slots, policy, tau, gain, budget, seed, np.zeros(1, dtype=np.int64), BETAS_E,
+            BETAS_V, self.table.values, c.values, spec.params, spec.raw, spec.raw_served,
+            spec.alike, spec.upper_face, spec.joker_points, spec.child, spec.parent,
+            spec.keeps, py_order, code_index,
+        )
+        return Walked(loglik, per, decided, evidence, int(total))
+
+    def scrutiny(self, walked: Walked) -> float:
+        """The scrutiny statistic on the day's secret subset."""
+        return weighted_statistic(walked.per, self.params.weights(
+            walked.evidence[:, :2].astype(np.int64)))
+
+    def weights(self, walked: Walked) -> np.ndarray:
+        """The day's scrutiny subset, as weights of the game's decisions."""
+        return self.params.weights(walked.evidence[:, :2].astype(np.int64))
+
+    def held(self, walked: Walked, at_top: bool) -> bool:
+        """The day's decision: the ordinary test, and the stricter one at the top."""
+        p = self.params
+        if (statistic(walked.loglik) >= p.threshold
+                or positional_statistic(walked.evidence) >= p.positional_threshold):
+            return True
+        weights = self.weights(walked)
+        return at_top and (
+            weighted_statistic(walked.per, weights) >= p.strict_threshold
+            or positional_statistic(walked.evidence, weights) >= p.strict_positional_threshold)
+
+
+def own_subsets(walked: Walked, rng: np.random.Generator, count: int) -> tuple[float, float]:
+    """The largest scrutiny and positional statistics over ``count`` random subsets drawn
+    by the cheater (as the day's is: each (turn, roll) with probability ``SCRUTINY_SHARE``)."""
+    slots = walked.evidence[:, :2].astype(np.int64)
+    if not len(slots):
+        return 0.0, 0.0
+    turns, rolls = int(slots[:, 0].max()) + 1, int(slots[:, 1].max()) + 1
+    worst = worst_pos = 0.0
+    for _ in range(count):
+        pick = rng.random((turns, rolls)) < SCRUTINY_SHARE
+        weights = pick[slots[:, 0], slots[:, 1]].astype(float)
+        worst = max(worst, weighted_statistic(walked.per, weights))
+        worst_pos = max(worst_pos, positional_statistic(walked.evidence, weights))
+    return worst, worst_pos
+
+
+def looks_safe(walked: Walked, rng: np.random.Generator, subsets: int) -> bool:
+    """Whether the public parts of the detector let the game through, as far as the
+    cheater can tell (the lowest lines; its own draws of the subset)."""
+    if (statistic(walked.loglik) >= THRESHOLD_RANGE[0]
+            or positional_statistic(walked.evidence) >= POSITIONAL_RANGE[0]):
+        return False
+    worst, worst_pos = own_subsets(walked, rng, subsets)
+    return worst < STRICT_RANGE[0] and worst_pos < STRICT_POSITIONAL_RANGE[0]
+
+
+def candidates(day: SimDay) -> list[Walked]:
+    """Every game the cheater considers (the mixed ones; the partial ones too where the
+    kernel plays them)."""
+    out = [day.walk(kernel.MIXED, rho) for rho in RHOS]
+    if not day.columns:
+        out += [day.walk(kernel.PARTIAL, 0.0, 0, b, g) for b, g in PARTIAL]
+    return out
+
+
+def informed_game(day: SimDay, rng: np.random.Generator, subsets: int = 32) -> Walked:
+    """The best-scoring candidate that looks safe (optimal play if none does)."""
+    best: Walked | None = None
+    for walked in candidates(day):
+        if (best is None or walked.total > best.total) and looks_safe(walked, rng, subsets):
+            best = walked
+    return best if best is not None else day.walk(kernel.SOFTMAX, 0.0)

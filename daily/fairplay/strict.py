@@ -1,0 +1,104 @@
+"""The stricter test a ranked game passes before it enters the top of its board.
+
+A game that would enter the top (the top 100, or the top 1% where that is fewer) is
+where cheating pays, and where honest games are few, so it can be tested harder at
+little cost in honest games held. It passes when both hold:
+
+* the ordinary test: ``Λ`` (:func:`daily.fairplay.foresight.statistic`) under the day's
+  secret line :attr:`DayParams.threshold`, and the positional test
+  (:func:`daily.fairplay.foresight.positional_statistic`) under
+  :attr:`DayParams.positional_threshold`;
+* the scrutiny test: the same likelihood ratio over the decisions of the day's secret
+  scrutiny subset only (:meth:`DayParams.weights`: a random half of the (turn, roll)
+  slots), under the day's secret line :attr:`DayParams.strict_threshold`, and the
+  positional test over the same subset under :attr:`DayParams.strict_positional_threshold`.
+
+A cheater who runs this code knows both ranges but neither line, nor which decisions
+are looked at: to be safe it must stay under the lowest line for every subset, and the
+subset that holds it is the one that gathers its foresight, while an honest game meets
+one random subset, not its worst. ``docs/fairplay.md`` gives the method and the figures,
+``bench/fairplay.py`` the calibration on honest games that reach the top.
+
+>>> from daily.rules import get_ruleset
+>>> from daily.strategy.solver import solve
+>>> from daily.fairplay.ceiling import ceiling_of_seed
+>>> from daily.fairplay.daykey import DayParams
+>>> rules = get_ruleset("yacht", {"forced_order": True})
+>>> ceiling = ceiling_of_seed(rules, bytes(32))
+>>> params = DayParams.from_key(bytes(32))
+>>> verdict = strict_assess(ceiling.perfect_log(seed=bytes(32)), ceiling, solve(rules), params)
+>>> verdict.method, verdict.strict is not None
+('foresight-strict/1', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from daily.fairplay.ceiling import Ceiling
+from daily.fairplay.daykey import DayParams
+from daily.fairplay.foresight import (
+    Verdict,
+    Walked,
+    positional_statistic,
+    verdict_of,
+    walk_log,
+)
+from daily.movelog import MoveLog
+from daily.strategy.solver import StrategyTable
+
+#: Version of the stricter test; stored with its verdicts.
+STRICT_METHOD = "foresight-strict/1"
+
+
+def weighted_statistic(per: np.ndarray, weights: np.ndarray) -> float:
+    """The likelihood ratio of the decisions' log-likelihoods weighted by ``weights``.
+
+    ``per[d, i, j]``: decision ``d``'s log-likelihood at (beta_E[i], beta_V[j]); column 0
+    is the honest model. With every weight 1 it is the ordinary statistic.
+
+    >>> per = np.array([[[-2.0, -1.0]], [[-1.0, -3.0]]])
+    >>> weighted_statistic(per, np.ones(2)), weighted_statistic(per, np.array([2.0, 1.0]))
+    (0.0, 0.0)
+    >>> weighted_statistic(per, np.array([3.0, 1.0]))
+    1.0
+    """
+    total = np.tensordot(weights, per, axes=(0, 0)) if len(per) else np.zeros((1, 1))
+    return float(total.max() - total[:, 0].max())
+
+
+def strict_of(walked: Walked, ceiling: Ceiling, params: DayParams) -> Verdict:
+    """The stricter verdict of a walked game (shared with the simulations)."""
+    return strict_verdict(verdict_of(ceiling.rules, ceiling.slots, ceiling.value, walked,
+                                     params.threshold,
+                                     positional_threshold=params.positional_threshold),
+                          walked, params)
+
+
+def strict_verdict(ordinary: Verdict, walked: Walked, params: DayParams,
+                   method: str = STRICT_METHOD) -> Verdict:
+    """The ordinary verdict of a walked game made strict: held too when the weighted
+    statistic reaches the day's strict line."""
+    weights = params.weights(walked.evidence[:, :2].astype(np.int64))
+    strict = weighted_statistic(walked.per, weights)
+    strict_pos = positional_statistic(walked.evidence, weights)
+    flagged = (ordinary.flagged or strict >= params.strict_threshold
+               or strict_pos >= params.strict_positional_threshold)
+    return replace(ordinary, flagged=flagged, method=method, strict=strict,
+                   strict_threshold=params.strict_threshold, strict_positional=strict_pos,
+                   strict_positional_threshold=params.strict_positional_threshold)
+
+
+def strict_assess(
+    log: MoveLog, ceiling: Ceiling, table: StrategyTable, params: DayParams
+) -> Verdict:
+    """The stricter check of a game on its way into the top of its board.
+
+    ``ceiling`` is the day's (its dice), ``table`` the ruleset's strategy table and
+    ``params`` the day set's secret parameters (:class:`DayParams`, from its fair-play
+    key). Pure: no Flask, no Redis; raises :class:`daily.errors.LogFormatError` for a log
+    that does not replay on the day's dice.
+    """
+    return strict_of(walk_log(log, ceiling, table), ceiling, params)
