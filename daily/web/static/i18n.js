@@ -482,6 +482,7 @@ const ERRORS = {
     internal: "Something went wrong on our side; it has been logged. Try again in a moment.",
     not_implemented: "The server could not read that request. Reload the page and try again.",
     unavailable: "The service is starting up or briefly out of reach. Try again in a few seconds.",
+    table_not_ready: "Hints for this game are not ready on this server yet. Try again in a few minutes.",
     error: "Something went wrong. Reload the page and try again.",
   },
   it: {
@@ -528,6 +529,7 @@ const ERRORS = {
     internal: "Qualcosa non ha funzionato da parte nostra; è stato registrato. Riprova tra un momento.",
     not_implemented: "Il server non ha capito la richiesta. Ricarica la pagina e riprova.",
     unavailable: "Il servizio si sta avviando o è momentaneamente irraggiungibile. Riprova tra qualche secondo.",
+    table_not_ready: "I suggerimenti per questo gioco non sono ancora pronti su questo server. Riprova tra qualche minuto.",
     error: "Qualcosa non ha funzionato. Ricarica la pagina e riprova.",
   },
 };

@@ -73,5 +73,7 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "not_implemented": ErrorCode(501, "a method gunicorn does not know"),
     "unavailable": ErrorCode(503, "Redis unavailable, keys not set up, a strategy table not "
                                   "built yet"),
+    "table_not_ready": ErrorCode(503, "a hint or analysis whose strategy table is being "
+                                      "built or missing (with the table's state)"),
     "error": ErrorCode(0, "any other HTTP status (none is expected)"),
 }
