@@ -211,35 +211,6 @@ def pick_box(
 
 
 @njit(cache=True)
-def turn_value(v0, v0s, P, child, parent, E, M):  # pragma: no cover - compiled
-    """The value of a turn before its first roll, given ``v0`` (and ``v0s`` when served
-    points exist); ``E``/``M`` are scratch."""
-    R, nk, nr, r0, served = P[10], P[11], P[12], P[13], P[14]
-    for r in range(nr):
-        M[r0 + r] = v0[r]
-    for j in range(1, R + 1):
-        for ki in range(nk - 1, -1, -1):
-            if ki >= r0:
-                E[ki] = M[ki]
-                if j == R and served == 1 and v0s[ki - r0] > E[ki]:
-                    E[ki] = v0s[ki - r0]
-            else:
-                s = 0.0
-                for f in range(6):
-                    s += E[child[ki, f]]
-                E[ki] = s / 6.0
-        if j < R:
-            for ki in range(nk):
-                m = E[ki]
-                for f in range(6):
-                    p = parent[ki, f]
-                    if p >= 0 and M[p] > m:
-                        m = M[p]
-                M[ki] = m
-    return E[0]
-
-
-@njit(cache=True)
 def turn_tables(v0, v0s, P, child, parent, E_all, M_all):  # pragma: no cover - compiled
     """Like :func:`turn_value` but keeps every level: ``E_all[j]``, ``M_all[j]``."""
     R, nk, nr, r0, served = P[10], P[11], P[12], P[13], P[14]
@@ -290,55 +261,215 @@ def state_turn(
     return v0, E_all, M_all
 
 
+@njit(cache=True)
+def lane_successors(
+    mask, lanes_u, lanes_y, nl, W, use_future, P, upper_face, succ, S
+):  # pragma: no cover - compiled
+    """``S[ln, b, k]``: :func:`fill_successors` of lane ``ln`` (state ``mask``,
+    ``lanes_u[ln]``, ``lanes_y[ln]``) for the ``nl`` lanes; ``succ`` is scratch."""
+    nb, n = P[1], P[0]
+    for ln in range(nl):
+        fill_successors(mask, lanes_u[ln], lanes_y[ln], W, use_future, P, upper_face, succ)
+        for b in range(nb):
+            for k in range(n + 1):
+                S[ln, b, k] = succ[b, k]
+
+
+@njit(cache=True)
+def box_values_lanes(
+    mask, lanes_y, nl, P, raw, alike, upper_face, joker_points, S, ST, V0
+):  # pragma: no cover - compiled
+    """:func:`box_values` of ``nl`` states of one box mask at once: ``V0[r, ln]`` for lane
+    ``ln``, whose successors are ``S[ln]`` (``ST[b, k, ln]`` the same, lanes innermost).
+
+    Box by box, each roll's candidates for every lane in one contiguous (vectorised)
+    pass, with the same arithmetic as :func:`box_values`, so the values are identical;
+    the all-alike rolls, where the joker rule and the extra bonus apply, are then redone
+    lane by lane with :func:`pick_box`.
+    """
+    nb, n, ny, ybox, nr, forced, dbox = P[1], P[0], P[4], P[6], P[12], P[9], P[15]
+    for b in range(nb):
+        for k in range(n + 1):
+            for ln in range(nl):
+                ST[b, k, ln] = S[ln, b, k]
+    first = first_open(mask, nb)
+    for r in range(nr):
+        for ln in range(nl):
+            V0[r, ln] = NEG
+    for b in range(nb):
+        if mask >> b & 1 or (forced == 1 and b != first):
+            continue
+        f = upper_face[b]
+        for r in range(nr):
+            pts = raw[r, b]
+            if f > 0:
+                k = pts // f
+                for ln in range(nl):
+                    v = ST[b, k, ln]
+                    if v > V0[r, ln]:
+                        V0[r, ln] = v
+            elif b == dbox:
+                for ln in range(nl):
+                    v = (pts if lanes_y[ln] != 0 else 0) + ST[b, 0, ln]
+                    if v > V0[r, ln]:
+                        V0[r, ln] = v
+            else:
+                k = 1 if b == ybox and ny == 2 and pts > 0 else 0
+                for ln in range(nl):
+                    v = pts + ST[b, k, ln]
+                    if v > V0[r, ln]:
+                        V0[r, ln] = v
+    for r in range(nr):
+        if alike[r] < 0:
+            continue
+        for ln in range(nl):
+            best, _, _ = pick_box(r, mask, lanes_y[ln], first, S[ln], P, raw, alike, upper_face,
+                                  joker_points)
+            V0[r, ln] = best + extra_bonus(r, mask, lanes_y[ln], P, alike)
+
+
+@njit(cache=True)
+def turn_values(V0, V0S, nl, P, child, parent, E, M):  # pragma: no cover - compiled
+    """The value of a turn before its first roll for ``nl`` lanes at once: ``E[0, ln]``
+    from ``V0[:, ln]`` (and ``V0S[:, ln]`` when served points exist); ``E``/``M`` are
+    (keeps x lanes) scratch. Lane by lane the arithmetic of :func:`turn_tables`, in the
+    same order, so the values are identical; lanes innermost, so it vectorises."""
+    R, nk, nr, r0, served = P[10], P[11], P[12], P[13], P[14]
+    for r in range(nr):
+        for ln in range(nl):
+            M[r0 + r, ln] = V0[r, ln]
+    for j in range(1, R + 1):
+        for ki in range(nk - 1, -1, -1):
+            if ki >= r0:
+                for ln in range(nl):
+                    E[ki, ln] = M[ki, ln]
+                if j == R and served == 1:
+                    for ln in range(nl):
+                        if V0S[ki - r0, ln] > E[ki, ln]:
+                            E[ki, ln] = V0S[ki - r0, ln]
+            else:
+                c0, c1, c2 = child[ki, 0], child[ki, 1], child[ki, 2]
+                c3, c4, c5 = child[ki, 3], child[ki, 4], child[ki, 5]
+                for ln in range(nl):
+                    s = 0.0
+                    s += E[c0, ln]
+                    s += E[c1, ln]
+                    s += E[c2, ln]
+                    s += E[c3, ln]
+                    s += E[c4, ln]
+                    s += E[c5, ln]
+                    E[ki, ln] = s / 6.0
+        if j < R:
+            for ki in range(nk):
+                for ln in range(nl):
+                    M[ki, ln] = E[ki, ln]
+                for f in range(6):
+                    p = parent[ki, f]
+                    if p >= 0:
+                        for ln in range(nl):
+                            if M[p, ln] > M[ki, ln]:
+                                M[ki, ln] = M[p, ln]
+
+
+@njit(cache=True)
+def mask_work(masks, P, upper_face, reach):  # pragma: no cover - compiled
+    """How many states :func:`solve_masks` computes for each box mask (its work, for
+    the progress of a build): the reachable upper totals and flags, the totals from
+    which the bonus is out of reach counted once."""
+    n, nb, T, nu, ny, ybox = P[0], P[1], P[2], P[3], P[4], P[6]
+    out = np.zeros(masks.shape[0], dtype=np.int64)
+    for i in range(masks.shape[0]):
+        mask = masks[i]
+        um = 0
+        gain = 0
+        for b in range(nb):
+            if upper_face[b] > 0:
+                if (mask >> b & 1) == 1:
+                    um |= 1 << (upper_face[b] - 1)
+                else:
+                    gain += n * upper_face[b]
+        nyl = ny if ybox >= 0 and (mask >> ybox & 1) == 1 else 1
+        hopeless = 0
+        for u in range(nu):
+            if reach[um, u]:
+                if T > 0 and u + gain < T:
+                    hopeless = 1
+                else:
+                    out[i] += nyl
+        out[i] += hopeless * nyl
+    return out
+
+
+#: States of one box mask computed together by :func:`solve_masks` (the lanes).
+LANES = 16
+
+
 @njit(parallel=True, cache=True)
 def solve_masks(
     masks, W, P, raw, raw_served, alike, upper_face, joker_points, child, parent, reach
 ):  # pragma: no cover - compiled
     """Compute ``W`` for every reachable state whose box mask is in ``masks``.
 
-    Every successor state (one more box filled) must already be in ``W``.
+    Every successor state (one more box filled) must already be in ``W``. The states of
+    a mask (its upper totals and flags) go through the turn :data:`LANES` at a time.
     """
     n, nb, T, nu, ny, ybox, nk, nr = P[0], P[1], P[2], P[3], P[4], P[6], P[11], P[12]
     for i in prange(masks.shape[0]):
         mask = masks[i]
         succ = np.empty((nb, n + 1))
-        v0 = np.empty(nr)
-        v0s = np.empty(nr)
-        E = np.empty(nk)
-        M = np.empty(nk)
+        S = np.empty((LANES, nb, n + 1))
+        ST = np.empty((nb, n + 1, LANES))
+        V0 = np.empty((nr, LANES))
+        V0S = np.empty((nr, LANES))
+        E = np.empty((nk, LANES))
+        M = np.empty((nk, LANES))
+        work_u = np.empty(nu * ny, dtype=np.int64)
+        work_y = np.empty(nu * ny, dtype=np.int64)
         um = 0
+        gain = 0
         for b in range(nb):
-            if upper_face[b] > 0 and (mask >> b & 1) == 1:
-                um |= 1 << (upper_face[b] - 1)
+            if upper_face[b] > 0:
+                if (mask >> b & 1) == 1:
+                    um |= 1 << (upper_face[b] - 1)
+                else:
+                    gain += n * upper_face[b]
         nyl = 1
         if ybox >= 0 and (mask >> ybox & 1) == 1:
             nyl = ny
-        # While the bonus is out of reach, the upper total changes nothing: one value
-        # serves every such total.
-        gain = 0
-        for b in range(nb):
-            if upper_face[b] > 0 and (mask >> b & 1) == 0:
-                gain += n * upper_face[b]
+        # While the bonus is out of reach, the upper total changes nothing: the first
+        # such total (ref) is computed, the others copy its value.
         ref = -1
+        nw = 0
         for u in range(nu):
             if not reach[um, u]:
                 continue
             hopeless = T > 0 and u + gain < T
+            if hopeless and ref >= 0:
+                continue
             for y in range(nyl):
-                if hopeless and ref >= 0:
-                    W[state_idx(mask, u, y, nu, ny)] = W[state_idx(mask, ref, y, nu, ny)]
-                    continue
-                box_values(
-                    mask, u, y, W, True, P, raw, alike, upper_face, joker_points, succ, v0
-                )
-                if P[14] == 1:
-                    box_values(
-                        mask, u, y, W, True, P, raw_served, alike, upper_face, joker_points,
-                        succ, v0s,
-                    )
-                W[state_idx(mask, u, y, nu, ny)] = turn_value(v0, v0s, P, child, parent, E, M)
-            if hopeless and ref < 0:
+                work_u[nw] = u
+                work_y[nw] = y
+                nw += 1
+            if hopeless:
                 ref = u
+        for lo in range(0, nw, LANES):
+            nl = min(LANES, nw - lo)
+            lanes_u = work_u[lo : lo + nl]
+            lanes_y = work_y[lo : lo + nl]
+            lane_successors(mask, lanes_u, lanes_y, nl, W, True, P, upper_face, succ, S)
+            box_values_lanes(mask, lanes_y, nl, P, raw, alike, upper_face, joker_points, S, ST,
+                             V0)
+            if P[14] == 1:
+                box_values_lanes(mask, lanes_y, nl, P, raw_served, alike, upper_face,
+                                 joker_points, S, ST, V0S)
+            turn_values(V0, V0S, nl, P, child, parent, E, M)
+            for ln in range(nl):
+                W[state_idx(mask, lanes_u[ln], lanes_y[ln], nu, ny)] = E[0, ln]
+        if ref >= 0:
+            for u in range(ref + 1, nu):
+                if reach[um, u] and T > 0 and u + gain < T:
+                    for y in range(nyl):
+                        W[state_idx(mask, u, y, nu, ny)] = W[state_idx(mask, ref, y, nu, ny)]
 
 
 @njit(cache=True)

@@ -1,7 +1,9 @@
 """The exact solver: dynamic programming over the between-turn states of a ruleset.
 
 States are processed from the full card back to the empty one; the states with the
-same number of filled boxes are independent and computed in parallel.
+same number of filled boxes are independent and computed in parallel (numba threads
+over box masks), and the states of one mask go through a turn together, lanes
+innermost (:func:`daily.strategy.kernel.solve_masks`).
 
 >>> from daily.rules import get_ruleset
 >>> table = solve(get_ruleset("yatzy", {"forced_order": True}))
@@ -21,7 +23,9 @@ from daily.rules import Ruleset
 from daily.strategy import kernel
 from daily.strategy.spec import P_BOXES, P_FORCED, CardState, GameSpec
 
-#: Called as ``progress(done, total)`` in units of box masks.
+#: Called as ``progress(done, total)`` in units of work: the states computed (the
+#: cost of a state hardly depends on its level, so the rate of a build is steady and
+#: its estimated time to go is right early on).
 Progress = Callable[[int, int], None]
 
 #: Masks handed to the compiled kernel per call (bounds the progress granularity).
@@ -111,12 +115,13 @@ def solve(
     start = time.perf_counter()
     spec = GameSpec.from_rules(rules)
     values = np.zeros(spec.n_states, dtype=np.float64)
-    levels = masks_by_level(spec)
-    total = sum(len(m) for m in levels[1:])
+    levels = masks_by_level(spec)[1:]  # the full card is worth 0
+    work = [kernel.mask_work(m, spec.params, spec.upper_face, spec.reach) for m in levels]
+    total = int(sum(int(w.sum()) for w in work))
     done = 0
     if progress:
         progress(0, total)
-    for masks in levels[1:]:  # the full card is worth 0
+    for masks, cost in zip(levels, work, strict=True):
         for lo in range(0, len(masks), chunk):
             part = masks[lo : lo + chunk]
             kernel.solve_masks(
@@ -132,7 +137,7 @@ def solve(
                 spec.parent,
                 spec.reach,
             )
-            done += len(part)
+            done += int(cost[lo : lo + chunk].sum())
             if progress:
                 progress(done, total)
     return StrategyTable(spec, values, time.perf_counter() - start)
