@@ -33,7 +33,7 @@ from daily.rules.combos import counts_of
 from daily.rules.placement import placements
 from daily.strategy.hints import HintEngine
 from daily.strategy.solver import StrategyTable
-from daily.strategy.spec import CardState, StrategyError, sub_multisets
+from daily.strategy.spec import CardState, GameSpec, StrategyError, sub_multisets
 
 #: The faces of a die.
 _FACES = frozenset(range(1, 7))
@@ -170,8 +170,13 @@ class Advisor:
 
     def __init__(self, table: StrategyTable, *, greedy: bool = False, cache: int = 64) -> None:
         self.table = table
-        self.spec = table.spec
-        self.rules = table.rules
+        self._setup(table.spec, greedy=greedy, cache=cache)
+
+    def _setup(self, spec: GameSpec, *, greedy: bool, cache: int) -> None:
+        """The state every advisor has (:class:`daily.strategy.heuristic.HeuristicAdvisor`
+        too, which has no table)."""
+        self.spec = spec
+        self.rules = spec.rules
         self.greedy = greedy
         # Plain dicts, emptied when full: safe to share between threads (the GIL makes
         # each get, set and clear atomic), so one warm Advisor serves a whole process.
@@ -251,10 +256,14 @@ class Advisor:
                 gained += rules.upper_bonus
             future = 0.0
             if not self.greedy and not full:
-                future = self.table.value(spec.next_state(state, p.index, p.points))
+                future = self._future(state, p.index, p.points)
             out.append((gained + future, p.box, p.points, p.bonus))
         out.sort(key=lambda g: -g[0])
         return out
+
+    def _future(self, state: CardState, box: int, points: int) -> float:
+        """The value of the state after putting ``points`` in box index ``box``."""
+        return self.table.value(self.spec.next_state(state, box, points))
 
     def keep_actions(self, pos: Position, limit: int | None = None) -> list[Action]:
         """The distinct keeps (fewer than all dice) with rolls left, best first.

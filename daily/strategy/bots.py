@@ -13,7 +13,8 @@ Levels:
 * ``hard``: optimal (maximises the expected final score).
 
 Ties between keeps go to the larger keep, and a box beats a keep of equal value, so
-the bots are deterministic.
+the bots are deterministic. Given an ``advisor`` (such as the heuristic player of
+:mod:`daily.strategy.heuristic`, which needs no table) a bot chooses from its values.
 
 >>> from daily.rules import get_ruleset
 >>> from daily.strategy.solver import solve
@@ -54,11 +55,12 @@ class Bot:
 
     def __init__(
         self,
-        table: StrategyTable,
+        table: StrategyTable | None,
         level: str = "hard",
         *,
         temperature: float = MEDIUM_TEMPERATURE,
         seed: int | bytes | str = 0,
+        advisor: Advisor | None = None,
     ) -> None:
         if level not in LEVELS:
             raise StrategyError(
@@ -68,7 +70,11 @@ class Bot:
             raise StrategyError("temperature is a finite number >= 0", field="temperature")
         self.level = level
         self.temperature = temperature
-        self.advisor = Advisor(table, greedy=level == "easy")
+        if advisor is None:
+            if table is None:
+                raise StrategyError("a bot needs a table or an advisor", field="table")
+            advisor = Advisor(table, greedy=level == "easy")
+        self.advisor = advisor
         self._rng = random.Random(_seed_int(seed))
 
     def reseed(self, seed: int | bytes | str) -> None:
