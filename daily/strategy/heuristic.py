@@ -21,7 +21,9 @@ the table's exact value,
 Generala's doble_generala counts only while the generala box holds points. The
 placement rules (forced order, joker, extra bonus, served points) are the kernel's
 (:func:`daily.strategy.kernel.pick_box`), so every move is legal. Its strength against
-the exact bot is measured by ``bench/heuristic_bots.py``, not claimed.
+the exact bot is measured by ``bench/heuristic_bots.py``, not claimed. The compiled
+player releases the GIL, so a web worker calibrates it in the background (at start)
+while its threads go on answering.
 
 ``greedy=True`` drops the future values: that is exactly the easy bot, which needs no
 table at all.
@@ -145,7 +147,7 @@ def roll_values(mask, y, P, raw, alike, upper_face, joker_points, succ, v0):  # 
                             v0.reshape((nr, 1)))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def turn(
     mask, u, y, use_future, P, raw, raw_served, alike, upper_face, joker_points, child, parent,
     par, chance,
@@ -165,7 +167,7 @@ def turn(
     return v0, E_all, M_all
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_games(
     slots, P, raw, raw_served, alike, upper_face, joker_points, child, parent, keeps,
     py_order, code_index, par, chance,

@@ -124,13 +124,23 @@ def test_bad_opponents_are_refused_naming_the_field(
     assert error["field"] == "opponents" and message in error["message"]
 
 
-def test_opponents_without_a_table_are_a_clear_409(player: Player, tables: Any) -> None:
-    response = player.call("POST", "/games", {"ruleset": "yatzy", "mode": "practice",
-                                              "opponents": ["easy"]})
-    assert response.status_code == 409
-    error = response.get_json()["error"]
-    assert error["code"] == "opponents_unavailable" and error["field"] == "opponents"
-    assert "strategy build" in error["message"]
+def test_without_its_table_a_heuristic_player_stands_in_for_the_whole_game(
+    player: Player, tables: Any, service_config: Config, yatzy_table: StrategyTable
+) -> None:
+    body = {"ruleset": "yatzy", "mode": "practice", "opponents": ["easy", "hard"]}
+    state = started(player, body)  # no Yatzy table yet
+    assert {o["level"]: o["heuristic"] for o in state["opponents"]} == {
+        "easy": False, "hard": True}
+    state = play_out(player, state, turns=1)
+    first = [o["turns"] for o in state["opponents"]]
+    # The table arrives mid-game: this game keeps its stand-in, a new one gets the bot.
+    save_table(yatzy_table, service_config.tables_dir)
+    state = play_out(player, state, turns=1)
+    assert [o["heuristic"] for o in state["opponents"]] == [False, True]
+    assert [o["turns"][:1] for o in state["opponents"]] == first
+    fresh = started(player, body)
+    assert [o["heuristic"] for o in fresh["opponents"]] == [False, False]
+    assert fresh["opponents"][1]["expected"] == round(yatzy_table.expected, 1)
 
 
 # ----- friend challenges ------------------------------------------------------------------

@@ -3,7 +3,8 @@
 Only for practice games and for games on a revealed day: a ranked game of a day that
 is still open gets 403, so no one can ask the optimal player during a ranked day.
 The tables come from ``<data>/tables`` (``daily strategy build RULESET``); a missing
-or stale table is a 503 naming the command that builds it. Triple Yahtzee has no exact
+or stale table is a 503 ``table_not_ready`` naming the command that builds it, with the
+table's state (building: how far, how long to go). Triple Yahtzee has no exact
 table: its hints and analysis come from the lookahead player and say ``"heuristic":
 true`` (the one-column table it needs is built by ``daily strategy build
 triple-yahtzee``).
@@ -30,6 +31,7 @@ from daily.strategy.advisor import Advisor, Position
 from daily.strategy.analysis import analyse
 from daily.strategy.spec import StrategyError
 from daily.strategy.tables.lookup import advisor_for
+from daily.strategy.tables.status import table_status
 from daily.strategy.triple import TripleAdvisor
 
 if TYPE_CHECKING:
@@ -40,11 +42,16 @@ bp = Blueprint("strategy", __name__)
 
 
 def _advisor(rules: Ruleset, tables_dir: Path | None = None) -> Advisor | TripleAdvisor:
-    """The process's warm advisor of the ruleset (503 naming the build command if none)."""
+    """The process's warm advisor of the ruleset; without its table a 503
+    ``table_not_ready`` naming the build command, with the table's state as ``/health``
+    gives it (``table``: ready, building with percent and eta_seconds, or missing), so
+    the hint and the page's note say the same thing."""
+    folder = tables_dir or current_services().config.tables_dir
     try:
-        return advisor_for(rules, tables_dir or current_services().config.tables_dir)
+        return advisor_for(rules, folder)
     except StrategyError as exc:
-        raise Unavailable(exc.message, field="table") from None
+        raise Unavailable(exc.message, code="table_not_ready", field="table",
+                          detail={"table": table_status(rules, folder)}) from None
 
 
 def hint_answer(

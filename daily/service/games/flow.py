@@ -198,7 +198,8 @@ class GameService:
             )
             raise Conflict(f"{day} is not open for ranked play: it {when}",
                            code="day_not_open", field="date")
-        self.opponents.check(get_ruleset(ruleset), fields.get("opponents") or ())
+        fields["stand_ins"] = self.opponents.stand_ins(get_ruleset(ruleset),
+                                                       fields.get("opponents") or ())
         record = GameRecord(
             # drawn in the player's shard: the ranked index and the game share a slot
             v=0, id=new_game_id(shard_of(player.id)), player=player.id, mode="ranked",
@@ -244,7 +245,7 @@ class GameService:
                 ruleset, options=tuple(rules.non_default_options().items()),
                 seed=seed or secrets.token_bytes(32),
             )
-        self.opponents.check(rules, fields.get("opponents") or ())
+        fields["stand_ins"] = self.opponents.stand_ins(rules, fields.get("opponents") or ())
         record = GameRecord(
             v=0, id=new_game_id(), player=player.id, mode="practice", ruleset=ruleset,
             options=rules.non_default_options(), date=log.day.isoformat() if log.day else None,
@@ -420,7 +421,8 @@ class GameService:
         if not record.opponents:
             return []
         slots, seed = self._dice_source(record, rules)
-        return self.opponents.state(record.id, rules, record.opponents, slots, seed, done)
+        return self.opponents.state(record.id, rules, record.opponents, slots, seed, done,
+                                    record.stand_ins)
 
     def _challenge_state(self, record: GameRecord, done: int) -> dict[str, Any] | None:
         """The challenge of an entry, with the rival's card up to ``done`` turns."""

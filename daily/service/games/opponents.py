@@ -8,6 +8,12 @@ its own turn, so nothing about a later slot reaches the player early. The bots a
 deterministic (the medium one draws from a stream seeded by the game's seed, the same
 stream as the day's par job), so a bot game is recomputed identically by any process.
 
+Until a ruleset's strategy table exists (Maxi Yatzy's takes minutes to build), the
+heuristic player of :mod:`daily.strategy.heuristic` stands in for the medium and hard
+bots; the easy bot (greedy: this turn's points only) needs no table. Which levels are
+stand-ins is decided when the game starts and kept in its record (``stand_ins``), so an
+opponent never changes during a game; the state marks them ``"heuristic": true``.
+
 Par, explained: :func:`expected_score` is what a level averages (the hard bot's is the
 table's exact optimal expectation, 254.6 at Yahtzee; easy and medium are measured
 means), and the state's ``total`` is what it got on these dice.
@@ -35,8 +41,9 @@ from daily.replay import turns_json
 from daily.rules import Ruleset
 from daily.service.refusals import Conflict, Invalid, Unavailable
 from daily.strategy.bots import LEVELS, Bot
+from daily.strategy.heuristic import HeuristicAdvisor
 from daily.strategy.solver import StrategyTable
-from daily.strategy.spec import StrategyError
+from daily.strategy.spec import GameSpec, StrategyError
 from daily.strategy.tables.lookup import get_table
 
 #: Mean totals of the easy and medium bots, measured over 10,000 games each on the
@@ -122,8 +129,21 @@ class BotGame:
         }
 
 
+def make_bot(
+    rules: Ruleset, table: StrategyTable | None, level: str, seed: bytes, *, stand_in: bool
+) -> Bot:
+    """The bot of ``level``: the table's, or the heuristic player standing in for it (the
+    easy one is the greedy player, table or not: the same decisions)."""
+    if level == "easy":
+        return Bot(None, level, seed=seed, advisor=HeuristicAdvisor(rules, greedy=True))
+    if stand_in or table is None:
+        return Bot(None, level, seed=seed, advisor=HeuristicAdvisor(rules))
+    return Bot(table, level, seed=seed)
+
+
 def play_bot(
-    table: StrategyTable, level: str, slots: SlotSource, seed: bytes
+    table: StrategyTable, level: str, slots: SlotSource, seed: bytes, *,
+    stand_in: bool = False,
 ) -> BotGame:
     """One bot's whole game on ``slots`` (its medium stream seeded by ``seed``).
 
@@ -136,13 +156,17 @@ def play_bot(
     ...     or game.totals[-1] > 0
     (12, True)
     """
-    bot = Bot(table, level, seed=seed)
-    game = Game(table.rules, slots)
+    return play_bot_of(make_bot(table.rules, table, level, seed, stand_in=stand_in), slots)
+
+
+def play_bot_of(bot: Bot, slots: SlotSource) -> BotGame:
+    """A bot's whole game on ``slots``."""
+    game = Game(bot.advisor.rules, slots)
     totals: list[int] = []
     while not game.over:
         if bot.step(game).kind == "box":
             totals.append(game.card.total)
-    return BotGame(level, turns_json(game.history), totals)
+    return BotGame(bot.level, turns_json(game.history), totals)
 
 
 class Opponents:
@@ -153,37 +177,56 @@ class Opponents:
         self._games: OrderedDict[tuple[str, str], BotGame] = OrderedDict()
         self._lock = threading.Lock()
 
-    def check(self, rules: Ruleset, levels: Sequence[str]) -> None:
-        """Refuse opponents up front when their table is missing: 409
-        ``opponents_unavailable`` naming the build command. The request is valid, but no
-        retry of it helps until an operator builds the table (tables of other option sets
-        are never built on their own)."""
+    def stand_ins(self, rules: Ruleset, levels: Sequence[str]) -> list[str]:
+        """The levels the heuristic player plays in a game starting now: medium and hard
+        while the ruleset's table is missing (none once it is there). A ruleset not even
+        the heuristic player can play is a 409 ``opponents_unavailable``."""
         if not levels:
-            return
+            return []
         try:
             strategy_table(rules, self.tables_dir)
+            return []
         except Unavailable as missing:
-            raise Conflict(missing.message, code="opponents_unavailable",
-                           field="opponents") from None
+            try:
+                GameSpec.from_rules(rules)
+            except StrategyError:
+                raise Conflict(missing.message, code="opponents_unavailable",
+                               field="opponents") from None
+        return [level for level in levels if level != "easy"]
 
     def state(
         self, game_id: str, rules: Ruleset, levels: Sequence[str], slots: SlotSource,
-        seed: bytes, done: int,
+        seed: bytes, done: int, stand_ins: Sequence[str] = (),
     ) -> list[dict[str, Any]]:
-        """Each opponent up to the player's ``done`` scored turns."""
+        """Each opponent up to the player's ``done`` scored turns (``stand_ins``: the
+        levels the heuristic player plays, as recorded when the game started)."""
         if not levels:
             return []
-        table = strategy_table(rules, self.tables_dir)
+        table: StrategyTable | None = None
+        if any(level not in stand_ins and level != "easy" for level in levels):
+            table = strategy_table(rules, self.tables_dir)
         out = []
         for level in levels:
             key = (game_id, level)
             with self._lock:
                 bot_game = self._games.get(key)
+            stand_in = level in stand_ins
             if bot_game is None:
-                bot_game = play_bot(table, level, slots, seed)
+                bot = make_bot(rules, table, level, seed, stand_in=stand_in)
+                bot_game = play_bot_of(bot, slots)
                 with self._lock:
                     self._games[key] = bot_game
                     while len(self._games) > CACHED_GAMES:
                         self._games.popitem(last=False)
-            out.append(bot_game.shown(done, expected_score(table, level)))
+            expected = None if stand_in else expected_of(rules, table, level)
+            out.append(dict(bot_game.shown(done, expected), heuristic=stand_in))
         return out
+
+
+def expected_of(rules: Ruleset, table: StrategyTable | None, level: str) -> float | None:
+    """:func:`expected_score` of a level, also without the table (easy: measured)."""
+    if table is not None:
+        return expected_score(table, level)
+    if rules.non_default_options():
+        return None
+    return MEASURED_MEANS.get(rules.name, {}).get(level) if level == "easy" else None

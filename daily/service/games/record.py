@@ -74,6 +74,8 @@ class GameRecord:
     opponents: list[str] = field(default_factory=list)  # computer opponents' levels
     challenge: str | None = None  # the friend challenge this game is an entry of
     rival: str | None = None  # the game whose card is shown turn by turn (score to beat)
+    # the opponents' levels the heuristic player plays (no table when the game started)
+    stand_ins: list[str] = field(default_factory=list)
 
     def dumps(self) -> str:
         """The stored JSON text (``{"v":N,`` first; the fields in their order, as
