@@ -7,11 +7,13 @@ itself reads ``REDIS_URL`` and the other ``DAILY_*`` variables.
 import multiprocessing
 import os
 
-# Request limits, the hook that makes gunicorn's own 400/414/431 answers JSON and the
+# No control socket under ~/.gunicorn, request limits, the hook that makes gunicorn's own
+# 400/414/431 answers JSON (and warms the strategy engine) and the
 # one that marks an exited worker's metrics dead (with PROMETHEUS_MULTIPROC_DIR set),
 # shared with `daily serve`.
 from daily.service.ops.webserver import (  # noqa: F401
     child_exit,
+    control_socket_disable,
     limit_request_field_size,
     limit_request_fields,
     limit_request_line,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import statistics
 import sys
 import time
@@ -34,7 +35,7 @@ from daily.errors import DailyError
 from daily.game import Game
 from daily.movelog import MoveLog, parse_log
 from daily.replay import replay
-from daily.rules import RULESET_NAMES, Ruleset
+from daily.rules import RULESET_NAMES, Ruleset, get_ruleset
 from daily.strategy.advisor import Position
 from daily.strategy.analysis import analyse
 from daily.strategy.bots import LEVELS, MEDIUM_TEMPERATURE, Bot
@@ -42,7 +43,13 @@ from daily.strategy.simulate import play_slots, slot_array
 from daily.strategy.solver import solve
 from daily.strategy.spec import StrategyError
 from daily.strategy.tables.fileformat import read_header, save_table, table_filename
-from daily.strategy.tables.lookup import advisor_for, default_tables_dir, get_table, tables_dir_for
+from daily.strategy.tables.lookup import (
+    advisor_for,
+    default_tables_dir,
+    get_table,
+    tables_dir_for,
+    warm,
+)
 from daily.strategy.tables.status import clear_progress, progress_writer
 from daily.strategy.triple import TripleAdvisor, column_rules
 
@@ -82,6 +89,49 @@ class ProgressBar:
         self.stream.flush()
 
 
+class ProgressLines:
+    """Progress as whole lines, one every ``every`` seconds (and at the end), for a log
+    or a console shared with other processes: ``maxi-yatzy strategy table: 42% after
+    3 min, about 4 min to go``.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> lines = ProgressLines("yacht strategy table", out, every=0)
+    >>> lines(50, 100); lines(100, 100)
+    >>> out.getvalue().splitlines()[-1].startswith("yacht strategy table: 100% after")
+    True
+    """
+
+    def __init__(self, label: str, stream: TextIO | None = None, every: float = 30.0) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.every = every
+        self.start = time.monotonic()
+        self._last = self.start
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and (done == 0 or now - self._last < self.every):
+            return
+        self._last = now
+        frac = done / total if total else 1.0
+        elapsed = now - self.start
+        line = f"{self.label}: {frac * 100:.0f}% after {_duration(elapsed)}"
+        if done < total:
+            line += f", about {_duration(elapsed / frac - elapsed)} to go"
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    """``42 s`` or ``7 min``.
+
+    >>> _duration(42.4), _duration(400)
+    ('42 s', '7 min')
+    """
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
 def _add_common(p: argparse.ArgumentParser, *, ruleset: bool = True) -> None:
     if ruleset:
         p.add_argument("ruleset", help=f"one of {', '.join(RULESET_NAMES)}")
@@ -97,12 +147,22 @@ def register(sub: Any) -> None:
     _add_common(b)
     b.add_argument("--dtype", choices=("float32", "float64"), help="stored precision")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.add_argument("--progress-lines", action="store_true",
+                   help="progress as a line every half minute instead of a bar (for logs)")
+    b.add_argument("--nice", type=int, default=0,
+                   help="lower the build's priority by this much (os.nice; default 0)")
     b.add_argument(
         "--progress-file",
         action="store_true",
         help="keep the build's progress in a file next to the table (read by /api/v1/health)",
     )
     b.set_defaults(handler=cmd_build)
+    w = ssub.add_parser("warm", help="compile the engine's kernels and open the tables "
+                        "(or calibrate the heuristic player where a table is missing)")
+    w.add_argument("rulesets", nargs="*", default=["yahtzee", "yatzy", "maxi-yatzy"],
+                   help="rulesets (default yahtzee yatzy maxi-yatzy)")
+    w.add_argument("--data-dir", help="data directory (default $DAILY_DATA_DIR or ./var)")
+    w.set_defaults(handler=cmd_warm)
     i = ssub.add_parser("info", help="print the header of a saved table")
     _add_common(i)
     i.set_defaults(handler=cmd_info)
@@ -145,8 +205,12 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"{args.ruleset} has no exact table; building the one-column table of its "
               "heuristic player", file=sys.stderr)
     folder = _folder(args)
+    if args.nice:
+        os.nice(args.nice)
     reporters: list[Callable[[int, int], None]] = []
-    if not args.quiet:
+    if args.progress_lines:
+        reporters.append(ProgressLines(f"{rules.name} strategy table"))
+    elif not args.quiet:
         reporters.append(ProgressBar(f"building {table_filename(rules)}"))
     if args.progress_file:
         reporters.append(progress_writer(rules, folder))
@@ -162,6 +226,15 @@ def cmd_build(args: argparse.Namespace) -> int:
         if args.progress_file:
             clear_progress(rules, folder)
     print(f"{path.name}: expected {table.expected:.7f} in {table.build_seconds:.1f}s")
+    return 0
+
+
+def cmd_warm(args: argparse.Namespace) -> int:
+    """``daily strategy warm``: one line per ruleset, what it got (exact or heuristic)."""
+    started = time.monotonic()
+    got = warm([get_ruleset(name) for name in args.rulesets], _folder(args))
+    kinds = ", ".join(f"{name} {kind}" for name, kind in got.items())
+    print(f"strategy engine warm in {time.monotonic() - started:.1f}s: {kinds}")
     return 0
 
 

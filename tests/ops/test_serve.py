@@ -113,8 +113,9 @@ def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) ->
     (Yacht here, the smallest), then builds DAILY_TABLES_IN_BACKGROUND (Yahtzee here:
     Maxi Yatzy takes minutes) while serving, with its progress in /api/v1/health; the
     par jobs of the closed days wait for their table: a normal start logs no traceback."""
+    home = tmp_path / "home"  # where gunicorn would put its control socket (~/.gunicorn)
     env = serve_env(tmp_path, DAILY_TABLES_AT_START="yacht", DAILY_TABLES_IN_BACKGROUND="yahtzee",
-                    DAILY_PAR_JOBS="on", DAILY_RULESETS="yahtzee,maxi-yatzy")
+                    DAILY_PAR_JOBS="on", DAILY_RULESETS="yahtzee,maxi-yatzy", HOME=str(home))
     serve = start_serve(tmp_path, env, "--web-workers", "1")
     seen: list[dict] = []
     try:
@@ -135,6 +136,11 @@ def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) ->
     assert "first start: building the yacht strategy table" in log
     assert re.search(r"building yacht\.ddt \[#+\] 100\.0%", log)  # the progress line
     assert re.search(r"yacht table ready in \d+\.\d s", log)
+    assert "first start: warming the strategy engine" in log
+    assert re.search(r"strategy engine warm in [\d.]+s: yahtzee heuristic, maxi-yatzy "
+                     r"heuristic, yacht exact", log)
+    assert re.search(r"yahtzee strategy table: 100% after \d+ s", log)  # progress lines
+    assert not (home / ".gunicorn").exists()  # everything stays in the data directory
     assert all(t["yacht"] == {"state": "ready"} for t in seen)
     building = [t["yahtzee"] for t in seen if t["yahtzee"]["state"] == "building"]
     assert building, seen[:3]

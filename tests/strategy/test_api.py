@@ -3,13 +3,16 @@ taking consecutive requests in turn) on the test's Redis database."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
+from daily.rules import get_ruleset
 from daily.service.config import Config
 from daily.strategy.solver import StrategyTable
 from daily.strategy.tables.fileformat import save_table
+from daily.strategy.tables.status import clear_progress, progress_writer
 from tests.service import conftest as service_fixtures
 from tests.service.live import FileClockControl
 
@@ -86,7 +89,7 @@ def test_ranked_game_only_after_the_reveal(
 
 
 def test_bad_top_missing_table_and_other_players(
-    tables: None, player: Player, client: Any
+    tables: None, player: Player, client: Any, service_config: Config
 ) -> None:
     state = player.call("POST", "/games", {"ruleset": "yahtzee", "mode": "practice"}).get_json()
     bad = player.call("POST", f"/games/{state['id']}/hint", {"top": "3"})
@@ -96,7 +99,21 @@ def test_bad_top_missing_table_and_other_players(
     yatzy = player.call("POST", "/games", {"ruleset": "yatzy", "mode": "practice"}).get_json()
     missing = player.call("POST", f"/games/{yatzy['id']}/hint")
     assert missing.status_code == 503
-    assert "daily strategy build yatzy" in missing.get_json()["error"]["message"]
+    error = missing.get_json()["error"]
+    assert error["code"] == "table_not_ready" and error["table"] == {"state": "missing"}
+    assert "daily strategy build yatzy" in error["message"]
+    # While its table builds, the refusal carries the build's state as /health says it.
+    now = time.time()
+    times = [now - 60, now]
+    write = progress_writer(get_ruleset("yatzy"), service_config.tables_dir,
+                            clock=lambda: times.pop(0))
+    write(250, 1000)  # a quarter in a minute: about three to go
+    table = player.call("POST", f"/games/{yatzy['id']}/hint").get_json()["error"]["table"]
+    health = client.get("/api/v1/health").get_json()["tables"]["yatzy"]
+    assert table["state"] == health["state"] == "building"
+    assert table["percent"] == health["percent"] == 25.0
+    assert abs(table["eta_seconds"] - 180) <= 5 and abs(health["eta_seconds"] - 180) <= 5
+    clear_progress(get_ruleset("yatzy"), service_config.tables_dir)
     assert player.call("POST", "/games/g_nonexistent0000000000/hint").status_code == 404
 
 

@@ -13,7 +13,8 @@ With no ``REDIS_URL`` it starts, as child processes, in this order:
 3. the scheduler (``daily scheduler``);
 4. the web server: gunicorn (``gthread`` workers) on ``DAILY_HOST:DAILY_PORT``;
 5. when a strategy table of ``DAILY_TABLES_IN_BACKGROUND`` (default Maxi Yatzy) is
-   missing, its build, which writes its progress for ``/api/v1/health``.
+   missing, its build, at low priority (:data:`BUILD_NICENESS`), which prints a progress
+   line every half minute and writes its progress for ``/api/v1/health``.
 
 Before 2-5 it builds the missing tables of ``DAILY_TABLES_AT_START`` (default Yahtzee
 and Yatzy, a few seconds each), showing their progress, so the day's par and the hints
@@ -74,6 +75,10 @@ CHECK_INTERVAL = 0.25
 #: Rollover interval (real seconds) under a demo clock, unless set explicitly.
 DEMO_ROLLOVER_INTERVAL = 5
 
+
+#: How much lower the priority of a background table build is (``os.nice``): the web
+#: server and the workers go first.
+BUILD_NICENESS = 10
 
 #: Where Linux says it hands out ports to outgoing connections.
 EPHEMERAL_RANGE_FILE = Path("/proc/sys/net/ipv4/ip_local_port_range")
@@ -381,7 +386,9 @@ class EmbeddedStack:
         return url
 
     def _build_tables_now(self, env: dict[str, str]) -> None:
-        """Build the missing tables of ``tables_at_start``, in the foreground."""
+        """Build the missing tables of ``tables_at_start``, in the foreground (and then,
+        on a first start, compile the strategy engine once: ``daily strategy warm``)."""
+        built = False
         for name in self.config.tables_at_start:
             if table_ready(get_ruleset(name), self.config.tables_dir):
                 continue
@@ -394,18 +401,26 @@ class EmbeddedStack:
             if build.returncode != 0:
                 raise StateError(f"building the {name} strategy table failed")
             self.say(f"{name} table ready in {time.monotonic() - started:.1f} s")
+            built = True
+        if built:  # a first start: compile the engine's kernels once, before the web workers
+            self.say("first start: warming the strategy engine (compiling its kernels)")
+            subprocess.run([sys.executable, "-m", "daily", "strategy", "warm",
+                            *dict.fromkeys((*self.config.daily_rulesets,
+                                            *self.config.tables_at_start))],
+                           env=env, check=False)
 
     def _background_builds(self, env: dict[str, str]) -> list[ChildSpec]:
         specs = []
         for name in self.config.tables_in_background:
             if table_ready(get_ruleset(name), self.config.tables_dir):
                 continue
-            self.say(f"building the {name} strategy table in the background;"
-                     " its hints and par follow when it is done (progress: /api/v1/health)")
+            self.say(f"building the {name} strategy table in the background, at low"
+                     " priority; a heuristic player stands in for its opponents and its hints"
+                     " follow when it is done (progress below and at /api/v1/health)")
             specs.append(ChildSpec(
                 f"{name} table build",
                 [sys.executable, "-m", "daily", "strategy", "build", name,
-                 "--quiet", "--progress-file"],
+                 "--progress-lines", "--progress-file", "--nice", str(BUILD_NICENESS)],
                 env,
                 once=True,
                 max_restarts=2,

@@ -17,8 +17,12 @@ from __future__ import annotations
 import json
 import os
 import socket
+import threading
 from typing import Any
 
+#: No control socket: gunicorn would otherwise create ``~/.gunicorn/gunicorn.ctl``,
+#: outside the data directory (nothing here uses its control interface).
+control_socket_disable = True
 #: Longest request line (method, path and query) in bytes; longer is 414.
 limit_request_line = 4094
 #: Most header fields in a request; more is 431.
@@ -87,7 +91,8 @@ def child_exit(server: Any, worker: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    """Gunicorn hook: this worker answers its own protocol errors as JSON.
+    """Gunicorn hook: this worker answers its own protocol errors as JSON, and warms its
+    strategy engine in the background (:func:`start_warming`).
 
     Gunicorn has no setting for its error pages; every worker class sends them through
     ``gunicorn.util.write_error(sock, status, reason, message)``, which this replaces in
@@ -96,3 +101,24 @@ def post_worker_init(worker: Any) -> None:
     from gunicorn import util
 
     util.write_error = write_json_error
+    start_warming()
+
+
+def start_warming() -> threading.Thread:
+    """Open the strategy tables of the service's rulesets and answer one hint of each in
+    a background thread (:func:`daily.strategy.tables.lookup.warm`), so that a player's
+    first hint or first computer opponents do not wait for them."""
+    from daily.rules import get_ruleset
+    from daily.service.config import load_config
+    from daily.strategy.tables.lookup import warm
+
+    config = load_config()
+    names = dict.fromkeys(
+        (*config.daily_rulesets, *config.tables_at_start, *config.tables_in_background)
+    )
+    thread = threading.Thread(
+        target=warm, args=([get_ruleset(name) for name in names], config.tables_dir),
+        name="daily-warm", daemon=True,
+    )
+    thread.start()
+    return thread
