@@ -15,8 +15,10 @@ the table's exact value,
   :data:`CALIBRATION_GAMES` games on seeded random dice, each round's pars being the
   previous round's means per box. Deterministic: every process gets the same pars.
 * ``chance(state)`` is the probability that the open upper boxes still bring the upper
-  total to the bonus threshold, each open box of face ``f`` getting ``f`` times a
-  Binomial(dice, 1 - (5/6)**rolls) count (a turn spent keeping that face).
+  total to the bonus threshold, each open box of face ``f`` getting ``f`` times ``k``
+  dice with probability ``pmf[k]``: first Binomial(dice, 1 - (5/6)**rolls) (a turn
+  spent keeping that face), then, round after round, how often the self-play put ``k``
+  dice in an upper box.
 
 Generala's doble_generala counts only while the generala box holds points. The
 placement rules (forced order, joker, extra bonus, served points) are the kernel's
@@ -169,7 +171,7 @@ def turn(
 
 @njit(cache=True, nogil=True)
 def play_games(
-    slots, P, raw, raw_served, alike, upper_face, joker_points, child, parent, keeps,
+    slots, use_future, P, raw, raw_served, alike, upper_face, joker_points, child, parent, keeps,
     py_order, code_index, par, chance,
 ):  # pragma: no cover - compiled
     """Play one game per row of ``slots`` (games, turns, rolls, dice) with the decisions
@@ -190,9 +192,9 @@ def play_games(
         total = 0
         upper_raw = 0
         for t in range(nb):
-            _, E_all, _ = turn(mask, u, y, True, P, raw, raw_served, alike, upper_face,
+            _, E_all, _ = turn(mask, u, y, use_future, P, raw, raw_served, alike, upper_face,
                                joker_points, child, parent, par, chance)
-            successors(mask, u, y, True, P, upper_face, par, chance, succ)
+            successors(mask, u, y, use_future, P, upper_face, par, chance, succ)
             first = kernel.first_open(mask, nb)
             for i in range(n):
                 dice[i] = slots[g, t, 0, i]
@@ -312,14 +314,14 @@ class HeuristicAdvisor(Advisor):
 
     def play_slots(self, slots: np.ndarray) -> np.ndarray:
         """Totals of one game per row of ``slots``, played by the compiled twin of
-        :meth:`play` (the same decisions; for benchmarks). Hard level only."""
+        :meth:`play` (the same decisions; for benchmarks)."""
         return self._play(slots)[0]
 
     def _play(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         s = self.spec
         proper, code_index = keep_orders(s)
         totals, points = play_games(
-            np.ascontiguousarray(slots, dtype=np.int64), s.params, s.raw, s.raw_served, s.alike,
+            np.ascontiguousarray(slots, dtype=np.int64), not self.greedy, s.params, s.raw, s.raw_served, s.alike,
             s.upper_face, s.joker_points, s.child, s.parent, s.keeps, proper, code_index,
             self.par, self.chance,
         )
@@ -362,9 +364,20 @@ def calibrate(
     proper, code_index = keep_orders(spec)
     for _ in range(rounds):
         _, points = play_games(
-            slots, spec.params, spec.raw, spec.raw_served, spec.alike, spec.upper_face,
+            slots, True, spec.params, spec.raw, spec.raw_served, spec.alike, spec.upper_face,
             spec.joker_points, spec.child, spec.parent, spec.keeps, proper, code_index, par,
             chance,
         )
         par = points.mean(axis=0)
+        pmf = upper_counts(spec, points)
+        chance = bonus_chances(spec.params, spec.upper_face, pmf)
     return par, chance
+
+
+def upper_counts(spec: GameSpec, points: np.ndarray) -> np.ndarray:
+    """How often an upper box got ``k`` dice of its face, over the games (a pmf)."""
+    counts = np.zeros(spec.rules.dice + 1)
+    for b, face in enumerate(spec.upper_face):
+        if face:
+            counts += np.bincount(points[:, b] // face, minlength=len(counts))[: len(counts)]
+    return counts / counts.sum() if counts.sum() else counts
