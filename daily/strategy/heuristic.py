@@ -321,9 +321,9 @@ class HeuristicAdvisor(Advisor):
         s = self.spec
         proper, code_index = keep_orders(s)
         totals, points = play_games(
-            np.ascontiguousarray(slots, dtype=np.int64), not self.greedy, s.params, s.raw, s.raw_served, s.alike,
-            s.upper_face, s.joker_points, s.child, s.parent, s.keeps, proper, code_index,
-            self.par, self.chance,
+            np.ascontiguousarray(slots, dtype=np.int64), not self.greedy, s.params, s.raw,
+            s.raw_served, s.alike, s.upper_face, s.joker_points, s.child, s.parent, s.keeps,
+            proper, code_index, self.par, self.chance,
         )
         return totals, points
 
