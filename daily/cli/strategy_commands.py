@@ -230,7 +230,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_warm(args: argparse.Namespace) -> int:
-    """``daily strategy warm``: one line per ruleset, what it got (exact or heuristic)."""
+    """``daily strategy warm``: one line, what each ruleset got (exact, heuristic,
+    stand-in)."""
     started = time.monotonic()
     got = warm([get_ruleset(name) for name in args.rulesets], _folder(args))
     kinds = ", ".join(f"{name} {kind}" for name, kind in got.items())

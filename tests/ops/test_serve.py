@@ -137,8 +137,8 @@ def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) ->
     assert re.search(r"building yacht\.ddt \[#+\] 100\.0%", log)  # the progress line
     assert re.search(r"yacht table ready in \d+\.\d s", log)
     assert "first start: warming the strategy engine" in log
-    assert re.search(r"strategy engine warm in [\d.]+s: yahtzee heuristic, maxi-yatzy "
-                     r"heuristic, yacht exact", log)
+    assert re.search(r"strategy engine warm in [\d.]+s: yahtzee stand-in, maxi-yatzy "
+                     r"stand-in, yacht exact", log)
     assert re.search(r"yahtzee strategy table: 100% after \d+ s", log)  # progress lines
     assert not (home / ".gunicorn").exists()  # everything stays in the data directory
     assert all(t["yacht"] == {"state": "ready"} for t in seen)

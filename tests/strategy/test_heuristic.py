@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -14,9 +15,11 @@ from daily.replay import turns_json
 from daily.rules import get_ruleset
 from daily.strategy.advisor import Position, play_out
 from daily.strategy.bots import Bot
-from daily.strategy.heuristic import HeuristicAdvisor, calibrated
+from daily.strategy.heuristic import _PARS, HeuristicAdvisor, calibrated
 from daily.strategy.simulate import slot_array
 from daily.strategy.solver import StrategyTable
+from daily.strategy.tables.fileformat import save_table
+from daily.strategy.tables.lookup import get_advisor, warm
 
 SEEDS = [bytes([i, 41]) * 16 for i in range(8)]
 
@@ -58,3 +61,17 @@ def test_the_greedy_player_is_the_easy_bot(yahtzee_table: StrategyTable) -> None
         exact = easy.play(Game.from_seed(rules, seed))
         stand_in = play_out(Game.from_seed(rules, seed), greedy.best)
         assert turns_json(stand_in.history) == turns_json(exact.history)
+
+
+def test_warm_opens_the_tables_and_calibrates_the_stand_ins(
+    yahtzee_table: StrategyTable, tmp_path: Path
+) -> None:
+    save_table(yahtzee_table, tmp_path)
+    rulesets = [get_ruleset("yahtzee"), get_ruleset("yatzy"),
+                get_ruleset("triple-yahtzee", {"joker": True})]
+    assert warm(rulesets, tmp_path) == {
+        "yahtzee": "exact", "yatzy": "stand-in", "triple-yahtzee": "heuristic"}
+    advisor = get_advisor(get_ruleset("yahtzee"), tmp_path)  # the warm one, kept
+    assert advisor is get_advisor(get_ruleset("yahtzee"), tmp_path)
+    assert advisor.engine is advisor.engine
+    assert get_ruleset("yatzy").name in {name for name, _ in _PARS}

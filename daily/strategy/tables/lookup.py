@@ -125,25 +125,27 @@ def warm(rulesets: Iterable[Ruleset], folder: Path | None = None) -> dict[str, s
     """Make the first hint and the first opponents of each ruleset fast: open its table
     and answer one hint (which loads the compiled kernels and fills the engine's caches);
     without its table, calibrate and run the heuristic player that stands in for its
-    bots. Returns what each ruleset got: ``exact``, ``heuristic`` or ``none``.
+    bots. Returns what each ruleset got: ``exact``, ``heuristic`` (Triple Yahtzee's
+    lookahead player on its table), ``stand-in`` or ``none``.
 
     >>> from daily.rules import get_ruleset
     >>> warm([get_ruleset("yacht", {"forced_order": True})], Path("/nonexistent"))
-    {'yacht': 'heuristic'}
+    {'yacht': 'stand-in'}
     """
     out: dict[str, str] = {}
     for rules in rulesets:
         dice = tuple(1 + i % 6 for i in range(rules.dice))
         pos = Position(rules, (None,) * len(rules.boxes), dice, rules.rolls_per_turn - 1)
         try:
-            advisor_for(rules, folder).hint(pos)
-            out[rules.name] = "exact"
+            advisor = advisor_for(rules, folder)
+            advisor.hint(pos)
+            out[rules.name] = "heuristic" if advisor.heuristic else "exact"
             continue
         except StrategyError:
             pass
         try:
             HeuristicAdvisor(rules).hint(pos)
-            out[rules.name] = "heuristic"
+            out[rules.name] = "stand-in"
         except StrategyError:
             out[rules.name] = "none"
     return out
