@@ -38,6 +38,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_TABLES_DIR`` | where the strategy tables are | ``<data>/tables`` |
 | ``DAILY_TABLES_AT_START`` | tables ``daily serve`` builds first, if missing | ``yahtzee,yatzy`` |
 | ``DAILY_TABLES_IN_BACKGROUND`` | tables it builds after the start | ``maxi-yatzy`` |
+| ``DAILY_WARM_AT_START`` | ``off``: web workers do not warm the strategy engine at start | ``on`` |
 | ``DAILY_DEMO_CLOCK`` | ``REAL,VIRTUAL,MINUTES``, set by ``serve --demo-day-minutes`` | unset |
 | ``DAILY_REDIS_CLUSTER`` | ``on``: ``REDIS_URL`` is a cluster node (docs/deploy.md) | ``off`` |
 | ``DAILY_QUEUE_REDIS_URL`` | standalone Redis of RQ (needed with a cluster) | ``REDIS_URL`` |
@@ -191,6 +192,8 @@ class Config:
     signing_key_file: Path | None
     tables_at_start: tuple[str, ...] = ("yahtzee", "yatzy")
     tables_in_background: tuple[str, ...] = ("maxi-yatzy",)
+    #: Web workers warm the strategy engine in the background as they start.
+    warm_at_start: bool = True
     demo_clock: DemoClock | None = None
     tables_path: Path | None = None
     #: The weekly special (``None``: the same sets every day).
@@ -383,6 +386,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         signing_key_file=_path(env, "DAILY_SIGNING_KEY_FILE"),
         tables_at_start=_rulesets(env, "DAILY_TABLES_AT_START", "yahtzee,yatzy"),
         tables_in_background=_rulesets(env, "DAILY_TABLES_IN_BACKGROUND", "maxi-yatzy"),
+        warm_at_start=_switch(env, "DAILY_WARM_AT_START", True),
         demo_clock=_demo_clock(env),
         tables_path=_path(env, "DAILY_TABLES_DIR"),
         weekly_special=weekly,

@@ -108,11 +108,13 @@ class Serve:
 
 
 def serve_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    """The environment of a test ``daily serve``: embedded Valkey, no table builds."""
+    """The environment of a test ``daily serve``: embedded Valkey, no table builds, no
+    warm-up of the engine in the web workers."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(
         DAILY_DATA_DIR=str(tmp_path / "data"), DAILY_KEY_PREFIX="ts:", PYTHONPATH=str(ROOT),
         DAILY_PAR_JOBS="off", DAILY_TABLES_AT_START="none", DAILY_TABLES_IN_BACKGROUND="none",
+        DAILY_WARM_AT_START="off",
     )
     env.update(extra)
     return env

@@ -115,7 +115,8 @@ def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) ->
     par jobs of the closed days wait for their table: a normal start logs no traceback."""
     home = tmp_path / "home"  # where gunicorn would put its control socket (~/.gunicorn)
     env = serve_env(tmp_path, DAILY_TABLES_AT_START="yacht", DAILY_TABLES_IN_BACKGROUND="yahtzee",
-                    DAILY_PAR_JOBS="on", DAILY_RULESETS="yahtzee,maxi-yatzy", HOME=str(home))
+                    DAILY_PAR_JOBS="on", DAILY_RULESETS="yahtzee,maxi-yatzy", HOME=str(home),
+                    DAILY_WARM_AT_START="on")
     serve = start_serve(tmp_path, env, "--web-workers", "1")
     seen: list[dict] = []
     try:

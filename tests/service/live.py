@@ -175,6 +175,10 @@ def start_gunicorn(
         **os.environ, **env, "PYTHONPATH": str(ROOT),
         "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(workers),
         "DAILY_TEST_HANDOFF": "0" if production else env.get("DAILY_TEST_HANDOFF", "0.05"),
+        # No warm-up of the strategy engine in every worker of every test server (CPU the
+        # suite cannot spare, and it would shift the handoff); tests/ops/test_serve.py
+        # and bench/first_hint.py run with it.
+        "DAILY_WARM_AT_START": env.get("DAILY_WARM_AT_START", "off"),
     }
     with log.open("wb") as out:
         process = subprocess.Popen(

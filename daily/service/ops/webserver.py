@@ -104,15 +104,18 @@ def post_worker_init(worker: Any) -> None:
     start_warming()
 
 
-def start_warming() -> threading.Thread:
+def start_warming() -> threading.Thread | None:
     """Open the strategy tables of the service's rulesets and answer one hint of each in
     a background thread (:func:`daily.strategy.tables.lookup.warm`), so that a player's
-    first hint or first computer opponents do not wait for them."""
+    first hint or first computer opponents do not wait for them (not with
+    ``DAILY_WARM_AT_START=off``)."""
     from daily.rules import get_ruleset
     from daily.service.config import load_config
     from daily.strategy.tables.lookup import warm
 
     config = load_config()
+    if not config.warm_at_start:
+        return None
     names = dict.fromkeys(
         (*config.daily_rulesets, *config.tables_at_start, *config.tables_in_background)
     )
