@@ -150,16 +150,16 @@ def test_scout_then_perfect_game_never_reaches_the_board(
     assert board["players"] == 2 and board["me"] is None and board["around"] == []
     assert sum(b["count"] for b in board["histogram"]["bins"]) == 2
     review = board["review"]
-    assert review["state"] == "under_review"
-    assert review["reason_code"] == ("foresight" if table else "ceiling")
+    assert review["state"] == "pending_review"  # on its way into the top
+    assert review["reason_code"] == ("strict" if table else "ceiling")
     assert "not been shown" in review["reason"] or "not been shown yet" in review["reason"]
     state = cheat.call("GET", f"/games/{log_state['id']}").get_json()
-    assert state["result"]["review"]["state"] == "under_review"
+    assert state["result"]["review"]["state"] == "pending_review"
     assert state["result"]["rank"] is None
     public = cheat.client.get(f"/api/v1/results/{state['result']['code']}").get_json()
-    assert public["review"]["state"] == "under_review" and public["rank"] is None
+    assert public["review"]["state"] == "pending_review" and public["rank"] is None
 
-    listed = _cli(monkeypatch, service_config, capsys, "review", "list")
+    listed = _cli(monkeypatch, service_config, capsys, "review", "list", "--state", "pending")
     assert log_state["id"] in listed and "1 game(s) held" in listed
     shown = _cli(monkeypatch, service_config, capsys, "review", "show", log_state["id"])
     assert f"ceiling (perfect game with foresight): {log_state['total']}" in shown
@@ -216,7 +216,7 @@ def test_a_cleared_game_takes_its_rank_and_the_archive_and_rebuild_carry_the_rev
     review_file = review_archive_path(config.archive_dir, DATE, "yahtzee")
     lines = [json.loads(x) for x in review_file.read_text().splitlines()]
     assert lines[0]["format"] == "daily-review/1" and lines[0]["entries"] == 2
-    assert {x["state"] for x in lines[1:]} == {"cleared", "held"}
+    assert {x["state"] for x in lines[1:]} == {"cleared", "pending"}
 
     # A held game disqualified after the close: the review file is rewritten.
     _cli(monkeypatch, config, capsys, "review", "disqualify", games[1]["id"])
@@ -275,10 +275,10 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     assert "maxi-yatzy" in config.fairplay_rulesets
     conn = redis_client
     maxi = get_ruleset("maxi-yatzy")
+    honest, cheat = make_player("Ada"), make_player("Ace")
+    play_out(honest, ranked(honest, "maxi-yatzy"))  # before the scout: not linked to it
     slots = scout(make_player("x1"), "maxi-yatzy")
     ceiling = solve_ceiling(maxi, slots)  # the scout's accomplice solves the day (10-90 s)
-    honest, cheat = make_player("Ada"), make_player("Ace")
-    play_out(honest, ranked(honest, "maxi-yatzy"))
     perfect = cash_in(cheat, slots, "maxi-yatzy", ceiling)
 
     # 1. Prepared ahead (what workers.ceilings.prepare_day_ceiling stores): one GET.
@@ -288,7 +288,7 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     assert "computing" not in done.stderr  # nothing was solved in the consumer
     queue = ReviewQueue(conn, PREFIX)
     entry = queue.entry(perfect["id"])
-    assert entry is not None and entry.state == "held"
+    assert entry is not None and entry.state == "pending"  # it would top the board
     assert entry.verdict["method"] == "ceiling-only/1"
     board = Leaderboard(conn, DATE, "maxi-yatzy", prefix=PREFIX)
     assert board.players() == 2  # the honest player and the scout; not the cheat
@@ -316,7 +316,7 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     assert "is not prepared: computing it in the background" in log_text
     assert "results deferred" in log_text and "level 20 of 20" in log_text
     assert not logged_number(log_text, ceiling.value)  # never logged
-    assert queue.entry(second["id"]).state == "held"
+    assert queue.entry(second["id"]).state == "pending"
     assert board.players() == 2
     # The consumer shared what it computed: the next consumer only reads it.
     prepared = json.loads(conn.get(keymap.fairplay_ceiling(PREFIX, DATE, "maxi-yatzy")))
