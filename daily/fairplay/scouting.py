@@ -164,7 +164,7 @@ def linked_scouts(
     """
     out = []
     for scout in scouts:
-        if scout.game_id == game_id or scout.player_id == player_id or scout.at > finished_at:
+        if scout.game_id == game_id or scout.player_id == player_id or scout.at >= finished_at:
             continue
         if network is not None and scout.network == network:
             out.append((scout, "network"))

@@ -98,7 +98,7 @@ def attacks(name: str, slots: np.ndarray, table: StrategyTable) -> tuple[Walked,
 @pytest.mark.parametrize("name", ["yahtzee", "generala"])
 def test_the_informed_cheaters_games_meet_the_stricter_test(
     name: str, tables: Path, service_config: Config, redis_client: redis.Redis,
-    make_player: Any,
+    make_player: Any, clock: Any,
 ) -> None:
     """Yahtzee, and Generala as the weekly special. The attack of the issue (the best
     game under the old published line) would enter the top: the stricter test, run by a
@@ -112,6 +112,7 @@ def test_the_informed_cheaters_games_meet_the_stricter_test(
     slots = scout(throwaway, name)
     assert run_worker_burst(service_config).returncode == 0  # Ada and the scout: on the board
     scout_game = Leaderboard(redis_client, DATE, name, prefix=PREFIX).game_of(throwaway.id)
+    clock.advance(minutes=5)  # the cheats play after the scout
     board = Leaderboard(redis_client, DATE, name, prefix=PREFIX)
     assert board.players() == 2
     old, informed = attacks(name, slots, table)
