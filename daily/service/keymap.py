@@ -22,8 +22,8 @@ key                                    type     what, and how long it lives
                                                 ranked game
 ``P started:{r<N>}:<date>:<ruleset>``  ZSET     game id -> start time of the ranked games of a
                                                 day set started in shard ``N`` (the scouts,
-                                                finished or not, are found there); expires
-                                                with the ranked games
+                                                finished or not, are found there); 8 days
+                                                after the day closes
 ``P code:<code>``                      STRING   the game id of a result code; expires with
                                                 its game (ranked or practice, as above)
 ``P account:<player>``                 HASH     a player: name, created, token hash, last

@@ -43,12 +43,15 @@ from daily.service.shards import shard_of
 PRACTICE_TTL = 30 * 24 * 3600
 #: Default of ``DAILY_RANKED_DAYS``: days ranked records stay after their day closes.
 RANKED_DAYS = 400
+#: Seconds the index of a day set's started ranked games stays after the day closes
+#: (the scouts of the day are found there: :mod:`daily.service.review.evidence`).
+STARTED_KEPT = 8 * 86400
 
 # The ranked-start script: one call per ranked start on a single server.
 # KEYS: ranked index, game, the day set's started games of the shard, the rate-limit
 # counters (n)
 # ARGV: n, limit/window pairs (2n), game id, record JSON, expiry (epoch seconds), start
-# time (epoch seconds)
+# time (epoch seconds), expiry of the started games' index (epoch seconds)
 # -> {'limited', counter, seconds} | {'new'} when this start recorded the game
 #    | {'existing', id} of the game recorded before
 # The counters are spent first, as by the move script (on a cluster there are none).
@@ -62,7 +65,7 @@ if existing then return {'existing', existing} end
 redis.call('SET', KEYS[1], ARGV[a + 1], 'EXAT', ARGV[a + 3])
 redis.call('SET', KEYS[2], ARGV[a + 2], 'EXAT', ARGV[a + 3])
 redis.call('ZADD', KEYS[3], ARGV[a + 4], ARGV[a + 1])
-redis.call('EXPIREAT', KEYS[3], ARGV[a + 3])
+redis.call('EXPIREAT', KEYS[3], ARGV[a + 5])
 return {'new'}
 """
 
@@ -129,7 +132,7 @@ def _epoch(created: str | None) -> float:
     """A record's start time (ISO 8601) in epoch seconds (0 when it has none).
 
     >>> _epoch("2026-11-29T11:00:00Z")
-    1764414000.0
+    1795950000.0
     """
     if not created:
         return 0.0
@@ -324,7 +327,8 @@ class GameStore:
             keys=[keymap.ranked(self.prefix, record.date or "", record.ruleset, record.player),
                   self.key(record.id), started, *keys_n],
             args=[*args_n, record.id, record.dumps(), self.ranked_expiry(record.day),
-                  _epoch(record.created)],
+                  _epoch(record.created),
+                  int(calendar.closes_at(record.day).timestamp()) + STARTED_KEPT],
         )
         return as_text(reply[1]) if _spent(counters, reply) == "existing" else None
 
