@@ -11,11 +11,12 @@ whether they are a scout's (:func:`scout_kind`) and links the scouts of a day se
 ranked game (:func:`linked_scouts`). Pure: the service keeps the sightings
 (:mod:`daily.service.review.evidence`).
 
-The lines are calibrated on honest play (the strategy bots, hard, medium at
-temperatures 1, 3 and 10, and easy: 300 Yahtzee games each): they reveal 1.88 to 1.94
-dice per die used on average, at most 2.22; they rerolled every die in at most 32% of
-their rerolls. A scout that rerolls everything reveals 3 (Yahtzee: 5 + 5 + 5 dice a turn
-for 5 used); one that keeps one die, 2.6.
+The lines are calibrated on honest play (``bench/evidence.py``: the strategy bots,
+hard, medium at temperatures 1, 3 and 10, and easy, 300 games each of Yahtzee, Yatzy,
+Yacht and Generala): they show 1.84 to 1.97 dice per die used on average, at most 2.31;
+they rerolled every die in at most 35% of their rerolls. A scout that rerolls
+everything shows 3 (Yahtzee: 5 + 5 + 5 dice a turn for 5 used); one that keeps one
+die, 2.6.
 
 >>> import datetime as dt
 >>> from daily.movelog import MoveLog, Turn
@@ -38,7 +39,7 @@ from typing import Any
 
 from daily.movelog import MoveLog
 
-#: Dice revealed per die used from which a game is a scout's (honest play: at most 2.22).
+#: Dice revealed per die used from which a game is a scout's (honest play: at most 2.31).
 REVEAL_UNUSED = 2.5
 #: Share of rerolls that rerolled every die from which a game is a scout's.
 REROLL_ALL = 0.9

@@ -26,6 +26,13 @@ on. A result with no complete move log (not one the API produces) is not checked
 the check cannot run (no keyring, a log that does not replay on the day's dice) the
 game is held with that reason: a gate that fails stays closed, and an operator sees why.
 
+A result on its way into the top of its board takes the stricter test, then the
+evidence across games and days (:mod:`daily.service.review.evidence`): flagged, or
+linked to a scout, or from a player whose record keeps beating optimal play, it is
+*pending* review (off the board until an operator clears it); a result the ordinary
+test flags elsewhere is *held*. Every result's reveals are read on the way, and the
+scouts' kept for the day set.
+
 >>> from daily.service.config import load_config
 >>> check_result(None, load_config({}), _no_log_result()) is None
 True
