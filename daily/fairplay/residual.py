@@ -48,7 +48,11 @@ def record_z(residuals: Sequence[float], spread: float) -> float:
 
 
 def persistent(residuals: Sequence[float], ruleset: str) -> bool:
-    """Whether a record of residuals in ``ruleset`` persistently beats optimal play."""
+    """Whether a record of residuals in ``ruleset`` persistently beats optimal play.
+
+    >>> persistent([120.0, 95.0, 110.0], "yacht"), persistent([120.0, 95.0, 110.0], "maxi-yatzy")
+    (True, False)
+    """
     spread = SPREAD.get(ruleset)
     if spread is None or len(residuals) < MIN_GAMES:
         return False

@@ -135,7 +135,12 @@ class Sighting:
     ratio: float
 
     def to_json(self) -> dict[str, Any]:
-        """The stored form."""
+        """The stored form.
+
+        >>> s = Sighting("g_1", "p_1", None, 5.0, "unfinished", 2.91234)
+        >>> s.to_json()["ratio"], Sighting.from_json(s.to_json()).kind
+        (2.912, 'unfinished')
+        """
         return {**asdict(self), "ratio": round(self.ratio, 3)}
 
     @classmethod
