@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from daily.audit.leaf import Decision, leaf_bytes
+from daily.audit.leaf import Decision, leaf_bytes, parse_instant
 from daily.audit.proof import InclusionProof
 from daily.audit.sample_day import SampleDay
 from daily.audit.signing import sign_head
