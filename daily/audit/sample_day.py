@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -84,8 +85,10 @@ def build_day(
     *,
     games: int = 10,
     rng_seed: int = 1,
+    decide: Callable[[int], Decision] = decision_for,
 ) -> SampleDay:
-    """A closed day of ``games`` random games on ``seed``, signed by ``results_key``."""
+    """A closed day of ``games`` random games on ``seed``, signed by ``results_key``;
+    ``decide`` gives the decision of the i-th game played."""
     rng = random.Random(rng_seed)
     rules = get_ruleset(ruleset)
     day = dt.date.fromisoformat(date)
@@ -97,8 +100,8 @@ def build_day(
         at = instant(start + dt.timedelta(milliseconds=rng.randrange(0, 36_000_000)))
         acc = Accepted(code, f"p-{i:04d}", rules.name, date,
                        MoveLog.of_game(game, day=day).to_text(), game.card.total, at)
-        name = None if i == 3 else f"Player {i}"
-        results.append(Leaf.result(acc, sign_receipt(results_key, acc), name, decision_for(i)))
+        name = None if i == 3 else "Zoë \N{GAME DIE}" if i == 2 else f"Player {i}"
+        results.append(Leaf.result(acc, sign_receipt(results_key, acc), name, decide(i)))
     leaves = canonical_order(results)
     tree = MerkleTree.of_leaves(leaf_bytes(leaf) for leaf in leaves)
     head = sign_head(results_key, date, rules.name, tree.size, tree.root(), close_time(date))
