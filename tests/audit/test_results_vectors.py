@@ -79,3 +79,16 @@ def test_the_vector_day_passes_the_audit() -> None:
     assert report.size == new.size and report.board is not None
     assert check_proof(day, InclusionProof.from_json(VECTORS["inclusion_proof"]))[-1].startswith(
         "proof: ok")
+
+
+def test_the_protocol_doc_quotes_the_vectors() -> None:
+    doc = (ROOT / "docs" / "protocol.md").read_text().split("## Results log", 1)[1]
+    decision = VECTORS["leaves"][-1]
+    assert decision["bytes"] in doc and decision["leaf_hash"] in doc
+    assert VECTORS["heads"][0]["message"] in doc and VECTORS["empty_root"] in doc
+    accepted = VECTORS["leaves"][2]["leaf"]["accepted"]
+    for value in (accepted["code"], accepted["log"], accepted["accepted_at"]):
+        assert value in doc
+    assert VECTORS["leaves"][2]["leaf"]["decision"] == {"status": "disqualified",
+                                                        "reason": "ceiling"}
+    assert "seeds/results-log-v1.json" in doc
