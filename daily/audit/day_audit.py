@@ -20,9 +20,12 @@ code), the field, what was expected and what was found; malformed input raises
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from daily.audit.board import Board, BoardBuilder, OrderChecker, OrderError
@@ -155,6 +158,86 @@ def check_game(day: DayContext, leaf: Leaf, where: str) -> None:
         )
 
 
+class _InlineGames:
+    """Checks each result leaf's game as it comes."""
+
+    def __init__(self, day: DayContext) -> None:
+        self.day = day
+
+    def add(self, index: int, leaf: Leaf) -> None:
+        check_game(self.day, leaf, f"leaf {index} ({leaf.code})")
+
+    def drain(self) -> None:
+        """Nothing is pending."""
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+_worker_day: DayContext | None = None
+
+
+def _start_worker(descriptor: Descriptor, seed: bytes, keys: dict[str, bytes]) -> None:
+    global _worker_day
+    public = {key_id: Ed25519PublicKey.from_public_bytes(raw) for key_id, raw in keys.items()}
+    _worker_day = DayContext(descriptor, seed, public)
+
+
+def _check_batch(batch: list[tuple[int, Leaf]]) -> str | None:
+    """In a worker: the first failure of a batch of games, or None."""
+    assert _worker_day is not None
+    for index, leaf in batch:
+        try:
+            check_game(_worker_day, leaf, f"leaf {index} ({leaf.code})")
+        except VerificationFailed as exc:
+            return str(exc)
+    return None
+
+
+class _PooledGames:
+    """Checks the games in worker processes, batch by batch, failures taken in order."""
+
+    BATCH = 500
+
+    def __init__(self, day: DayContext, jobs: int) -> None:
+        keys = {key_id: key.public_bytes(serialization.Encoding.Raw,
+                                         serialization.PublicFormat.Raw)
+                for key_id, key in day.keys.items()}
+        self.pool = ProcessPoolExecutor(jobs, initializer=_start_worker,
+                                        initargs=(day.descriptor, day.seed, keys))
+        self.batch: list[tuple[int, Leaf]] = []
+        self.pending: deque[Future[str | None]] = deque()
+        self.limit = 2 * jobs
+
+    def add(self, index: int, leaf: Leaf) -> None:
+        self.batch.append((index, leaf))
+        if len(self.batch) >= self.BATCH:
+            self._submit()
+            while len(self.pending) > self.limit:
+                self._collect()
+
+    def _submit(self) -> None:
+        if self.batch:
+            self.pending.append(self.pool.submit(_check_batch, self.batch))
+            self.batch = []
+
+    def _collect(self) -> None:
+        failure = self.pending.popleft().result()
+        if failure is not None:
+            self.pending.clear()  # later batches can only hold later failures
+            raise VerificationFailed(failure)
+
+    def drain(self) -> None:
+        """Wait for every game sent; raise the first failure among them."""
+        self._submit()
+        while self.pending:
+            self._collect()
+
+    def close(self) -> None:
+        """Stop the workers (whatever is still pending is dropped)."""
+        self.pool.shutdown(cancel_futures=True)
+
+
 def audit_log(
     day: DayContext,
     head: SignedHead,
@@ -162,11 +245,14 @@ def audit_log(
     *,
     old_head: SignedHead | None = None,
     progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
 ) -> AuditReport:
     """Audit the whole log ``lines`` (JSON Lines, one leaf a line) against ``head``.
 
     Raises :class:`VerificationFailed` at the first difference (one precise line) and
-    :class:`VerificationInputError` for malformed input.
+    :class:`VerificationInputError` for malformed input. With ``jobs`` > 1 the games are
+    replayed and their receipts checked in that many worker processes (the failure
+    reported is still the first in log order).
     """
     report = AuditReport()
     report.lines.append(check_head(day, head))
@@ -177,21 +263,28 @@ def audit_log(
                 f"old head: size: expected at most the head's {head.size}, found {old_head.size}"
             )
     order, board, hashes = OrderChecker(), BoardBuilder(), []
-    for number, line in enumerate(lines, start=1):
-        index = number - 1
-        leaf = parse_leaf(line, number)
-        where = f"leaf {index} ({leaf.code})"
-        try:
-            order.check(index, leaf)
-        except OrderError as exc:
-            raise VerificationFailed(str(exc)) from None
-        if leaf.kind == RESULT:
-            check_game(day, leaf, where)
-            report.games += 1
-        board.add(leaf)
-        hashes.append(leaf_hash(leaf_bytes(leaf)))
-        if progress is not None and number % PROGRESS_EVERY == 0:
-            progress(number)
+    games = _InlineGames(day) if jobs <= 1 else _PooledGames(day, jobs)
+    try:
+        for number, line in enumerate(lines, start=1):
+            index = number - 1
+            leaf = parse_leaf(line, number)
+            try:
+                order.check(index, leaf)
+            except OrderError as exc:
+                raise VerificationFailed(str(exc)) from None
+            if leaf.kind == RESULT:
+                games.add(index, leaf)
+                report.games += 1
+            board.add(leaf)
+            hashes.append(leaf_hash(leaf_bytes(leaf)))
+            if progress is not None and number % PROGRESS_EVERY == 0:
+                progress(number)
+        games.drain()
+    except (VerificationFailed, VerificationInputError):
+        games.drain()  # a game before the leaf at fault may have failed first
+        raise
+    finally:
+        games.close()
     report.size = len(hashes)
     report.lines.append(
         f"leaves: {report.size} well formed, in canonical order; {report.games} games replay "

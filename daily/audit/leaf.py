@@ -80,7 +80,7 @@ def parse_instant(text: Any, field: str = "time") -> float:
             field=field,
         )
     try:
-        moment = dt.datetime.strptime(text[:-1], "%Y-%m-%dT%H:%M:%S.%f").replace(tzinfo=dt.UTC)
+        moment = dt.datetime.fromisoformat(text[:-1]).replace(tzinfo=dt.UTC)
     except ValueError:
         raise LeafError("is not a valid calendar instant", field=field) from None
     return moment.timestamp()

@@ -99,6 +99,10 @@ def register(subparsers: Any) -> None:
     verify.add_argument(
         "--proof", help="one game's proof (GET /results/<code>/proof), checked against --head"
     )
+    verify.add_argument(
+        "--jobs", type=int, default=1, metavar="N",
+        help="replay the log's games in N processes (default 1)",
+    )
     verify.set_defaults(handler=_verify_day)
 
 
@@ -183,7 +187,7 @@ def _verify_day(args: argparse.Namespace) -> int:
                 print(line)
         audit = None
         if auditing:
-            audit = _audit(report, head, old_head, proof, args.log)
+            audit = _audit(report, head, old_head, proof, args.log, args.jobs)
     except VerificationFailed as exc:
         sys.stdout.flush()
         print(f"daily: verification failed: {exc}", file=sys.stderr)
@@ -205,6 +209,7 @@ def _audit(
     old_head: SignedHead | None,
     proof: InclusionProof | None,
     log: str | None,
+    jobs: int = 1,
 ) -> AuditReport | None:
     """The results-log part of ``verify-day``: the proof, then the whole log."""
     if not report.complete or report.descriptor is None or report.seed is None:
@@ -220,7 +225,8 @@ def _audit(
     assert head is not None
     with _open_log(log) as handle:
         audit = audit_log(
-            day, head, _log_lines(handle, log), old_head=old_head, progress=_progress
+            day, head, _log_lines(handle, log), old_head=old_head, progress=_progress,
+            jobs=jobs,
         )
     for line in audit.lines:
         print(line)

@@ -236,3 +236,19 @@ def test_the_log_needs_the_revealed_seed(
 def test_the_results_key_is_listed_like_the_others() -> None:
     entry = key_entry(RESULTS_KEY)
     assert entry in KEYS["keys"] and len(entry["id"]) == 16
+
+
+def test_with_two_jobs_the_first_difference_in_log_order_is_reported(
+    files: DayFiles, sample_day: SampleDay, capsys: pytest.CaptureFixture[str]
+) -> None:
+    leaves = list(sample_day.leaves)
+    leaf = leaves[4]
+    leaves[4] = dataclasses.replace(leaf, accepted=dataclasses.replace(leaf.accepted, score=0))
+    lines = [leaf_bytes(x) for x in leaves]
+    lines[10], lines[11] = lines[11], lines[10]  # a later fault the main process sees first
+    files.write_log(lines)
+    message = failed(files, capsys, "--jobs", "2")
+    assert message.startswith(f"leaf 4 ({leaf.code}): accepted.score: expected ")
+    files.write_log(sample_day.lines())
+    status, out, err = run(files.argv("--jobs", "2"), capsys)
+    assert status == 0 and "12 games replay to their scores" in out, err
