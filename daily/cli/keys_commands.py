@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from daily.audit.day_audit import (
-    AuditReport,
     DayContext,
     audit_log,
     board_lines,
+    check_head,
     check_proof,
     parse_head,
     parse_proof,
@@ -185,17 +185,15 @@ def _verify_day(args: argparse.Namespace) -> int:
         if args.dice and report.dice:
             for line in format_dice(report.dice):
                 print(line)
-        audit = None
+        audited = None
         if auditing:
-            audit = _audit(report, head, old_head, proof, args.log, args.jobs)
+            audited = _audit(report, head, old_head, proof, args.log, args.jobs)
     except VerificationFailed as exc:
         sys.stdout.flush()
         print(f"daily: verification failed: {exc}", file=sys.stderr)
         return 1
-    if audit is not None:
-        print(f"verified: {date} {ruleset}, results log of {audit.size} leaves")
-    elif auditing:
-        print(f"verified: {date} {ruleset}, the game's proof")
+    if audited is not None:
+        print(f"verified: {date} {ruleset}, {audited}")
     elif report.complete:
         print(f"verified: {date} {ruleset}")
     else:
@@ -210,8 +208,9 @@ def _audit(
     proof: InclusionProof | None,
     log: str | None,
     jobs: int = 1,
-) -> AuditReport | None:
-    """The results-log part of ``verify-day``: the proof, then the whole log."""
+) -> str:
+    """The results-log part of ``verify-day``: the proof, then the whole log (or only
+    the head). Returns what was verified."""
     if not report.complete or report.descriptor is None or report.seed is None:
         raise VerificationInputError(
             "the results log can be audited once the day's seed is revealed", field="seed"
@@ -221,7 +220,11 @@ def _audit(
         for line in check_proof(day, proof, head):
             print(line)
     if log is None:
-        return None
+        if proof is not None:
+            return f"the proof of {proof.leaf.code}"
+        assert head is not None
+        print(check_head(day, head))
+        return f"the head of {head.size} leaves"
     assert head is not None
     with _open_log(log) as handle:
         audit = audit_log(
@@ -233,7 +236,7 @@ def _audit(
     assert audit.board is not None
     for line in board_lines(audit.board):
         print(line)
-    return audit
+    return f"results log of {audit.size} leaves"
 
 
 def _progress(count: int) -> None:
