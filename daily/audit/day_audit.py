@@ -108,7 +108,13 @@ def check_head(day: DayContext, head: SignedHead, what: str = "head") -> str:
 
 
 def parse_leaf(line: str | bytes, number: int) -> Leaf:
-    """The leaf of log line ``number`` (1-based), or :class:`VerificationInputError`."""
+    """The leaf of log line ``number`` (1-based), or :class:`VerificationInputError`.
+
+    >>> parse_leaf(b'{"version": "daily-results-leaf/v1", "kind": "decision"}', 7)
+    Traceback (most recent call last):
+    ...
+    daily.verify.VerificationInputError: log line 7: code: is missing
+    """
     if len(line) > MAX_LINE:
         raise VerificationInputError(f"log line {number}: longer than {MAX_LINE} characters")
     try:
@@ -352,7 +358,13 @@ def parse_proof(obj: object) -> InclusionProof:
 
 
 def board_lines(board: Board) -> list[str]:
-    """The recomputed board as printed lines: counts, rows, histogram, summary."""
+    """The recomputed board as printed lines: counts, rows, histogram, summary.
+
+    >>> from daily.audit.board import board_of
+    >>> board_lines(board_of([]))[0]
+    'board: 0 cleared, 0 held, 0 disqualified, 0 pending; the public board holds the 0 \
+cleared games'
+    """
     counts = ", ".join(f"{n} {status}" for status, n in board.decisions.items())
     out = [f"board: {counts}; the public board holds the {len(board.rows)} cleared games"]
     for row in board.rows:
