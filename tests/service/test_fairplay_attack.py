@@ -415,8 +415,8 @@ def test_top_games_after_a_scout_or_a_record_that_beats_optimal_play_wait_for_th
     assert "cleared" in _cli(monkeypatch, service_config, capsys, "review", "clear", game["id"])
     board = bea.call("GET", BOARD).get_json()
     assert board["me"]["rank"] == 1 and board["review"] is None
-    assert queue.decision(game["id"]).to_json() == {
-        "status": "cleared", "reason_code": "scout_link", "by": "operator"}
-    # A game never in review: cleared, passed.
-    assert queue.decision("g_never").to_json() == {
-        "status": "cleared", "reason_code": "passed", "by": "check"}
+    assert queue.decision(game["id"]).to_json() == {"status": "cleared", "reason": "scout_link"}
+    assert queue.get(game["id"]).verdict["decided_by"] == "operator"
+    assert queue.decision(cy_game["id"]).to_json() == {"status": "pending", "reason": "residual"}
+    # A game never in review: cleared, no reason.
+    assert queue.decision("g_never").to_json() == {"status": "cleared", "reason": None}

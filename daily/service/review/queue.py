@@ -11,8 +11,8 @@ even on a closed day) or *disqualifies* it (it stays off the board for good, arc
 as disqualified).
 
 Every game's fair-play decision, with its reason code, is read from one place:
-:meth:`ReviewQueue.decision` (a game never in review is ``cleared``/``passed``); the
-codes are :data:`REASON_CODES`.
+:meth:`ReviewQueue.decision`, a :class:`daily.audit.leaf.Decision` (a game never in
+review is ``cleared`` without a reason); the codes are :data:`REASON_CODES`.
 
 Every step is idempotent and ordered so that a crash anywhere is repaired by running
 it again: :meth:`ReviewQueue.hold` writes with HSETNX; :meth:`ReviewQueue.clear`
@@ -51,6 +51,7 @@ from typing import Any
 
 import redis
 
+from daily.audit.leaf import CLEARED, DISQUALIFIED, HELD, PENDING, Decision
 from daily.dice import parse_date
 from daily.errors import DailyError, StateError
 from daily.rules import canonical_name
@@ -66,45 +67,26 @@ from daily.service.results.leaderboard import Leaderboard, Result, as_text
 from daily.service.results.stats import record_game
 
 REVIEW_FORMAT = "daily-review/1"
-PENDING, HELD, CLEARED, DISQUALIFIED = "pending", "held", "cleared", "disqualified"
+# The states of a game in review are the statuses of the results log's decisions.
 STATES = (PENDING, HELD, CLEARED, DISQUALIFIED)
 #: The states still waiting for an operator's decision (in ``review:open``).
 OPEN = (PENDING, HELD)
 #: The review statistics counted per board besides ``checked``.
 SIGNALS = ("scout_like", "reveal_unused", "busy_network", "scout_linked")
-#: Why a game is where it is: ``passed`` (never in review), ``foresight`` (the ordinary
-#: likelihood test), ``strict`` (the stricter test at the top), ``ceiling`` (scored the
-#: day's ceiling), ``unchecked`` (the check could not run), ``scout_link`` (linked to a
-#: scout of the day), ``residual`` (the player's record beats optimal play across days).
-REASON_CODES = ("passed", "foresight", "strict", "ceiling", "unchecked", "scout_link",
-                "residual")
+#: Why a game is in review (:class:`daily.audit.leaf.Decision`'s reason; a game never in
+#: review has none): ``foresight`` (the ordinary likelihood test), ``strict`` (the
+#: stricter test at the top), ``ceiling`` (scored the day's ceiling), ``unchecked`` (the
+#: check could not run), ``scout_link`` (linked to a scout of the day), ``residual`` (the
+#: player's record beats optimal play across days).
+REASON_CODES = ("foresight", "strict", "ceiling", "unchecked", "scout_link", "residual")
 
 
 class ReviewError(DailyError):
     """A review request that cannot be served: unknown game, or a decision already taken."""
 
 
-@dataclass(frozen=True)
-class Decision:
-    """A ranked game's fair-play decision: ``status`` (``cleared``, ``pending``,
-    ``held``, ``disqualified``), ``reason_code`` (:data:`REASON_CODES`) and who took it
-    last (``check``: the automatic check; ``operator``).
-
-    >>> Decision(CLEARED, "passed", "check").to_json()
-    {'status': 'cleared', 'reason_code': 'passed', 'by': 'check'}
-    """
-
-    status: str
-    reason_code: str
-    by: str
-
-    def to_json(self) -> dict[str, str]:
-        """The decision as JSON (what the signed results log records)."""
-        return {"status": self.status, "reason_code": self.reason_code, "by": self.by}
-
-
-#: The decision of a game never in review.
-PASSED = Decision(CLEARED, "passed", "check")
+#: The decision of a game never in review: cleared, no reason.
+PASSED = Decision(CLEARED, None)
 
 
 @dataclass(frozen=True)
@@ -137,9 +119,9 @@ class ReviewEntry:
 
     @property
     def decision(self) -> Decision:
-        """The game's fair-play decision and its reason code."""
-        return Decision(self.state, self.reason_code,
-                        "operator" if self.verdict.get("decided_by") == "operator" else "check")
+        """The game's fair-play decision and its reason code, as the day's results log
+        records it (``verdict["decided_by"]`` says when an operator took it)."""
+        return Decision(self.state, self.reason_code)
 
     def to_json(self) -> dict[str, Any]:
         """The stored JSON form."""
@@ -168,7 +150,7 @@ class ReviewEntry:
 
         ``state`` is ``pending_review`` (the game would enter the top of its board and
         waits for an operator), ``under_review`` (held) or ``disqualified``.
-        ``reason_code`` is :attr:`reason_code` (``passed`` never shows).
+        ``reason_code`` is :attr:`reason_code`.
         """
         if self.state == CLEARED:
             return None
@@ -229,7 +211,8 @@ class ReviewQueue:
         return entry
 
     def decision(self, game_id: str) -> Decision:
-        """A ranked game's fair-play decision: its review entry's, else :data:`PASSED`."""
+        """A ranked game's fair-play decision: its review entry's, else :data:`PASSED`
+        (cleared, no reason)."""
         entry = self.entry(game_id)
         return entry.decision if entry is not None else PASSED
 
@@ -467,8 +450,8 @@ def describe(entry: ReviewEntry, par: Mapping[str, Any] | None = None) -> str:
     if v.get("residuals"):
         lines.append("  residuals against optimal play, day by day: "
                      + ", ".join(f"{x:+g}" for x in v["residuals"]))
-    decision = entry.decision
-    lines.append(f"decision: {decision.status} ({decision.reason_code}, by {decision.by})")
+    by = "an operator" if v.get("decided_by") == "operator" else "the check"
+    lines.append(f"decision: {entry.state} ({entry.reason_code}, by {by})")
     if v.get("operator_note"):
         lines.append(f"note: {v['operator_note']}")
     return "\n".join(lines)
