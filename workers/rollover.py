@@ -22,7 +22,10 @@ grace covers finishing requests still in flight at the close), in order:
 5. write the day's fair-play review entries next to the archive
    (:func:`daily.service.review.queue.write_review_archive`) and enqueue
    ``workers.ceilings.record_day_ceiling(date, ruleset)`` (job id
-   ``ceiling-<date>-<ruleset>``; needs no strategy table).
+   ``ceiling-<date>-<ruleset>``; needs no strategy table);
+6. enqueue ``workers.residuals.record_day_residuals(date, ruleset)`` (job id
+   ``residual-<date>-<ruleset>``): each player's score against optimal play on the
+   day's dice, for the record across days; like par, once the table is built.
 
 Every run also prepares the fair-play ceilings ahead of the results path: for every day
 that is open, or opens within :data:`PREPARE_AHEAD`, and each of its sets checked for
@@ -78,11 +81,14 @@ LOCK_SECONDS = 900
 LOGS_KEPT_SECONDS = 7 * 24 * 3600
 PAR_FUNC = "workers.par.record_day_par"
 CEILING_FUNC = "workers.ceilings.record_day_ceiling"
+RESIDUAL_FUNC = "workers.residuals.record_day_residuals"
 PREPARE_FUNC = "workers.ceilings.prepare_day_ceiling"
 #: The fair-play ceiling of a day is prepared from this long before the day opens.
 PREPARE_AHEAD = dt.timedelta(hours=12)
 #: The jobs a revealed day gets: (rollover step and job id prefix, function).
-DAY_JOBS = (("par", PAR_FUNC), ("ceiling", CEILING_FUNC))
+DAY_JOBS = (("par", PAR_FUNC), ("ceiling", CEILING_FUNC), ("residual", RESIDUAL_FUNC))
+#: The day jobs that need the ruleset's strategy table (they wait for it).
+TABLE_JOBS = ("par", "residual")
 
 
 def day_job_id(kind: str, date: dt.date, ruleset: str) -> str:
@@ -213,7 +219,7 @@ def roll_day(
     for step, func in DAY_JOBS:
         if step in marks or not config.par_jobs:
             continue
-        if step == "par" and not par_table_ready(config, ruleset):
+        if step in TABLE_JOBS and not par_table_ready(config, ruleset):
             continue  # waits for a later run, once the table is built
         job_id = day_job_id(step, day, ruleset)
         # DuplicateJobError: enqueued by an earlier run that died before marking it.
