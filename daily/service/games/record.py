@@ -74,6 +74,7 @@ class GameRecord:
     opponents: list[str] = field(default_factory=list)  # computer opponents' levels
     challenge: str | None = None  # the friend challenge this game is an entry of
     rival: str | None = None  # the game whose card is shown turn by turn (score to beat)
+    receipt: str | None = None  # a ranked game's receipt (daily.service.audit.receipts)
 
     def dumps(self) -> str:
         """The stored JSON text (``{"v":N,`` first; the fields in their order, as

@@ -405,17 +405,20 @@ class Days(Doc):
 
 
 class PublicKey(Doc):
-    """A public key that verifies descriptors."""
+    """A public key: it verifies descriptors, or receipts and the days' log heads."""
 
     id: str
     algorithm: Literal["Ed25519"]
     public_key: str
     created: str | None
-    active: bool
+    active: bool = Field(description="the current key of its purpose")
+    purpose: Literal["descriptors", "results"] = Field(
+        description="descriptors: signs day descriptors; results: signs receipts and the "
+                    "signed heads of the days' results logs")
 
 
 class Keys(Doc):
-    """Every key that signed a descriptor."""
+    """Every key that signed a descriptor, a receipt or a log head."""
 
     keys: list[PublicKey]
 
