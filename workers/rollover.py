@@ -22,7 +22,10 @@ grace covers finishing requests still in flight at the close), in order:
 5. write the day's fair-play review entries next to the archive
    (:func:`daily.service.review.queue.write_review_archive`) and enqueue
    ``workers.ceilings.record_day_ceiling(date, ruleset)`` (job id
-   ``ceiling-<date>-<ruleset>``; needs no strategy table).
+   ``ceiling-<date>-<ruleset>``; needs no strategy table);
+6. seal the day's results log and sign its head (:func:`workers.seal.seal_day`, run
+   here: :mod:`daily.service.audit.day_log`). Without a results key the step waits
+   (reported as ``"unsealed"``) for a later run.
 
 Every run also prepares the fair-play ceilings ahead of the results path: for every day
 that is open, or opens within :data:`PREPARE_AHEAD`, and each of its sets checked for
@@ -60,9 +63,11 @@ from daily import calendar
 from daily.fairplay.coverage import has_ceiling
 from daily.rules import get_ruleset
 from daily.service import keymap
+from daily.service.audit.day_log import DayLog
 from daily.service.clock import service_clock
-from daily.service.config import Config
+from daily.service.config import Config, ConfigError
 from daily.service.connections import DAYS_QUEUE
+from daily.service.days.keyring import Keyring
 from daily.service.results.archive import write_archive
 from daily.service.results.leaderboard import Leaderboard, as_text
 from daily.service.results.stream import ResultStream
@@ -72,7 +77,7 @@ from daily.strategy.tables.status import table_ready
 from workers.runtime import job_config, job_connection, job_queue_connection
 
 LOOKBACK_DAYS = 7
-GRACE_SECONDS = 300
+GRACE_SECONDS = int(calendar.GRACE.total_seconds())
 LOCK_SECONDS = 900
 #: Move logs stay in Redis this long after the archive was written.
 LOGS_KEPT_SECONDS = 7 * 24 * 3600
@@ -210,6 +215,17 @@ def roll_day(
                              config.archive_dir)
         conn.hset(marks_key, "review", "1")
         done.append("review")
+    unsealed = None
+    if "sealed" not in marks:
+        try:
+            keyring = Keyring.load(config)
+            keyring.results_signer()
+        except ConfigError as exc:  # KeyringError: names a file, never a secret
+            unsealed = str(exc)
+        else:
+            sealed = DayLog(conn, config, day, ruleset).seal(keyring, now)
+            conn.hset(marks_key, "sealed", str(sealed["size"]))
+            done.append("sealed")
     for step, func in DAY_JOBS:
         if step in marks or not config.par_jobs:
             continue
@@ -228,7 +244,10 @@ def roll_day(
             )
         conn.hset(marks_key, step, job_id)
         done.append(step)
-    return {"date": day.isoformat(), "ruleset": ruleset, "done": done}
+    out: dict[str, Any] = {"date": day.isoformat(), "ruleset": ruleset, "done": done}
+    if unsealed:
+        out["unsealed"] = unsealed
+    return out
 
 
 def rollover(now: str | None = None) -> dict[str, Any]:

@@ -44,7 +44,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_MASTER_SECRET`` | master seed secret as hex (production) | unset |
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
-| ``DAILY_RESULTS_KEY_FILE`` | current results key: receipts, log heads (PEM) | in ``<data>/keys/`` |
+| ``DAILY_RESULTS_KEY_FILE`` | current results key (receipts, heads; PEM) | in ``<data>/keys/`` |
 
 (1) ``off`` when ``DAILY_RATE_LIMIT`` is ``off``, unless set.
 

@@ -101,21 +101,26 @@ class ReviewEntry:
         return cls(str(state), Result.from_json(obj.get("result")), verdict,
                    float(obj.get("updated_at") or 0.0))
 
+    @property
+    def reason_code(self) -> str:
+        """Why it was held, as a code: ``foresight`` (the likelihood test), ``ceiling``
+        (a game that scored the day's ceiling: the check without a strategy table, and
+        for the sets of ``DAILY_FAIRPLAY_CEILING_ONLY``) or ``unchecked`` (the check
+        could not run)."""
+        method = str(self.verdict.get("method", ""))
+        return ("ceiling" if method.startswith("ceiling")
+                else "unchecked" if method == "unchecked" else "foresight")
+
     def public(self) -> dict[str, Any] | None:
         """What the player sees (nothing once cleared): the state, the reason in plain
         words, and the figures a client needs to say it in its own language.
 
-        ``reason_code`` is ``foresight`` (the likelihood test), ``ceiling`` (a game
-        that scored the day's ceiling: the check without a strategy table, and for the
-        sets of ``DAILY_FAIRPLAY_CEILING_ONLY``) or
-        ``unchecked`` (the check could not run).
+        ``reason_code``: :attr:`reason_code`.
         """
         if self.state == CLEARED:
             return None
         v = self.verdict
-        method = str(v.get("method", ""))
-        code = ("ceiling" if method.startswith("ceiling")
-                else "unchecked" if method == "unchecked" else "foresight")
+        code = self.reason_code
         out: dict[str, Any] = {
             "state": "under_review" if self.state == HELD else DISQUALIFIED,
             "reason": self.reason,
