@@ -25,7 +25,7 @@ grace covers finishing requests still in flight at the close), in order:
    ``ceiling-<date>-<ruleset>``; needs no strategy table);
 6. seal the day's results log and sign its head (:func:`workers.seal.seal_day`, run
    here: :mod:`daily.service.audit.day_log`). Without a results key the step waits
-   (reported as ``"unsealed"``) for a later run.
+   for a later run (a warning in the log says why).
 
 Every run also prepares the fair-play ceilings ahead of the results path: for every day
 that is open, or opens within :data:`PREPARE_AHEAD`, and each of its sets checked for
@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -75,6 +76,8 @@ from daily.service.review.gates import INLINE_BOXES
 from daily.service.review.queue import ReviewQueue, write_review_archive
 from daily.strategy.tables.status import table_ready
 from workers.runtime import job_config, job_connection, job_queue_connection
+
+log = logging.getLogger(__name__)
 
 LOOKBACK_DAYS = 7
 GRACE_SECONDS = int(calendar.GRACE.total_seconds())
@@ -215,13 +218,12 @@ def roll_day(
                              config.archive_dir)
         conn.hset(marks_key, "review", "1")
         done.append("review")
-    unsealed = None
     if "sealed" not in marks:
         try:
             keyring = Keyring.load(config)
             keyring.results_signer()
         except ConfigError as exc:  # KeyringError: names a file, never a secret
-            unsealed = str(exc)
+            log.warning("the results log of %s %s waits for the keys: %s", day, ruleset, exc)
         else:
             sealed = DayLog(conn, config, day, ruleset).seal(keyring, now)
             conn.hset(marks_key, "sealed", str(sealed["size"]))
@@ -244,10 +246,7 @@ def roll_day(
             )
         conn.hset(marks_key, step, job_id)
         done.append(step)
-    out: dict[str, Any] = {"date": day.isoformat(), "ruleset": ruleset, "done": done}
-    if unsealed:
-        out["unsealed"] = unsealed
-    return out
+    return {"date": day.isoformat(), "ruleset": ruleset, "done": done}
 
 
 def rollover(now: str | None = None) -> dict[str, Any]:
