@@ -110,13 +110,14 @@ def _gzipped(chunks: Iterator[bytes]) -> Iterator[bytes]:
 @operation(LogConsistency, path={"date": Date, "ruleset": RulesetName},
            query=ConsistencyQuery, errors=(404, 409))
 def consistency(date: str, ruleset: str, query: ConsistencyQuery) -> dict[str, Any]:
-    """The proof that the log of an older head is a prefix of a later head's (RFC 6962)."""
+    """The proof that the log of an older head is a prefix of a later head's (RFC 6962);
+    by default from the head signed at the close to the latest."""
     log = _day_log(date, ruleset)
     latest = log.latest()
     if latest is None:
         raise _not_sealed(log.day, log.ruleset)
     new = log.head(query.new) if query.new is not None else latest
-    old = log.head(query.old)
+    old = log.head(query.old) if query.old is not None else log.heads()[0]
     for found, size, field in ((old, query.old, "from"), (new, query.new, "to")):
         if found is None:
             raise NotFound(f"no head of {size} leaves", code="no_such_head", field=field)

@@ -296,7 +296,7 @@ class LeaderboardQuery(Body):
 class HeadQuery(Body):
     """``GET /days/{date}/{ruleset}/head``: the latest head, or the head of ``size``."""
 
-    size: Annotated[int, Field(ge=0, le=10**9), QUERY_WHOLE] = omittable(
+    size: Annotated[int, Field(ge=0, le=999_999_999), QUERY_WHOLE] = omittable(
         description="the head of the log of this many leaves (default: the latest head)"
     )
 
@@ -306,9 +306,10 @@ class ConsistencyQuery(Body):
 
     model_config = ConfigDict(populate_by_name=False)
 
-    old: Annotated[int, Field(ge=0, le=10**9), QUERY_WHOLE] = Field(
-        alias="from", description="the size of the older head")
-    new: Annotated[int, Field(ge=0, le=10**9), QUERY_WHOLE] = omittable(
+    old: Annotated[int, Field(ge=0, le=999_999_999), QUERY_WHOLE] = omittable(
+        alias="from", description="the size of the older head (default: the first head, "
+        "signed at the close)")
+    new: Annotated[int, Field(ge=0, le=999_999_999), QUERY_WHOLE] = omittable(
         alias="to", description="the size of the later head (default: the latest head)")
 
 
