@@ -10,5 +10,6 @@ with it, offline. The formats are public (``docs/protocol.md``, *Results log*):
 - :mod:`~daily.audit.signing`: receipts and signed tree heads (Ed25519);
 - :mod:`~daily.audit.board`: the canonical order of the leaves and the board they make;
 - :mod:`~daily.audit.proof`: a game's inclusion proof document;
-- :mod:`~daily.audit.day_audit`: the offline audit of a whole day.
+- :mod:`~daily.audit.day_audit`: the offline audit of a whole day;
+- :mod:`~daily.audit.sample_day`: a day of real random games, for tests, vectors and benches.
 """

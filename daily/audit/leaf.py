@@ -41,8 +41,8 @@ _INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _REASON = re.compile(r"[a-z][a-z0-9_]*")
 _ACCEPTED_FIELDS = ("code", "player_id", "ruleset", "date", "log", "score", "accepted_at")
-_RESULT_FIELDS = frozenset({"version", "kind", "accepted", "receipt", "name", "decision"})
-_DECISION_FIELDS = frozenset({"version", "kind", "code", "decision", "decided_at"})
+_RESULT_FIELDS = ("version", "kind", "accepted", "receipt", "name", "decision")
+_DECISION_FIELDS = ("version", "kind", "code", "decision", "decided_at")
 
 
 class LeafError(DailyError):
@@ -80,7 +80,7 @@ def parse_instant(text: Any, field: str = "time") -> float:
             field=field,
         )
     try:
-        moment = dt.datetime.strptime(text[:-1], "%Y-%m-%dT%H:%M:%S.%f").replace(tzinfo=dt.UTC)
+        moment = dt.datetime.fromisoformat(text[:-1]).replace(tzinfo=dt.UTC)
     except ValueError:
         raise LeafError("is not a valid calendar instant", field=field) from None
     return moment.timestamp()
@@ -93,7 +93,7 @@ def _text(obj: Mapping[str, Any], name: str, where: str, limit: int = MAX_ID) ->
     return value
 
 
-def _only(obj: Any, allowed: frozenset[str] | tuple[str, ...], where: str) -> Mapping[str, Any]:
+def _only(obj: Any, allowed: tuple[str, ...], where: str) -> Mapping[str, Any]:
     if not isinstance(obj, Mapping):
         raise LeafError("is not a JSON object", field=where.rstrip(".") or "leaf")
     for name in allowed:
