@@ -145,6 +145,14 @@ def review_decide(config: Config, game_id: str, decision: str) -> str:
     return done.stdout
 
 
+def verify_day(*args: str) -> subprocess.CompletedProcess[str]:
+    """``daily verify-day 2026-11-29 yahtzee ARGS``, offline, in its own process."""
+    return subprocess.run(
+        [sys.executable, "-m", "daily", "verify-day", "2026-11-29", "yahtzee", *args],
+        cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+        timeout=120, check=False)
+
+
 def test_receipts_the_signed_log_at_the_close_proofs_and_a_re_review(
     service_config: Config, make_player: Any, client: Any, clock: Any, tmp_path: Path
 ) -> None:
@@ -213,6 +221,18 @@ def test_receipts_the_signed_log_at_the_close_proofs_and_a_re_review(
     assert proof.verifies() and proof.head == head and proof.leaf.code == code
     assert verify_receipt(public, proof.leaf.accepted, proof.leaf.receipt)  # type: ignore[arg-type]
 
+    # Anyone can audit the day offline from what the API serves.
+    files = {}
+    for name, path in (("descriptor", "/days/2026-11-29/yahtzee"), ("keys", "/keys"),
+                       ("head", "/days/2026-11-29/yahtzee/head"),
+                       ("proof", f"/results/{code}/proof"),
+                       ("log", "/days/2026-11-29/yahtzee/log")):
+        files[name] = tmp_path / name
+        files[name].write_bytes(client.get("/api/v1" + path).data)
+    audit = verify_day(*(f"--{n}={p}" for n, p in files.items()))
+    assert audit.returncode == 0, audit.stdout[-2000:] + audit.stderr[-2000:]
+    assert "verified: 2026-11-29 yahtzee" in audit.stdout, audit.stdout
+
     # A re-review after the close appends a decision and signs a consistent new head.
     out = review_decide(service_config, finals[cy.id]["id"], "disqualify")
     assert "appended to the results log" in out
@@ -226,5 +246,13 @@ def test_receipts_the_signed_log_at_the_close_proofs_and_a_re_review(
     appended = Leaf.from_json(json.loads(
         client.get("/api/v1/days/2026-11-29/yahtzee/log").data.splitlines()[-1]))
     assert (appended.kind, appended.decision) == ("decision", Decision("disqualified", "foresight"))
+    files["old-head"] = files["head"]
+    for name, path in (("head", "/days/2026-11-29/yahtzee/head"),
+                       ("log", "/days/2026-11-29/yahtzee/log")):
+        files[name] = tmp_path / f"later-{name}"
+        files[name].write_bytes(client.get("/api/v1" + path).data)
+    del files["proof"]
+    audit = verify_day(*(f"--{n}={p}" for n, p in files.items()))
+    assert audit.returncode == 0, audit.stdout[-2000:] + audit.stderr[-2000:]
     run_jobs(service_config, ("workers.seal.seal_day", ("2026-11-29", "yahtzee")))
     assert client.get("/api/v1/days/2026-11-29/yahtzee/head").get_json() == later.to_json()
