@@ -32,7 +32,6 @@ import redis
 from benchjson import figure
 
 from daily import calendar
-from daily.dice import SlotCache
 from daily.movelog import MoveLog
 from daily.randomplay import random_game
 from daily.rules import get_ruleset
