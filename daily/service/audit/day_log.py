@@ -265,36 +265,47 @@ class DayLog:
 
     def result_leaves(self, keyring: Keyring, games: dict[str, Game]) -> list[Leaf]:
         """The result leaf of each game (records read in pipelined batches). A game
-        whose record is gone is built from its result (review or refusal) and signed
-        now; one with neither is left out, with an error in the log."""
+        whose record is gone is built from its result (review, refusal, or the board's
+        entry and move log) and its receipt signed now; one with none of these is left
+        out, with an error in the service's log."""
         ids = sorted(games)
-        leaves: list[Leaf] = []
-        _, key = keyring.results_signer()
+        found: list[tuple[str, Accepted, str | None]] = []
+        missing: list[str] = []
         for start in range(0, len(ids), BATCH):
             batch = ids[start:start + BATCH]
             with self.conn.pipeline(transaction=False) as pipe:
                 for game_id in batch:
                     pipe.get(keymap.game(self.prefix, game_id))
                 records = pipe.execute()
-            found: list[tuple[str, Accepted, str | None]] = []
             for game_id, raw in zip(batch, records, strict=True):
                 record = GameRecord.loads(raw) if raw is not None else None
-                result = games[game_id].result
                 if record is not None and record.code is not None:
                     found.append((game_id, accepted_of(record), record.receipt))
-                elif result is not None:
-                    found.append((game_id, Accepted(
-                        result.code, result.player_id, result.ruleset,
-                        result.date.isoformat(), result.log, result.total,
-                        instant(result.finished_at)), None))
                 else:
-                    log.error("game %s of %s %s has no record: left out of the log",
-                              game_id, self.day, self.ruleset)
-            names = _names(self.conn, self.prefix, [acc.player_id for _, acc, _ in found])
-            for game_id, acc, receipt in found:
-                leaves.append(Leaf.result(acc, receipt or sign_receipt(key, acc),
-                                          names.get(acc.player_id), games[game_id].decision))
-        return leaves
+                    missing.append(game_id)
+        if missing:
+            from_board = self._board_results(set(missing))
+            for game_id in missing:
+                result = games[game_id].result or from_board.get(game_id)
+                if result is None or not result.log:
+                    log.error("game %s of %s %s has no record and no move log: left out of "
+                              "the log", game_id, self.day, self.ruleset)
+                    continue
+                found.append((game_id, Accepted(
+                    result.code, result.player_id, result.ruleset, result.date.isoformat(),
+                    result.log, result.total, instant(result.finished_at)), None))
+        _, key = keyring.results_signer()
+        names = _names(self.conn, self.prefix, [acc.player_id for _, acc, _ in found])
+        return [Leaf.result(acc, receipt or sign_receipt(key, acc), names.get(acc.player_id),
+                            games[game_id].decision) for game_id, acc, receipt in found]
+
+    def _board_results(self, wanted: set[str]) -> dict[str, Result]:
+        """The results of the board's games in ``wanted``, from its entries and logs."""
+        board = Leaderboard(self.conn, self.day, self.ruleset, prefix=self.prefix)
+        return {entry.game_id: Result(entry.game_id, entry.player_id, entry.player_name,
+                                      self.day, self.ruleset, entry.score, entry.finished_at,
+                                      entry.code, text)
+                for entry, text in board.iter_results() if entry.game_id in wanted}
 
     def seal(self, keyring: Keyring, now: dt.datetime) -> dict[str, Any]:
         """Seal the log of the closed day set, or append the decisions changed since
@@ -356,11 +367,15 @@ def _raw(value: bytes | str) -> bytes:
 
 def _names(conn: redis.Redis, prefix: str, player_ids: list[str]) -> dict[str, str]:
     """The names of players now (their accounts' ``name``), missing ones left out."""
-    with conn.pipeline(transaction=False) as pipe:
-        for pid in player_ids:
-            pipe.hget(keymap.account(prefix, pid), "name")
-        found = pipe.execute()
-    return {pid: as_text(raw) for pid, raw in zip(player_ids, found, strict=True) if raw}
+    out: dict[str, str] = {}
+    for start in range(0, len(player_ids), BATCH):
+        batch = player_ids[start:start + BATCH]
+        with conn.pipeline(transaction=False) as pipe:
+            for pid in batch:
+                pipe.hget(keymap.account(prefix, pid), "name")
+            found = pipe.execute()
+        out.update((pid, as_text(raw)) for pid, raw in zip(batch, found, strict=True) if raw)
+    return out
 
 
 def _write_atomic(path: Path, parts: Iterator[bytes]) -> None:
