@@ -157,7 +157,7 @@ class SignedHead:
         daily.audit.signing.HeadError: date: is missing
         """
         if not isinstance(obj, Mapping):
-            raise HeadError("a head is a JSON object", field="head")
+            raise HeadError("is not a JSON object")
         if obj.get("version") != HEAD_VERSION:
             raise HeadError(f"is {obj.get('version')!r}, expected {HEAD_VERSION!r}",
                             field="version")
