@@ -191,7 +191,7 @@ def test_rotation_keeps_old_public_keys_and_retires_the_private_key(data_dir: Pa
     # The master secret, hence every day seed, is unchanged by a rotation.
     assert after.day_seed("yahtzee", "2026-11-29") == before.day_seed("yahtzee", "2026-11-29")
     rotate_signing_key(keys)
-    assert len(Keyring.from_dir(keys).public_keys()) == 3
+    assert len(Keyring.from_dir(keys).public_keys()) == 4  # and the results key
 
 
 def test_repr_pickle_and_logs_never_show_secrets(
