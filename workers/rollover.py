@@ -23,7 +23,10 @@ grace covers finishing requests still in flight at the close), in order:
    (:func:`daily.service.review.queue.write_review_archive`) and enqueue
    ``workers.ceilings.record_day_ceiling(date, ruleset)`` (job id
    ``ceiling-<date>-<ruleset>``; needs no strategy table);
-6. seal the day's results log and sign its head (:func:`workers.seal.seal_day`, run
+6. enqueue ``workers.residuals.record_day_residuals(date, ruleset)`` (job id
+   ``residual-<date>-<ruleset>``): each player's score against optimal play on the
+   day's dice, for the record across days; like par, once the table is built;
+7. seal the day's results log and sign its head (:func:`workers.seal.seal_day`, run
    here: :mod:`daily.service.audit.day_log`). Without a results key the step waits
    for a later run (a warning in the log says why).
 
@@ -86,11 +89,14 @@ LOCK_SECONDS = 900
 LOGS_KEPT_SECONDS = 7 * 24 * 3600
 PAR_FUNC = "workers.par.record_day_par"
 CEILING_FUNC = "workers.ceilings.record_day_ceiling"
+RESIDUAL_FUNC = "workers.residuals.record_day_residuals"
 PREPARE_FUNC = "workers.ceilings.prepare_day_ceiling"
 #: The fair-play ceiling of a day is prepared from this long before the day opens.
 PREPARE_AHEAD = dt.timedelta(hours=12)
 #: The jobs a revealed day gets: (rollover step and job id prefix, function).
-DAY_JOBS = (("par", PAR_FUNC), ("ceiling", CEILING_FUNC))
+DAY_JOBS = (("par", PAR_FUNC), ("ceiling", CEILING_FUNC), ("residual", RESIDUAL_FUNC))
+#: The day jobs that need the ruleset's strategy table (they wait for it).
+TABLE_JOBS = ("par", "residual")
 
 
 def day_job_id(kind: str, date: dt.date, ruleset: str) -> str:
@@ -231,7 +237,7 @@ def roll_day(
     for step, func in DAY_JOBS:
         if step in marks or not config.par_jobs:
             continue
-        if step == "par" and not par_table_ready(config, ruleset):
+        if step in TABLE_JOBS and not par_table_ready(config, ruleset):
             continue  # waits for a later run, once the table is built
         job_id = day_job_id(step, day, ruleset)
         # DuplicateJobError: enqueued by an earlier run that died before marking it.

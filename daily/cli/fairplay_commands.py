@@ -2,12 +2,15 @@
 
 * ``daily ceiling RULESET --seed HEX [--log]``: the best score possible knowing every
   slot of the seed's dice (``--log`` also prints a move log that scores it).
-* ``daily review list``: the games held for review, oldest first.
+* ``daily review list [--state pending|held]``: the games waiting for a decision
+  (pending review at the top of their board, or held), oldest first.
 * ``daily review show GAME``: the evidence (the decisions that gave it away, the
-  ceiling, the par).
-* ``daily review stats DATE RULESET``: scout-like games, games from busy networks.
-* ``daily review clear GAME`` / ``daily review disqualify GAME [--note TEXT]``: decide.
-  Both are idempotent; a cleared game takes its rank on the board.
+  ceiling, the par, the linked scouts, the player's record across days).
+* ``daily review stats DATE RULESET``: scout-like games (finished and unfinished),
+  games from busy networks, the decisions.
+* ``daily review clear GAME`` / ``daily review hold GAME`` / ``daily review disqualify
+  GAME [--note TEXT]``: decide. Idempotent; a cleared game takes its rank on the board,
+  a held one stays off it waiting for a final decision.
 
 >>> main = __import__("daily.cli", fromlist=["main"]).main
 >>> main(["ceiling", "yacht", "--option", "forced_order=true", "--seed", "00" * 32])
@@ -39,8 +42,10 @@ def register(sub: Any) -> None:
 
     review = sub.add_parser("review", help="the fair-play review queue (REDIS_URL)")
     rsub = review.add_subparsers(dest="review_command", required=True)
-    listing = rsub.add_parser("list", help="the games held for review, oldest first")
+    listing = rsub.add_parser("list", help="the games waiting for a decision, oldest first")
     listing.add_argument("--limit", type=int, default=100)
+    listing.add_argument("--state", choices=("pending", "held"),
+                         help="only the games pending review, or only the held ones")
     listing.set_defaults(handler=_review_list)
     show = rsub.add_parser("show", help="the evidence against one game")
     show.add_argument("game_id")
@@ -51,6 +56,7 @@ def register(sub: Any) -> None:
     stats.add_argument("ruleset")
     stats.set_defaults(handler=_review_stats)
     for name, help_text in (("clear", "put the game on the board"),
+                            ("hold", "keep a pending game off the board, undecided"),
                             ("disqualify", "keep the game off the board for good")):
         decide = rsub.add_parser(name, help=help_text)
         decide.add_argument("game_id")
@@ -79,12 +85,14 @@ def _queue() -> tuple[Any, Any]:
 
 def _review_list(args: argparse.Namespace) -> int:
     queue, _ = _queue()
-    held = queue.held(args.limit)
+    held = [e for e in queue.held(args.limit) if args.state in (None, e.state)]
     for entry in held:
         r = entry.result
         print(f"{r.game_id}  {r.date.isoformat()} {r.ruleset:10} total {r.total:4}"
-              f"  ceiling {entry.verdict.get('ceiling')}  {r.player_name or r.player_id}")
-    print(f"{len(held)} game(s) held for review")
+              f"  {entry.state:7} {entry.reason_code:10}  ceiling {entry.verdict.get('ceiling')}"
+              f"  {r.player_name or r.player_id}")
+    pending = sum(1 for e in held if e.state == "pending")
+    print(f"{len(held)} game(s) held for review ({pending} pending review at the top)")
     return 0
 
 
@@ -106,6 +114,7 @@ def _review_show(args: argparse.Namespace) -> int:
 def _review_stats(args: argparse.Namespace) -> int:
     from daily.dice import parse_date
     from daily.rules import canonical_name
+    from daily.service.review.evidence import unfinished_scouts
 
     queue, _ = _queue()
     date, ruleset = parse_date(args.date).isoformat(), canonical_name(args.ruleset)
@@ -113,9 +122,13 @@ def _review_stats(args: argparse.Namespace) -> int:
     states: dict[str, int] = {}
     for entry in queue.entries_of(date, ruleset):
         states[entry.state] = states.get(entry.state, 0) + 1
+    unfinished = unfinished_scouts(queue.conn, queue.prefix, date, ruleset)
     print(f"{date} {ruleset}: {signals['checked']} games checked,"
           f" {signals['scout_like']} scout-like (rerolled every die),"
-          f" {signals['busy_network']} from busy networks;"
+          f" {signals['reveal_unused']} revealing far more than they used,"
+          f" {len(unfinished)} unfinished scout-like,"
+          f" {signals['busy_network']} from busy networks,"
+          f" {signals['scout_linked']} linked to a scout;"
           f" review: {', '.join(f'{n} {s}' for s, n in sorted(states.items())) or 'none'}")
     return 0
 

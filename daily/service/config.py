@@ -241,6 +241,11 @@ class Config:
         return self.data_dir / "archive"
 
     @property
+    def cards_dir(self) -> Path:
+        """Where the link previews' PNG cards are kept once drawn (``daily.web.sharecard``)."""
+        return self.data_dir / "cards"
+
+    @property
     def tables_dir(self) -> Path:
         """Where strategy tables are stored (``DAILY_TABLES_DIR``, default ``<data>/tables``)."""
         return self.tables_path or self.data_dir / "tables"

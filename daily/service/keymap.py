@@ -20,6 +20,10 @@ key                                    type     what, and how long it lives
                                        STRING   the id of the player's ranked game of a day
                                                 set; written once (Lua); expires with the
                                                 ranked game
+``P started:{r<N>}:<date>:<ruleset>``  ZSET     game id -> start time of the ranked games of a
+                                                day set started in shard ``N`` (the scouts,
+                                                finished or not, are found there); 8 days
+                                                after the day closes
 ``P code:<code>``                      STRING   the game id of a result code; expires with
                                                 its game (ranked or practice, as above)
 ``P account:<player>``                 HASH     a player: name, created, token hash, last
@@ -59,8 +63,15 @@ key                                    type     what, and how long it lives
                                                 like the above; 4 days (``EX``)
 ``P lb:{<date>:<ruleset>}:review``     HASH     game id -> JSON review entry of a held game
                                                 (:mod:`daily.service.review.queue`); forever
-``P lb:{<date>:<ruleset>}:signals``    HASH     checked / scout_like / busy_network counts
-                                                (``:seen`` SET: game ids counted); forever
+``P lb:{<date>:<ruleset>}:signals``    HASH     checked / scout_like / reveal_unused /
+                                                busy_network / scout_linked counts (``:seen``
+                                                SET: game ids counted); forever
+``P lb:{<date>:<ruleset>}:scouts``     HASH     game id -> JSON sighting of a finished scout
+                                                (:mod:`daily.fairplay.scouting`); 8 days
+``P fairplay:residual:{<player>}``     HASH     "<date> <ruleset>" -> the player's residual
+                                                against optimal play that day (:mod:`daily.
+                                                fairplay.residual`); 90 days after the last
+                                                write
 ``P review:index``                     HASH     game id -> "<date> <ruleset>" of its review
 ``P review:open``                      ZSET     held game ids by finish time (until decided)
 ``P fairplay:origin:<player>``         STRING   "<day> <salted network hash>" of the
@@ -129,6 +140,15 @@ def ranked(prefix: str, date: dt.date | str, ruleset: str, player_id: str) -> st
     """The id of a player's ranked game of one day set, in the player's shard's slot."""
     shard = shards.tag(shards.shard_of(player_id))
     return f"{prefix}ranked:{shard}:{_date(date)}:{ruleset}:{player_id}"
+
+
+def started(prefix: str, date: dt.date | str, ruleset: str, shard: int) -> str:
+    """The ranked games of a day set started in one shard, by start time.
+
+    >>> started("dd:", "2026-11-29", "yahtzee", 3)
+    'dd:started:{r3.40}:2026-11-29:yahtzee'
+    """
+    return f"{prefix}started:{shards.tag(shard)}:{_date(date)}:{ruleset}"
 
 
 def code(prefix: str, result_code: str) -> str:
@@ -281,6 +301,15 @@ def review_index(prefix: str) -> str:
 def review_open(prefix: str) -> str:
     """The held games, by finish time."""
     return f"{prefix}review:open"
+
+
+def residuals(prefix: str, player_id: str) -> str:
+    """A player's residuals against optimal play, per day set.
+
+    >>> residuals("dd:", "p_1")
+    'dd:fairplay:residual:{p_1}'
+    """
+    return f"{prefix}fairplay:residual:{{{player_id}}}"
 
 
 def player_origin(prefix: str, player_id: str) -> str:

@@ -24,11 +24,14 @@ from daily.service.config import Config
 from daily.service.http.served import served_request
 
 
-def public_base_url(config: Config) -> str:
-    """Scheme, host and port (no trailing slash) under which players reach the service."""
+def public_base_url(config: Config, *, from_request: bool = True) -> str:
+    """Scheme, host and port (no trailing slash) under which players reach the service.
+
+    ``from_request=False``: never the request's host, even without ``DAILY_PUBLIC_URL``
+    (a link that carries a secret, like the token's QR code)."""
     if config.public_url:
         return config.public_url
-    served = served_request()
+    served = served_request() if from_request else None
     if served is not None:
         return served.host_url.rstrip("/")
     return f"http://{config.host}:{config.port}"

@@ -93,7 +93,7 @@ def result_preview(result: dict[str, Any], base: str, lang: str) -> tuple[Previe
     preview = Preview(
         title=w["result"].format(name=name, total=result["total"], game=game),
         description=" · ".join(p for p in (points, ranked) if p),
-        image=f"{base}/r/{code}/card.png", url=f"{base}/r/{code}",
+        image=f"{base}/r/{code}/card.png?lang={lang}", url=f"{base}/r/{code}",
     )
     card = ShareCard(title=f"{name} · {game}", headline=str(result["total"]), caption=caption,
                      marks=list(result.get("marks") or []))
@@ -116,7 +116,7 @@ def challenge_preview(
             for e in sorted(done, key=lambda e: -e["total"])]
     preview = Preview(
         title=w["challenge"].format(code=code, game=game), description=description,
-        image=f"{base}/c/{code}/card.png", url=f"{base}/c/{code}",
+        image=f"{base}/c/{code}/card.png?lang={lang}", url=f"{base}/c/{code}",
     )
     card = ShareCard(title=w["challenge"].format(code=code, game=game),
                      headline=str(best) if best is not None else "?",
@@ -137,7 +137,7 @@ def group_preview(invite: dict[str, Any], base: str, lang: str) -> tuple[Preview
     title = w["group"].format(name=invite["name"])
     preview = Preview(
         title=title, description=w["group_desc"].format(n=invite["members"]),
-        image=f"{base}/g/{code}/card.png", url=f"{base}/g/{code}",
+        image=f"{base}/g/{code}/card.png?lang={lang}", url=f"{base}/g/{code}",
     )
     card = ShareCard(title=title, headline=str(invite["members"]), caption=w["members"])
     return preview, card

@@ -7,7 +7,7 @@ serves the single-page app at ``/``, ``/r/<code>`` (a shared result), ``/c/<code
 OpenGraph/Twitter tags and a PNG card (``/r/<code>/card.png``, ``/c/<code>/card.png``,
 ``/g/<code>/card.png``) for link previews, its
 modules and styles under ``/static/web/``, and one helper endpoint, ``POST /qr.svg``,
-that draws the QR code of the caller's own import link ``<origin>/#/import/<token>``
+that draws the QR code of the caller's own import link ``<DAILY_PUBLIC_URL>/#/import/<token>``
 (used to move the player to another device), and what makes it an installable app
 (:mod:`daily.web.pwa`: ``/sw.js``, ``/manifest.webmanifest``, ``/icons/...`` and
 ``/offline/rules.json``). The QR endpoint needs the player's bearer token, so
@@ -57,7 +57,7 @@ from daily.web.pwa import (
     service_worker,
     shell_version,
 )
-from daily.web.sharecard import render_card
+from daily.web.sharecard import ShareCard, cached_card, card_digest
 
 bp = Blueprint(
     "web",
@@ -117,8 +117,25 @@ def _challenge(code: str) -> dict[str, Any] | None:
         return None
 
 
+#: How long a browser or the proxy in front (``deploy/nginx``) may keep a card: a card
+#: changes only with its result's rank.
+CARD_MAX_AGE = 300
+
+
 def _png(data: bytes) -> Response:
     return Response(data, mimetype="image/png", headers={"Cache-Control": "public, max-age=300"})
+
+
+def _card(card: ShareCard) -> Response:
+    """A link preview's card: drawn once, then read from ``<data>/cards``; public, with an
+    ETag, and ``Vary: Accept-Language`` when no ``?lang=`` chose its language."""
+    response = Response(cached_card(card, _services().config.cards_dir), mimetype="image/png",
+                        headers={"Cache-Control": f"public, max-age={CARD_MAX_AGE}"})
+    response.set_etag(card_digest(card))
+    if "lang" not in request.args:
+        response.vary.add("Accept-Language")
+    response.make_conditional(request)
+    return response
 
 
 @bp.get("/r/<code>")
@@ -140,7 +157,7 @@ def result_card(code: str) -> Response:
     if result is None:
         raise NotFound(f"no result {code}", field="code")
     _, card = result_preview(result, "", request_lang())
-    return _png(render_card(card))
+    return _card(card)
 
 
 @bp.get("/c/<code>")
@@ -161,7 +178,7 @@ def challenge_card(code: str) -> Response:
     if challenge is None:
         raise NotFound(f"no challenge {code}", field="code")
     _, card = challenge_preview(challenge, "", request_lang())
-    return _png(render_card(card))
+    return _card(card)
 
 
 def _group(code: str) -> dict[str, Any] | None:
@@ -192,7 +209,7 @@ def group_card(code: str) -> Response:
     if invite is None:
         raise NotFound(f"no group {code}", field="code")
     _, card = group_preview(invite, "", request_lang())
-    return _png(render_card(card))
+    return _card(card)
 
 
 @bp.get("/sw.js")
@@ -234,5 +251,8 @@ def qr_svg() -> Response:
     current_player()
     only_fields(json_object(), ())  # no body, or {} (a deep one is a 400 like anywhere)
     token = bearer_token() or ""
-    link = f"{request.host_url.rstrip('/')}/#/import/{quote(token, safe='')}"
+    # DAILY_PUBLIC_URL (else the configured address), never the request's Host header:
+    # a link that carries the token goes nowhere a header chose.
+    base = public_base_url(_services().config, from_request=False)
+    link = f"{base}/#/import/{quote(token, safe='')}"
     return Response(draw_qr(link), mimetype="image/svg+xml", headers=_NO_STORE)

@@ -9,12 +9,23 @@ it never shows a die that the result page itself would hide.
 ...     caption="points · rank 3 of 120", marks=["good"] * 6 + ["fair"] * 6 + ["zero"]))
 >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
 True
+
+Drawing one costs 130 to 300 ms of CPU, so a card is drawn once and kept on disk
+(:func:`cached_card`, under ``<data>/cards``) by the digest of what it shows: the same
+code and language give the same card until its rank changes, and every request after
+the first reads the file. Files older than :data:`KEPT_SECONDS` are removed as new ones
+are written.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
-from dataclasses import dataclass, field
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -27,6 +38,11 @@ PAPER = (255, 253, 248)
 INK = (29, 35, 43)
 MUTED = (93, 102, 112)
 MARK_COLOURS = {"good": (46, 160, 67), "fair": (224, 161, 0), "zero": (40, 40, 40)}
+#: Version of the drawing: part of every kept card's digest (a new drawing, new files).
+DRAWING = "card/1"
+#: Kept cards older than this are removed (one sweep every :data:`SWEEP_EVERY` writes).
+KEPT_SECONDS = 3 * 86400
+SWEEP_EVERY = 256
 #: Fonts tried in order; Pillow's own scalable default font is the last resort.
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
 
@@ -91,3 +107,54 @@ def render_card(card: ShareCard) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()
+
+
+_WRITES = [0]
+
+
+def card_digest(card: ShareCard) -> str:
+    """The digest of what a card shows (and of :data:`DRAWING`): its file name and ETag.
+
+    >>> card_digest(ShareCard("t", "1", "c")) == card_digest(ShareCard("t", "1", "c"))
+    True
+    """
+    text = json.dumps([DRAWING, asdict(card)], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def cached_card(card: ShareCard, folder: Path) -> bytes:
+    """The card's PNG: read from ``folder`` if drawn before, else drawn and kept there
+    (written atomically, so concurrent workers never read half a file)."""
+    path = folder / f"{card_digest(card)}.png"
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        pass
+    png = render_card(card)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".card-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(png)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _WRITES[0] += 1
+    if _WRITES[0] % SWEEP_EVERY == 0:
+        sweep(folder)
+    return png
+
+
+def sweep(folder: Path, now: float | None = None) -> int:
+    """Remove the kept cards older than :data:`KEPT_SECONDS`; returns how many."""
+    limit = (now if now is not None else time.time()) - KEPT_SECONDS
+    removed = 0
+    for path in folder.glob("*.png"):
+        try:
+            if path.stat().st_mtime < limit:
+                path.unlink()
+                removed += 1
+        except FileNotFoundError:
+            continue
+    return removed

@@ -6,6 +6,7 @@ import datetime as dt
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,54 @@ def test_results_and_pending_results_survive_kill_9(own_valkey, tmp_path) -> Non
     assert board.players() == 30
     assert board.top(1)[0].score == 230
     conn.close()
+
+
+def test_the_results_consumer_reconnects_when_redis_restarts(own_valkey, tmp_path) -> None:
+    """A running ``daily worker results`` (not burst) outlives a Redis restart: it says
+    so in one line, no traceback, and records what arrives once Redis is back."""
+    server = own_valkey()
+    conn = redis.Redis.from_url(server.url)
+    stream = ResultStream(conn, prefix="tr:")
+    board = Leaderboard(conn, "2026-11-29", "maxi-yatzy", prefix="tr:")
+    env = dict(os.environ, REDIS_URL=server.url, DAILY_KEY_PREFIX="tr:", PYTHONPATH=str(ROOT),
+               DAILY_DATA_DIR=str(tmp_path / "data"))
+    log_path = tmp_path / "consumer.log"
+    with log_path.open("wb") as out:
+        consumer = subprocess.Popen([sys.executable, "-m", "daily", "worker", "results"],
+                                    env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        for n in range(1, 6):
+            stream.add(result(n))
+        wait_for(lambda: board.players() == 5, "the first results")
+        conn.close()
+        server.kill9()
+        wait_for(lambda: "lost Redis" in log_path.read_text(), "the consumer to see it")
+        server.start()
+        conn = redis.Redis.from_url(server.url)
+        stream = ResultStream(conn, prefix="tr:")
+        board = Leaderboard(conn, "2026-11-29", "maxi-yatzy", prefix="tr:")
+        for n in range(6, 11):
+            stream.add(result(n))
+        wait_for(lambda: board.players() == 10, "the results sent after the restart")
+        assert consumer.poll() is None  # still running
+    finally:
+        consumer.terminate()
+        consumer.wait(30)
+        conn.close()
+    text = log_path.read_text()
+    assert consumer.returncode == 0, text
+    assert "Traceback" not in text
+    assert len([line for line in text.splitlines() if "lost Redis" in line]) == 1
+    assert "Redis is back after" in text
+
+
+def wait_for(condition, what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if condition():
+                return
+        except redis.ConnectionError:
+            pass
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)

@@ -7,6 +7,10 @@ second game is held for review (off the top, around-me, histogram and percentile
 player sees why, and the operator's commands clear or disqualify it. Both decisions,
 the rollover's archive and ``daily rebuild`` carry the review.
 
+Evidence across games and days, on the same server: a game on its way into the top
+that follows a scout (one left one box short of the end), or whose player's record keeps
+beating optimal play, waits for the operator.
+
 The API is the live server's (real gunicorn, two workers taking consecutive requests in
 turn).
 """
@@ -36,7 +40,7 @@ from daily.rules import get_ruleset
 from daily.service import keymap
 from daily.service.config import Config
 from daily.service.results.archive import archive_path
-from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.leaderboard import Leaderboard, Result
 from daily.service.review.gates import store_prepared
 from daily.service.review.queue import ReviewQueue, rebuild_day, review_archive_path
 from daily.strategy.solver import StrategyTable
@@ -150,16 +154,16 @@ def test_scout_then_perfect_game_never_reaches_the_board(
     assert board["players"] == 2 and board["me"] is None and board["around"] == []
     assert sum(b["count"] for b in board["histogram"]["bins"]) == 2
     review = board["review"]
-    assert review["state"] == "under_review"
-    assert review["reason_code"] == ("foresight" if table else "ceiling")
+    assert review["state"] == "pending_review"  # on its way into the top
+    assert review["reason_code"] == ("strict" if table else "ceiling")
     assert "not been shown" in review["reason"] or "not been shown yet" in review["reason"]
     state = cheat.call("GET", f"/games/{log_state['id']}").get_json()
-    assert state["result"]["review"]["state"] == "under_review"
+    assert state["result"]["review"]["state"] == "pending_review"
     assert state["result"]["rank"] is None
     public = cheat.client.get(f"/api/v1/results/{state['result']['code']}").get_json()
-    assert public["review"]["state"] == "under_review" and public["rank"] is None
+    assert public["review"]["state"] == "pending_review" and public["rank"] is None
 
-    listed = _cli(monkeypatch, service_config, capsys, "review", "list")
+    listed = _cli(monkeypatch, service_config, capsys, "review", "list", "--state", "pending")
     assert log_state["id"] in listed and "1 game(s) held" in listed
     shown = _cli(monkeypatch, service_config, capsys, "review", "show", log_state["id"])
     assert f"ceiling (perfect game with foresight): {log_state['total']}" in shown
@@ -216,7 +220,7 @@ def test_a_cleared_game_takes_its_rank_and_the_archive_and_rebuild_carry_the_rev
     review_file = review_archive_path(config.archive_dir, DATE, "yahtzee")
     lines = [json.loads(x) for x in review_file.read_text().splitlines()]
     assert lines[0]["format"] == "daily-review/1" and lines[0]["entries"] == 2
-    assert {x["state"] for x in lines[1:]} == {"cleared", "held"}
+    assert {x["state"] for x in lines[1:]} == {"cleared", "pending"}
 
     # A held game disqualified after the close: the review file is rewritten.
     _cli(monkeypatch, config, capsys, "review", "disqualify", games[1]["id"])
@@ -275,10 +279,10 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     assert "maxi-yatzy" in config.fairplay_rulesets
     conn = redis_client
     maxi = get_ruleset("maxi-yatzy")
+    honest, cheat = make_player("Ada"), make_player("Ace")
+    play_out(honest, ranked(honest, "maxi-yatzy"))  # before the scout: not linked to it
     slots = scout(make_player("x1"), "maxi-yatzy")
     ceiling = solve_ceiling(maxi, slots)  # the scout's accomplice solves the day (10-90 s)
-    honest, cheat = make_player("Ada"), make_player("Ace")
-    play_out(honest, ranked(honest, "maxi-yatzy"))
     perfect = cash_in(cheat, slots, "maxi-yatzy", ceiling)
 
     # 1. Prepared ahead (what workers.ceilings.prepare_day_ceiling stores): one GET.
@@ -288,7 +292,7 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     assert "computing" not in done.stderr  # nothing was solved in the consumer
     queue = ReviewQueue(conn, PREFIX)
     entry = queue.entry(perfect["id"])
-    assert entry is not None and entry.state == "held"
+    assert entry is not None and entry.state == "pending"  # it would top the board
     assert entry.verdict["method"] == "ceiling-only/1"
     board = Leaderboard(conn, DATE, "maxi-yatzy", prefix=PREFIX)
     assert board.players() == 2  # the honest player and the scout; not the cheat
@@ -316,8 +320,103 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     assert "is not prepared: computing it in the background" in log_text
     assert "results deferred" in log_text and "level 20 of 20" in log_text
     assert not logged_number(log_text, ceiling.value)  # never logged
-    assert queue.entry(second["id"]).state == "held"
+    assert queue.entry(second["id"]).state == "pending"
     assert board.players() == 2
     # The consumer shared what it computed: the next consumer only reads it.
     prepared = json.loads(conn.get(keymap.fairplay_ceiling(PREFIX, DATE, "maxi-yatzy")))
     assert prepared["ceiling"] == ceiling.value
+
+
+# ----- evidence across games and days -----------------------------------------------
+# A game on its way into the top of its board waits for an operator when it follows a
+# scout of the day, or when its player's record keeps beating optimal play. The scout
+# leaves its game one box short of the end, so it never reaches the results stream: it
+# is found among the day's started games.
+
+
+def scout_one_box_short(player: Player) -> np.ndarray:
+    """Reroll every die of every turn but the last, which is never played."""
+    rules = get_ruleset("yahtzee")
+    seen = np.zeros((rules.turns - 1, rules.rolls_per_turn, rules.dice), dtype=np.int64)
+    state = ranked(player)
+    for t in range(rules.turns - 1):
+        seen[t, 0] = state["dice"]
+        for r in range(1, rules.rolls_per_turn):
+            state = move(player, state, "roll", hold="0" * rules.dice)
+            seen[t, r] = state["dice"]
+        box = next(c["box"] for c in state["choices"] if c["legal"])
+        state = move(player, state, "score", box=box)
+    assert not state["over"]
+    return seen
+
+
+def write_record(redis_client: redis.Redis, service_config: Config, player: Player,
+                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three earlier days 150 points over the hard bot on the same dice, written by the
+    residual job (run here, on the live server's Redis)."""
+    from workers.residuals import record_day_residuals
+
+    monkeypatch.setenv("REDIS_URL", service_config.redis_url or "")
+    monkeypatch.setenv("DAILY_KEY_PREFIX", PREFIX)
+    monkeypatch.setenv("DAILY_DATA_DIR", str(service_config.data_dir))
+    for back in (3, 4, 5):
+        day = dt.date(2026, 11, 29) - dt.timedelta(days=back)
+        redis_client.set(f"{PREFIX}par:{day}:yahtzee", '{"easy": 90, "hard": 150, "medium": 120}')
+        Leaderboard(redis_client, day, "yahtzee", prefix=PREFIX).record(Result(
+            f"g_old{back}", player.id, "Cy", day, "yahtzee", 300, 1.0, f"DD-{back}", ""))
+        assert record_day_residuals(day.isoformat(), "yahtzee") == {"optimal": 150,
+                                                                    "players": 1}
+
+
+def test_top_games_after_a_scout_or_a_record_that_beats_optimal_play_wait_for_the_operator(
+    service_config: Config, redis_client: redis.Redis, make_player: Any, clock: Any,
+    monkeypatch: pytest.MonkeyPatch, capsys: Any,
+) -> None:
+    """Both games would top the empty board. Cy's record beats optimal play; Bea plays
+    after a scout from her network that stopped one box short of the end."""
+    cy, throwaway, bea = make_player("Cy"), make_player("x1"), make_player("Bea")
+    write_record(redis_client, service_config, cy, monkeypatch)
+    cy_game = play_out(cy, ranked(cy))  # at the scout's start: not after it
+    scout_one_box_short(throwaway)
+    clock.advance(minutes=3)
+    game = play_out(bea, ranked(bea))
+    done = run_worker_burst(service_config)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+    review = cy.call("GET", f"/games/{cy_game['id']}").get_json()["result"]["review"]
+    assert review["state"] == "pending_review" and review["reason_code"] == "residual"
+    queue = ReviewQueue(redis_client, PREFIX)
+    assert queue.get(cy_game["id"]).verdict["residuals"] == [150.0, 150.0, 150.0]
+
+    state = bea.call("GET", f"/games/{game['id']}").get_json()["result"]
+    assert state["rank"] is None
+    assert state["review"]["state"] == "pending_review"
+    assert state["review"]["reason_code"] == "scout_link"
+    board = bea.call("GET", BOARD).get_json()
+    assert board["players"] == 0 and board["top"] == [] and board["me"] is None
+    assert board["review"]["state"] == "pending_review"
+    public = bea.client.get(f"/api/v1/results/{state['code']}").get_json()
+    assert public["review"]["state"] == "pending_review" and public["rank"] is None
+
+    stats = _cli(monkeypatch, service_config, capsys, "review", "stats", DATE, "yahtzee")
+    assert "1 unfinished scout-like" in stats and "1 linked to a scout" in stats
+    assert "2 pending" in stats
+    listed = _cli(monkeypatch, service_config, capsys, "review", "list", "--state", "pending")
+    assert game["id"] in listed and "scout_link" in listed and "residual" in listed
+    shown = _cli(monkeypatch, service_config, capsys, "review", "show", game["id"])
+    assert f"by {throwaway.id}, unfinished" in shown and "scout (network)" in shown
+
+    # The operator holds it while looking further, then clears it: it takes its rank.
+    assert "held" in _cli(monkeypatch, service_config, capsys, "review", "hold", game["id"])
+    assert game["id"] in _cli(monkeypatch, service_config, capsys, "review", "list",
+                              "--state", "held")
+    held = bea.call("GET", f"/games/{game['id']}").get_json()["result"]["review"]
+    assert held["state"] == "under_review" and held["reason_code"] == "scout_link"
+    assert "cleared" in _cli(monkeypatch, service_config, capsys, "review", "clear", game["id"])
+    board = bea.call("GET", BOARD).get_json()
+    assert board["me"]["rank"] == 1 and board["review"] is None
+    assert queue.decision(game["id"]).to_json() == {"status": "cleared", "reason": "scout_link"}
+    assert queue.get(game["id"]).verdict["decided_by"] == "operator"
+    assert queue.decision(cy_game["id"]).to_json() == {"status": "pending", "reason": "residual"}
+    # A game never in review: cleared, no reason.
+    assert queue.decision("g_never").to_json() == {"status": "cleared", "reason": None}

@@ -98,7 +98,7 @@ def attacks(name: str, slots: np.ndarray, table: StrategyTable) -> tuple[Walked,
 @pytest.mark.parametrize("name", ["yahtzee", "generala"])
 def test_the_informed_cheaters_games_meet_the_stricter_test(
     name: str, tables: Path, service_config: Config, redis_client: redis.Redis,
-    make_player: Any,
+    make_player: Any, clock: Any,
 ) -> None:
     """Yahtzee, and Generala as the weekly special. The attack of the issue (the best
     game under the old published line) would enter the top: the stricter test, run by a
@@ -111,6 +111,8 @@ def test_the_informed_cheaters_games_meet_the_stricter_test(
     play_out(honest, ranked(honest, name))
     slots = scout(throwaway, name)
     assert run_worker_burst(service_config).returncode == 0  # Ada and the scout: on the board
+    scout_game = Leaderboard(redis_client, DATE, name, prefix=PREFIX).game_of(throwaway.id)
+    clock.advance(minutes=5)  # the cheats play after the scout
     board = Leaderboard(redis_client, DATE, name, prefix=PREFIX)
     assert board.players() == 2
     old, informed = attacks(name, slots, table)
@@ -124,15 +126,19 @@ def test_the_informed_cheaters_games_meet_the_stricter_test(
         done = run_worker_burst(service_config)
         assert done.returncode == 0, done.stderr[-3000:]
         entry = queue.entry(state["id"])
-        assert (entry is not None and entry.state == "held") is expected.flagged
+        # Whatever the stricter test says, the game follows the day's scout from its
+        # network: pending review at the top, by the test or by the link.
+        assert entry is not None and entry.state == "pending"
         if game is old:
             assert expected.flagged  # the issue's attack: held at the top
-        if entry is None:
+        assert entry.reason_code == ("strict" if expected.flagged else "scout_link")
+        if not expected.flagged:
+            assert [s["game_id"] for s in entry.verdict["scouts"]] == [scout_game]
             continue
         assert entry.verdict["method"] == "foresight-strict/1"
         assert entry.verdict["strict"] == pytest.approx(expected.strict, abs=1e-3)
         public = player.call("GET", f"/games/{state['id']}").get_json()["result"]["review"]
-        assert public["state"] == "under_review" and public["reason_code"] == "foresight"
+        assert public["state"] == "pending_review" and public["reason_code"] == "strict"
         params = params_of(name)  # nothing of the day's secret parameters is shown
         for secret in (params.threshold, params.strict_threshold,
                        params.positional_threshold, params.strict_positional_threshold):
@@ -162,8 +168,8 @@ def test_maxi_yatzy_gets_the_stricter_test_with_its_table(
     done = run_worker_burst(service_config)
     assert done.returncode == 0, done.stderr[-3000:]
     entry = ReviewQueue(redis_client, PREFIX).entry(state["id"])
-    assert (entry is not None and entry.state == "held") is expected.flagged
-    if entry is not None:
+    assert entry is not None and entry.state == "pending"  # by the test, or the link
+    if expected.flagged:
         assert entry.verdict["method"] == "foresight-strict/1"
 
 

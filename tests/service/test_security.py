@@ -86,7 +86,10 @@ def test_the_qr_code_is_the_callers_own_import_link(client: HttpClient, player: 
     assert first.data.startswith(b"<svg") and first.headers["Cache-Control"] == "no-store"
     second = client.post("/qr.svg", headers=player.headers)
     assert second.data == first.data and first.worker != second.worker
-    assert first.data == draw_qr(f"{client.url}/#/import/{player.token}")
+    # The link is DAILY_PUBLIC_URL's, whatever Host the request names.
+    assert first.data == draw_qr(f"https://dice.example/#/import/{player.token}")
+    spoofed = client.post("/qr.svg", headers={**player.headers, "Host": "evil.example"})
+    assert spoofed.status_code == 200 and spoofed.data == first.data
 
 
 def test_repeated_rulesets_count_once_and_long_lists_are_refused(

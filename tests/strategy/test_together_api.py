@@ -293,6 +293,11 @@ def test_groups_boards_week_and_streaks(make_player: Any, clock: Any) -> None:
     assert gone.status_code == 404 and gone.get_json()["error"]["code"] == "not_in_group"
     bad = ada.call("POST", "/groups", {"name": ""}).get_json()["error"]
     assert (bad["field"], bad["code"]) == ("name", "bad_group_name")
+    # As a player's name: no control, bidi or zero-width character.
+    for name in ("Club\u202eevil", "Fri\u200bday", "tab\there", "x\u2066y"):
+        refused = ada.call("POST", "/groups", {"name": name})
+        assert refused.status_code == 422, name
+        assert refused.get_json()["error"]["code"] == "bad_group_name"
     unknown = ada.call("POST", "/groups/G-000000/members", {})
     assert unknown.status_code == 404 and unknown.get_json()["error"]["code"] == "unknown_group"
     bad = ada.call("POST", "/groups/G-V5QAZPX/members", {}).get_json()["error"]
@@ -302,22 +307,39 @@ def test_groups_boards_week_and_streaks(make_player: Any, clock: Any) -> None:
 # ----- link previews ------------------------------------------------------------------------
 
 
-def test_result_and_challenge_pages_carry_link_previews(player: Player, tables: Any) -> None:
+def test_result_and_challenge_pages_carry_link_previews(
+    player: Player, tables: Any, service_config: Config
+) -> None:
     final = play_out(player, started(player, {"ruleset": "yahtzee", "date": DAY,
                                               "mode": "ranked"}))
     code = final["result"]["code"]
     page = player.client.get(f"/r/{code}", headers={"Accept-Language": "it"}).get_data(True)
     image = re.search(r'<meta property="og:image" content="([^"]+)">', page)
-    assert image and image.group(1) == f"https://dice.example/r/{code}/card.png"
+    assert image and image.group(1) == f"https://dice.example/r/{code}/card.png?lang=it"
     assert '<meta name="twitter:card" content="summary_large_image">' in page
     assert f"{final['total']} punti" in page
     png = player.client.get(f"/r/{code}/card.png")
     assert png.mimetype == "image/png"
     assert Image.open(io.BytesIO(png.data)).size == (1200, 630)
+    # Drawn once, kept on disk by what it shows: both workers answer the kept file, with
+    # an ETag and a max-age the proxy in front honours (tests/ops/test_nginx_errors.py).
+    assert png.headers["Cache-Control"] == "public, max-age=300"
+    assert "Accept-Language" in png.headers["Vary"]
+    kept = sorted(service_config.cards_dir.glob("*.png"))
+    assert png.data in [p.read_bytes() for p in kept]
+    again = player.client.get(f"/r/{code}/card.png")
+    assert again.data == png.data and again.worker != png.worker
+    assert sorted(service_config.cards_dir.glob("*.png")) == kept  # read, not drawn again
+    etag = png.headers["ETag"]
+    assert player.client.get(f"/r/{code}/card.png",
+                             headers={"If-None-Match": etag}).status_code == 304
+    italian = player.client.get(f"/r/{code}/card.png?lang=it")
+    assert italian.data != png.data
+    assert "Accept-Language" not in italian.headers.get("Vary", "")
     assert player.client.get("/r/DD-0000000000/card.png").status_code == 404
     made = player.call("POST", "/challenges", {"code": code}).get_json()
     page = player.client.get(f"/c/{made['code']}").get_data(True)
-    assert f'content="https://dice.example/c/{made["code"]}/card.png"' in page
+    assert f'content="https://dice.example/c/{made["code"]}/card.png?lang=en"' in page
     assert player.client.get(f"/c/{made['code']}/card.png").mimetype == "image/png"
     assert player.client.get("/c/CH-00000000").status_code == 404
     # The share text follows the request's language and carries a legend.

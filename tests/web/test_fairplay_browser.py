@@ -114,6 +114,20 @@ def test_review_notice_and_ceiling(
     it_page.goto(f"/r/{game['result']['code']}")
     expect(it_page.get_by_test_id("review")).to_contain_text("In revisione")
     expect(it_page.get_by_test_id("review")).to_contain_text("29 delle tue 30 decisioni")
+
+    # A game on its way into the top waits for an operator: pending review.
+    queue = ReviewQueue(live_server.redis, live_server.prefix)
+    entry = queue.get(game_id)
+    queue.conn.hset(queue.key(game["date"], "yahtzee"), game_id,
+                    json.dumps({**entry.to_json(), "state": "pending"}))
+    it_page.reload()
+    expect(it_page.get_by_test_id("review")).to_contain_text("In attesa di revisione")
+    expect(it_page.get_by_test_id("review")).to_contain_text(
+        f"Il tuo {game['total']} entrerebbe in cima alla classifica")
+    page.goto(f"/r/{game['result']['code']}")
+    expect(page.get_by_test_id("review")).to_contain_text("Pending review")
+    expect(page.get_by_test_id("review")).to_contain_text("appears there once an operator")
+    assert page.errors == [] and it_page.errors == []  # type: ignore[attr-defined]
     context.close()
     it_context.close()
 

@@ -85,7 +85,7 @@ def test_a_challenge_between_two_browsers(
     bob_context, bob = new_page(chromium, live_server, viewport=PHONE, locale="it-IT",
                                 has_touch=True)
     html = urllib.request.urlopen(f"{live_server.url}/c/{code}", timeout=10).read().decode()
-    assert f'/c/{code}/card.png"' in html and "twitter:card" in html
+    assert f'/c/{code}/card.png?lang=en"' in html and "twitter:card" in html
     bob.goto(f"/c/{code}")
     expect(bob.get_by_test_id("challenge-entries")).to_contain_text(str(ada_game["total"]))
     no_horizontal_scroll(bob)
@@ -198,7 +198,8 @@ def test_the_share_card_and_the_italian_share_text(
     assert lines[-1].startswith(live_server.url + "/r/")  # the public link, not :8000
     code = game["result"]["code"]
     html = urllib.request.urlopen(f"{live_server.url}/r/{code}", timeout=10).read().decode()
-    assert f'<meta property="og:image" content="{live_server.url}/r/{code}/card.png">' in html
+    image = f"{live_server.url}/r/{code}/card.png?lang=en"
+    assert f'<meta property="og:image" content="{image}">' in html
     png = urllib.request.urlopen(f"{live_server.url}/r/{code}/card.png", timeout=10).read()
     assert Image.open(io.BytesIO(png)).size == (1200, 630)
     page.set_viewport_size({"width": 1200, "height": 630})

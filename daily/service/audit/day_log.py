@@ -259,8 +259,8 @@ class DayLog:
             found[game_id] = Game(game_id, Decision(CLEARED), None)
         queue = ReviewQueue(self.conn, self.prefix)
         for entry in queue.entries_of(self.day.isoformat(), self.ruleset):
-            found[entry.result.game_id] = Game(
-                entry.result.game_id, Decision(entry.state, entry.reason_code), entry.result)
+            found[entry.result.game_id] = Game(entry.result.game_id, entry.decision,
+                                               entry.result)
         return found
 
     def result_leaves(self, keyring: Keyring, games: dict[str, Game]) -> list[Leaf]:

@@ -37,27 +37,35 @@ from daily.service.games.record import GameRecord, plausible_id
 from daily.service.http.ratelimit import SPEND_LUA, Pending
 from daily.service.refusals import NotFound, RateLimited
 from daily.service.results.leaderboard import as_text
+from daily.service.shards import shard_of
 
 #: Practice games (and their result codes) are forgotten this long after their last write.
 PRACTICE_TTL = 30 * 24 * 3600
 #: Default of ``DAILY_RANKED_DAYS``: days ranked records stay after their day closes.
 RANKED_DAYS = 400
+#: Seconds the index of a day set's started ranked games stays after the day closes
+#: (the scouts of the day are found there: :mod:`daily.service.review.evidence`).
+STARTED_KEPT = 8 * 86400
 
 # The ranked-start script: one call per ranked start on a single server.
-# KEYS: ranked index, game, the rate-limit counters (n)
-# ARGV: n, limit/window pairs (2n), game id, record JSON, expiry (epoch seconds)
+# KEYS: ranked index, game, the day set's started games of the shard, the rate-limit
+# counters (n)
+# ARGV: n, limit/window pairs (2n), game id, record JSON, expiry (epoch seconds), start
+# time (epoch seconds), expiry of the started games' index (epoch seconds)
 # -> {'limited', counter, seconds} | {'new'} when this start recorded the game
 #    | {'existing', id} of the game recorded before
 # The counters are spent first, as by the move script (on a cluster there are none).
 _START_RANKED = SPEND_LUA + """
 local n = tonumber(ARGV[1])
-local over = spend_limits(2, 1, n)
+local over = spend_limits(3, 1, n)
 if over then return {'limited', over[1], over[2]} end
 local a = 2 * n + 1
 local existing = redis.call('GET', KEYS[1])
 if existing then return {'existing', existing} end
 redis.call('SET', KEYS[1], ARGV[a + 1], 'EXAT', ARGV[a + 3])
 redis.call('SET', KEYS[2], ARGV[a + 2], 'EXAT', ARGV[a + 3])
+redis.call('ZADD', KEYS[3], ARGV[a + 4], ARGV[a + 1])
+redis.call('EXPIREAT', KEYS[3], ARGV[a + 5])
 return {'new'}
 """
 
@@ -118,6 +126,17 @@ else
 end
 return {'ok'}
 """
+
+
+def _epoch(created: str | None) -> float:
+    """A record's start time (ISO 8601) in epoch seconds (0 when it has none).
+
+    >>> _epoch("2026-11-29T11:00:00Z")
+    1795950000.0
+    """
+    if not created:
+        return 0.0
+    return dt.datetime.fromisoformat(created.replace("Z", "+00:00")).timestamp()
 
 
 def digest(raw: str) -> str:
@@ -302,10 +321,14 @@ class GameStore:
             raise ValueError("a ranked game has a date")
         counters = spend if spend is not None and not spend.spent else None
         keys_n, args_n = _counter_parts(counters)
+        started = keymap.started(self.prefix, record.day, record.ruleset,
+                                 shard_of(record.player))
         reply = self._start_ranked(
             keys=[keymap.ranked(self.prefix, record.date or "", record.ruleset, record.player),
-                  self.key(record.id), *keys_n],
-            args=[*args_n, record.id, record.dumps(), self.ranked_expiry(record.day)],
+                  self.key(record.id), started, *keys_n],
+            args=[*args_n, record.id, record.dumps(), self.ranked_expiry(record.day),
+                  _epoch(record.created),
+                  int(calendar.closes_at(record.day).timestamp()) + STARTED_KEPT],
         )
         return as_text(reply[1]) if _spent(counters, reply) == "existing" else None
 

@@ -103,6 +103,8 @@ CLAIM_IDLE_MS = 5000
 CLAIM_EVERY = 1.0
 #: On a cluster (no blocking read across slots) an idle consumer polls this often.
 CLUSTER_POLL_MS = 10
+#: Seconds between attempts to reach Redis again after it dropped (the last one repeats).
+RECONNECT_WAITS = (0.2, 0.5, 1.0, 2.0, 5.0)
 #: Consumers without pending entries, idle this long, are removed from the group.
 FORGET_IDLE_MS = 3600 * 1000
 
@@ -318,6 +320,7 @@ class ResultConsumer:
         self._stopping = False
         self._next_claim = 0.0
         self._next_forget = 0.0
+        self._retries = 0
 
     def stop(self) -> None:
         """Finish the batch in hand, then return from :meth:`run`."""
@@ -326,28 +329,63 @@ class ResultConsumer:
     def run(self, *, block_ms: int = 500, burst: bool = False) -> int:
         """Consume until :meth:`stop` (or, with ``burst``, until nothing is left).
 
-        Returns the number of entries handled.
+        When Redis drops (a restart, a failover, the network), the consumer says so in
+        one line, waits (:data:`RECONNECT_WAITS`) and goes on once Redis answers again:
+        what it had read and not applied is pending in the group, and claimed again
+        (:meth:`claim`). Returns the number of entries handled.
         """
-        self.stream.ensure_group()
         handled = 0
+        grouped = False
+        lost: float | None = None
         while not self._stopping:
-            now = time.monotonic()
-            claimed = 0
-            if now >= self._next_claim:
-                claimed = self.claim()
-                self._next_claim = now + CLAIM_EVERY
-            if now >= self._next_forget:
-                self.forget_idle_consumers()
-                self._next_forget = now + 60
-            read = self.read(0 if burst else block_ms)
-            handled += claimed + read
-            if self.linger and not burst and 0 < read < self.batch and not self._stopping:
-                time.sleep(self.linger)
-            if burst and not claimed and not read:
-                if not self._pending_anywhere():
-                    break
-                time.sleep(0.1)  # entries of another consumer: claimable once idle
+            try:
+                if not grouped:
+                    self.stream.ensure_group()  # again after a restart: Redis may be empty
+                    grouped = True
+                done, finished = self._round(block_ms, burst)
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                grouped = False
+                wait = RECONNECT_WAITS[min(self._retries, len(RECONNECT_WAITS) - 1)]
+                if lost is None:
+                    lost = time.monotonic()
+                    log.warning("lost Redis (%s): reconnecting", _one_line(exc))
+                self._retries += 1
+                self._sleep(wait)
+                continue
+            if lost is not None:
+                log.warning("Redis is back after %.1f s: consuming again",
+                            time.monotonic() - lost)
+                lost, self._retries = None, 0
+            handled += done
+            if finished:
+                break
         return handled
+
+    def _sleep(self, seconds: float) -> None:
+        """Wait ``seconds``, or less if :meth:`stop` is called meanwhile."""
+        deadline = time.monotonic() + seconds
+        while not self._stopping and time.monotonic() < deadline:
+            time.sleep(min(0.1, seconds))
+
+    def _round(self, block_ms: int, burst: bool) -> tuple[int, bool]:
+        """One round of :meth:`run`: claim (every :data:`CLAIM_EVERY` s), read, apply;
+        returns what it handled and whether a burst is done."""
+        now = time.monotonic()
+        claimed = 0
+        if now >= self._next_claim:
+            claimed = self.claim()
+            self._next_claim = now + CLAIM_EVERY
+        if now >= self._next_forget:
+            self.forget_idle_consumers()
+            self._next_forget = now + 60
+        read = self.read(0 if burst else block_ms)
+        if self.linger and not burst and 0 < read < self.batch and not self._stopping:
+            time.sleep(self.linger)
+        if burst and not claimed and not read:
+            if not self._pending_anywhere():
+                return 0, True
+            time.sleep(0.1)  # entries of another consumer: claimable once idle
+        return claimed + read, False
 
     def _pending_anywhere(self) -> bool:
         return any(
@@ -547,6 +585,15 @@ class ResultConsumer:
             *([self.player_ttl] if self.player_ttl else []),
         ]
         return "apply", keys, args, result.game_id
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception as one short line of a log.
+
+    >>> _one_line(ConnectionError("Error 111 connecting to 127.0.0.1:6379.\\nRefused."))
+    'ConnectionError: Error 111 connecting to 127.0.0.1:6379. Refused.'
+    """
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:200]
 
 
 def _field(fields: Mapping[Any, Any], name: str) -> str:

@@ -3,5 +3,7 @@ it, and the queue of held games an operator decides on. The detectors themselves
 core code (:mod:`daily.fairplay`).
 
 - :mod:`~daily.service.review.gates`: the check the results worker runs on each result;
-- :mod:`~daily.service.review.queue`: held games and the operator's decisions.
+- :mod:`~daily.service.review.queue`: games in review and the operator's decisions;
+- :mod:`~daily.service.review.evidence`: evidence across games and days (scouts, the
+  players' records of residuals).
 """

@@ -26,6 +26,13 @@ on. A result with no complete move log (not one the API produces) is not checked
 the check cannot run (no keyring, a log that does not replay on the day's dice) the
 game is held with that reason: a gate that fails stays closed, and an operator sees why.
 
+A result on its way into the top of its board takes the stricter test, then the
+evidence across games and days (:mod:`daily.service.review.evidence`): flagged, or
+linked to a scout, or from a player whose record keeps beating optimal play, it is
+*pending* review (off the board until an operator clears it); a result the ordinary
+test flags elsewhere is *held*. Every result's reveals are read on the way, and the
+scouts' kept for the day set.
+
 >>> from daily.service.config import load_config
 >>> check_result(None, load_config({}), _no_log_result()) is None
 True
@@ -47,6 +54,7 @@ import redis
 
 from daily.dice import parse_date
 from daily.errors import DailyError, LogFormatError
+from daily.fairplay.scouting import REROLL_ALL
 from daily.movelog import MoveLog
 from daily.rules import Ruleset, canonical_name
 from daily.service import keymap
@@ -54,7 +62,8 @@ from daily.service.config import Config
 from daily.service.days.keyring import Keyring
 from daily.service.results.leaderboard import Result, as_text, sort_key
 from daily.service.results.stream import DEFERRED
-from daily.service.review.queue import CLEARED, HELD, ReviewQueue
+from daily.service.review.evidence import evidence_of, keep_sightings, sightings_of
+from daily.service.review.queue import CLEARED, HELD, PENDING, ReviewQueue
 
 if TYPE_CHECKING:  # the compiled engine is imported when a game is first checked
     from daily.fairplay.ceiling import Ceiling
@@ -65,7 +74,7 @@ if TYPE_CHECKING:  # the compiled engine is imported when a game is first checke
 #: Days whose ceiling (and slots) a process keeps in memory (2 MB each for Yahtzee).
 CEILINGS_KEPT = 4
 #: A game that rerolled every die in this share of its rerolls looks like scouting.
-SCOUT_SHARE = 0.9
+SCOUT_SHARE = REROLL_ALL
 #: A network that created this many players in a day is busy.
 BUSY_NETWORK = 10
 #: The method recorded when the check could not run (the game is held).
@@ -428,7 +437,9 @@ def _column_table(config: Config, rules: Ruleset) -> StrategyTable:
 def review_gate(conn: redis.Redis, config: Config, result: Result) -> str | None:
     """Run the check for a result on its way to the board; None lets it through.
 
-    Returns ``"held"`` (flagged now or earlier, waiting for an operator),
+    Returns ``"pending"`` (a game on its way into the top of its board that the stricter
+    test flagged: pending review, shown there once an operator clears it), ``"held"``
+    (flagged by the ordinary test, now or earlier, waiting for an operator),
     ``"disqualified"``, or :data:`DEFERRED` (its day's ceiling is being computed: the
     consumer leaves it pending and asks again later); a game an operator cleared goes
     through without a new check.
@@ -456,6 +467,10 @@ def review_gates(
     checked: list[tuple[int, Verdict]] = []
     tops = dict(zip(todo, enters_top(conn, config.key_prefix, [results[i] for i in todo]),
                     strict=True))
+    fresh = [i for i, where in zip(todo, indexed, strict=True) if where is None]
+    sightings = sightings_of(conn, config.key_prefix, [results[i] for i in fresh])
+    keep_sightings(conn, config.key_prefix, sightings)
+    scouts = {result.game_id: sighting.kind for result, sighting in sightings}
     for i, where in zip(todo, indexed, strict=True):
         result = results[i]
         entry = queue.entry(result.game_id) if where is not None else None
@@ -480,15 +495,26 @@ def review_gates(
     if not checked:
         return out
     networks = _networks(conn, config.key_prefix, [results[i].player_id for i, _ in checked])
+    raised = [(i, verdict) for i, verdict in checked if tops[i] and not verdict.flagged]
+    evidence = dict(zip([i for i, _ in raised],
+                        evidence_of(conn, config.key_prefix, [results[i] for i, _ in raised]),
+                        strict=True))
     queue.note_signals_many([
-        (results[i].date.isoformat(), results[i].ruleset, results[i].game_id,
-         verdict.scouting >= SCOUT_SHARE, network is not None and network >= BUSY_NETWORK)
+        (results[i].date.isoformat(), results[i].ruleset, results[i].game_id, {
+            "scout_like": verdict.scouting >= SCOUT_SHARE,
+            "reveal_unused": scouts.get(results[i].game_id) == "reveals_unused",
+            "busy_network": network is not None and network >= BUSY_NETWORK,
+            "scout_linked": (evidence.get(i) or {}).get("reason_code") == "scout_link",
+        })
         for (i, verdict), network in zip(checked, networks, strict=True)
     ])
     for (i, verdict), network in zip(checked, networks, strict=True):
-        if verdict.flagged:
-            queue.hold(results[i], {**verdict.to_json(), "network_new_players": network})
-            out[i] = HELD
+        found = evidence.get(i)
+        if verdict.flagged or found is not None:
+            state = PENDING if tops[i] else HELD
+            queue.hold(results[i], {**verdict.to_json(), "network_new_players": network,
+                                    **(found or {})}, state)
+            out[i] = state
     return out
 
 

@@ -1,10 +1,18 @@
-"""The review queue: ranked games held off the public board until an operator decides.
+"""The review queue: ranked games kept off the public board until an operator decides.
 
-A game the fair-play check flags (:mod:`daily.service.review.gates`) is *held*: it is kept
-here with its result and the verdict, and nothing of it reaches the board (top,
-around-me, histogram, percentile) or the player statistics. An operator then
-*clears* it (it is recorded on the board and takes its rank, even on a closed day) or
-*disqualifies* it (it stays off the board for good, archived as disqualified).
+A game the fair-play check flags (:mod:`daily.service.review.gates`) is kept here with
+its result and the verdict, and nothing of it reaches the board (top, around-me,
+histogram, percentile) or the player statistics. It is *pending* review when it would
+have entered the top of its board (the stricter test, or the evidence across games and
+days, raised it: :mod:`daily.service.review.evidence`), *held* when the ordinary test
+flagged it (or an operator chose to keep a pending game off the board while looking
+further). An operator then *clears* it (it is recorded on the board and takes its rank,
+even on a closed day) or *disqualifies* it (it stays off the board for good, archived
+as disqualified).
+
+Every game's fair-play decision, with its reason code, is read from one place:
+:meth:`ReviewQueue.decision`, a :class:`daily.audit.leaf.Decision` (a game never in
+review is ``cleared`` without a reason); the codes are :data:`REASON_CODES`.
 
 Every step is idempotent and ordered so that a crash anywhere is repaired by running
 it again: :meth:`ReviewQueue.hold` writes with HSETNX; :meth:`ReviewQueue.clear`
@@ -18,8 +26,8 @@ Redis keys (``P`` = prefix; the board's hash tag keeps the review with its board
 
     P lb:{D:R}:review  HASH  game id -> JSON {"state", "result", "verdict", "updated_at"}
     P review:index     HASH  game id -> "D R" (where to find a game's entry)
-    P review:open      ZSET  game id -> finished_at (the held games, oldest first)
-    P lb:{D:R}:signals HASH  checked, scout_like, busy_network: counts of checked games
+    P review:open      ZSET  game id -> finished_at (pending and held games, oldest first)
+    P lb:{D:R}:signals HASH  checked and the SIGNALS: counts of checked games
 
 On disk, next to the day's archive: ``<data>/archive/<D>/<R>.review.jsonl``, a header
 line (``daily-review/1``) then one entry per line, written atomically by the rollover
@@ -43,6 +51,7 @@ from typing import Any
 
 import redis
 
+from daily.audit.leaf import CLEARED, DISQUALIFIED, HELD, PENDING, Decision
 from daily.dice import parse_date
 from daily.errors import DailyError, StateError
 from daily.rules import canonical_name
@@ -58,12 +67,26 @@ from daily.service.results.leaderboard import Leaderboard, Result, as_text
 from daily.service.results.stats import record_game
 
 REVIEW_FORMAT = "daily-review/1"
-HELD, CLEARED, DISQUALIFIED = "held", "cleared", "disqualified"
-STATES = (HELD, CLEARED, DISQUALIFIED)
+# The states of a game in review are the statuses of the results log's decisions.
+STATES = (PENDING, HELD, CLEARED, DISQUALIFIED)
+#: The states still waiting for an operator's decision (in ``review:open``).
+OPEN = (PENDING, HELD)
+#: The review statistics counted per board besides ``checked``.
+SIGNALS = ("scout_like", "reveal_unused", "busy_network", "scout_linked")
+#: Why a game is in review (:class:`daily.audit.leaf.Decision`'s reason; a game never in
+#: review has none): ``foresight`` (the ordinary likelihood test), ``strict`` (the
+#: stricter test at the top), ``ceiling`` (scored the day's ceiling), ``unchecked`` (the
+#: check could not run), ``scout_link`` (linked to a scout of the day), ``residual`` (the
+#: player's record beats optimal play across days).
+REASON_CODES = ("foresight", "strict", "ceiling", "unchecked", "scout_link", "residual")
 
 
 class ReviewError(DailyError):
     """A review request that cannot be served: unknown game, or a decision already taken."""
+
+
+#: The decision of a game never in review: cleared, no reason.
+PASSED = Decision(CLEARED, None)
 
 
 @dataclass(frozen=True)
@@ -79,6 +102,26 @@ class ReviewEntry:
     def reason(self) -> str:
         """Why the game was held, in plain words."""
         return str(self.verdict.get("reason") or "held for review")
+
+    @property
+    def reason_code(self) -> str:
+        """Why the game went to review, one of :data:`REASON_CODES` (the evidence's
+        own code when it raised the game, else from the check's method)."""
+        code = self.verdict.get("reason_code")
+        if code in REASON_CODES:
+            return str(code)
+        method = str(self.verdict.get("method", ""))
+        if method.startswith("ceiling"):
+            return "ceiling"
+        if method == "unchecked":
+            return "unchecked"
+        return "strict" if "strict" in method else "foresight"
+
+    @property
+    def decision(self) -> Decision:
+        """The game's fair-play decision and its reason code, as the day's results log
+        records it (``verdict["decided_by"]`` says when an operator took it)."""
+        return Decision(self.state, self.reason_code)
 
     def to_json(self) -> dict[str, Any]:
         """The stored JSON form."""
@@ -101,28 +144,21 @@ class ReviewEntry:
         return cls(str(state), Result.from_json(obj.get("result")), verdict,
                    float(obj.get("updated_at") or 0.0))
 
-    @property
-    def reason_code(self) -> str:
-        """Why it was held, as a code: ``foresight`` (the likelihood test), ``ceiling``
-        (a game that scored the day's ceiling: the check without a strategy table, and
-        for the sets of ``DAILY_FAIRPLAY_CEILING_ONLY``) or ``unchecked`` (the check
-        could not run)."""
-        method = str(self.verdict.get("method", ""))
-        return ("ceiling" if method.startswith("ceiling")
-                else "unchecked" if method == "unchecked" else "foresight")
-
     def public(self) -> dict[str, Any] | None:
         """What the player sees (nothing once cleared): the state, the reason in plain
         words, and the figures a client needs to say it in its own language.
 
-        ``reason_code``: :attr:`reason_code`.
+        ``state`` is ``pending_review`` (the game would enter the top of its board and
+        waits for an operator), ``under_review`` (held) or ``disqualified``.
+        ``reason_code`` is :attr:`reason_code`.
         """
         if self.state == CLEARED:
             return None
         v = self.verdict
         code = self.reason_code
         out: dict[str, Any] = {
-            "state": "under_review" if self.state == HELD else DISQUALIFIED,
+            "state": {PENDING: "pending_review", HELD: "under_review"}.get(self.state,
+                                                                         DISQUALIFIED),
             "reason": self.reason,
             "reason_code": code,
             "decisions": v.get("decisions"),
@@ -174,8 +210,14 @@ class ReviewQueue:
             raise ReviewError(f"game {game_id} is not in review", field="game_id")
         return entry
 
+    def decision(self, game_id: str) -> Decision:
+        """A ranked game's fair-play decision: its review entry's, else :data:`PASSED`
+        (cleared, no reason)."""
+        entry = self.entry(game_id)
+        return entry.decision if entry is not None else PASSED
+
     def held(self, limit: int = 100) -> list[ReviewEntry]:
-        """The games waiting for a decision, oldest first."""
+        """The games waiting for a decision (pending and held), oldest first."""
         # redis-py types ZRANGE's reply for withscores=True too: members only here.
         found: list[bytes | str] = self.conn.zrange(  # type: ignore[assignment]
             self.open_key, 0, max(limit, 1) - 1
@@ -199,14 +241,17 @@ class ReviewQueue:
 
     # -- writing -------------------------------------------------------------------
 
-    def hold(self, result: Result, verdict: Mapping[str, Any]) -> bool:
-        """Hold a game for review; False if it was already in review (nothing changes)."""
-        entry = ReviewEntry(HELD, result, dict(verdict), time.time())
+    def hold(self, result: Result, verdict: Mapping[str, Any], state: str = HELD) -> bool:
+        """Keep a game off the board for review (``state`` :data:`HELD` or
+        :data:`PENDING`); False if it was already in review (nothing changes)."""
+        if state not in OPEN:
+            raise ReviewError(f"a game enters review {PENDING} or {HELD}", field="state")
+        entry = ReviewEntry(state, result, dict(verdict), time.time())
         key = self.key(result.date.isoformat(), result.ruleset)
         added = bool(self.conn.hsetnx(key, result.game_id, _dumps(entry.to_json())))
         if not added:  # a second delivery: finish what a first one may have left undone
             raw = self.conn.hget(key, result.game_id)
-            if raw is None or json.loads(raw)["state"] != HELD:
+            if raw is None or json.loads(raw)["state"] not in OPEN:
                 return False
         self._index(result, held=True)
         return added
@@ -225,7 +270,7 @@ class ReviewQueue:
             pipe.execute()
 
     def _set_state(self, entry: ReviewEntry, state: str, note: str | None) -> ReviewEntry:
-        verdict = dict(entry.verdict)
+        verdict = {**entry.verdict, "decided_by": "operator"}
         if note:
             verdict["operator_note"] = note
         new = ReviewEntry(state, entry.result, verdict, time.time())
@@ -237,20 +282,25 @@ class ReviewQueue:
         self, game_id: str, state: str, *, archive_dir: Path | None = None,
         note: str | None = None,
     ) -> str:
-        """Clear or disqualify a held game; returns what happened. Idempotent.
+        """Clear, disqualify or hold a game in review; returns what happened. Idempotent.
 
         Clearing records the game on its board and in the player's statistics (on a
         closed day too: the final statistics and the archive are then rewritten).
-        A game already decided the other way raises :class:`ReviewError`.
+        Holding keeps a pending game off the board, still waiting for a decision. A game
+        already decided the other way raises :class:`ReviewError`.
         """
-        if state not in (CLEARED, DISQUALIFIED):
-            raise ReviewError(f"a decision is {CLEARED} or {DISQUALIFIED}", field="state")
+        if state not in (CLEARED, DISQUALIFIED, HELD):
+            raise ReviewError(f"a decision is {CLEARED}, {HELD} or {DISQUALIFIED}",
+                              field="state")
         entry = self.get(game_id)
-        if entry.state not in (HELD, state):
+        allowed = (PENDING, HELD, state) if state != HELD else (PENDING, HELD)
+        if entry.state not in allowed:
             raise ReviewError(f"game {game_id} is already {entry.state}", field="game_id")
         outcome = "already " + state if entry.state == state else state
-        if entry.state == HELD:
+        if entry.state != state:
             entry = self._set_state(entry, state, note)
+        if state == HELD:
+            return outcome
         result = entry.result
         board = Leaderboard(self.conn, result.date, result.ruleset, prefix=self.prefix)
         if state == CLEARED:
@@ -264,39 +314,38 @@ class ReviewQueue:
             write_review_archive(self, result.date.isoformat(), result.ruleset, archive_dir)
         return outcome
 
-    def note_signals_many(self, games: list[tuple[str, str, str, bool, bool]]) -> None:
-        """Count checked games ``(date, ruleset, game id, scout_like, busy_network)`` in
-        their boards' review statistics, once per game, in two pipelined round trips (the
-        ``SADD``, then the counts of the games not counted yet).
+    def note_signals_many(self, games: list[tuple[str, str, str, Mapping[str, bool]]]) -> None:
+        """Count checked games ``(date, ruleset, game id, signals)`` in their boards'
+        review statistics, once per game, in two pipelined round trips (the ``SADD``,
+        then the counts of the games not counted yet).
 
-        ``scout_like``: it rerolled every die nearly every time; ``busy_network``: its
-        player came from a network that created many players that day. Statistics for
-        operators, never a reason to hold a game by themselves.
+        The signals (:data:`SIGNALS`): ``scout_like``, it rerolled every die nearly
+        every time; ``reveal_unused``, it showed far more dice than it used;
+        ``busy_network``, its player came from a network that created many players that
+        day; ``scout_linked``, a game at the top that followed a scout. Statistics for
+        operators; only a link to a scout holds a game by itself.
         """
         keys = [keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
                 for date, ruleset, *_ in games]
         with self.conn.pipeline(transaction=False) as pipe:
-            for key, (_d, _r, game_id, _s, _b) in zip(keys, games, strict=True):
+            for key, (_d, _r, game_id, _s) in zip(keys, games, strict=True):
                 pipe.sadd(key + ":seen", game_id)
             added = pipe.execute()
         with self.conn.pipeline(transaction=False) as pipe:
-            for key, new, (_d, _r, _g, scout_like, busy_network) in zip(
-                keys, added, games, strict=True
-            ):
+            for key, new, (_d, _r, _g, signals) in zip(keys, added, games, strict=True):
                 if not new:
                     continue
                 pipe.hincrby(key, "checked", 1)
-                if scout_like:
-                    pipe.hincrby(key, "scout_like", 1)
-                if busy_network:
-                    pipe.hincrby(key, "busy_network", 1)
+                for name in SIGNALS:
+                    if signals.get(name):
+                        pipe.hincrby(key, name, 1)
             pipe.execute()
 
     def signals(self, date: str, ruleset: str) -> dict[str, int]:
         """The board's review statistics (see :meth:`note_signals_many`)."""
         key = keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
         raw = self.conn.hgetall(key)
-        out = {"checked": 0, "scout_like": 0, "busy_network": 0}
+        out = {"checked": 0, **dict.fromkeys(SIGNALS, 0)}
         out.update({as_text(k): int(v) for k, v in raw.items()})
         return out
 
@@ -307,7 +356,7 @@ class ReviewQueue:
             result = entry.result
             key = self.key(result.date.isoformat(), result.ruleset)
             self.conn.hset(key, result.game_id, _dumps(entry.to_json()))
-            self._index(result, held=entry.state == HELD)
+            self._index(result, held=entry.state in OPEN)
             count += 1
         return count
 
@@ -394,6 +443,15 @@ def describe(entry: ReviewEntry, par: Mapping[str, Any] | None = None) -> str:
     ]
     for tell in v.get("tells") or []:
         lines.append(f"  tell: {tell.get('text')}")
+    for scout in v.get("scouts") or []:
+        lines.append(f"  scout ({scout.get('link')}): game {scout.get('game_id')} by"
+                     f" {scout.get('player_id')}, {scout.get('kind')}, {scout.get('ratio')}"
+                     " dice shown per die used")
+    if v.get("residuals"):
+        lines.append("  residuals against optimal play, day by day: "
+                     + ", ".join(f"{x:+g}" for x in v["residuals"]))
+    by = "an operator" if v.get("decided_by") == "operator" else "the check"
+    lines.append(f"decision: {entry.state} ({entry.reason_code}, by {by})")
     if v.get("operator_note"):
         lines.append(f"note: {v['operator_note']}")
     return "\n".join(lines)
@@ -405,7 +463,7 @@ def require_state(value: str) -> str:
     >>> require_state("clear")
     'cleared'
     """
-    states = {"clear": CLEARED, "disqualify": DISQUALIFIED}
+    states = {"clear": CLEARED, "disqualify": DISQUALIFIED, "hold": HELD}
     if value not in states:
         raise StateError(f"unknown decision {value!r}", field="decision")
     return states[value]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,13 +29,14 @@ from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.games.codes import parse_crockford, random_code
+from daily.service.http.contract.fields import GROUP_NAME_MAX, GROUP_NAME_PATTERN, trim_name
 from daily.service.players.accounts import Player
 from daily.service.refusals import Conflict, Forbidden, Invalid, NotFound
 from daily.service.results.leaderboard import as_text
 
 PREFIX = "G-"
 LENGTH = 6
-MAX_NAME = 40
+MAX_NAME = GROUP_NAME_MAX
 MAX_MEMBERS = 50
 MAX_GROUPS = 20
 #: How far back a streak is counted.
@@ -99,10 +101,10 @@ class Groups:
                 raise Invalid(f"unknown field {name!r}; allowed: name",
                                field=name)
         title = body.get("name")
-        if not isinstance(title, str) or not title.strip() or len(title.strip()) > MAX_NAME:
-            raise Invalid(f"name is 1 to {MAX_NAME} characters", code="bad_group_name",
-                          field="name")
-        record = {"code": new_group_code(), "name": " ".join(title.split()),
+        if not isinstance(title, str) or not re.fullmatch(GROUP_NAME_PATTERN, title):
+            raise Invalid(f"name is 1 to {MAX_NAME} characters, without control or format"
+                          " characters", code="bad_group_name", field="name")
+        record = {"code": new_group_code(), "name": " ".join(trim_name(title).split()),
                   "created": iso(self.clock()), "owner": player.id}
         while not self.conn.set(self._key(record["code"]), json.dumps(record), nx=True):
             record["code"] = new_group_code()  # pragma: no cover - 30 random bits

@@ -32,10 +32,17 @@ export function ceilingBlock(ceiling) {
     t("ceiling_line", { score: fmtNumber(ceiling) }));
 }
 
-// A ranked game held by the fair-play review: why, in the player's language.
+// A ranked game in the fair-play review (pending, held or disqualified): why, in the
+// player's language.
 export function reviewBlock(review) {
   if (!review || typeof review !== "object") return null;
-  const reason = ["ceiling", "unchecked"].includes(review.reason_code) ? review.reason_code : "foresight";
+  if (review.state === "pending_review") {  // on its way into the top: an operator looks first
+    return h("div", { class: "review", role: "status", "data-testid": "review" },
+      h("strong", { text: t("review_pending") }),
+      h("p", { text: t("review_pending_text", { total: fmtNumber(review.total ?? 0) }) }));
+  }
+  const reason = ["ceiling", "unchecked", "scout_link", "residual"].includes(review.reason_code)
+    ? review.reason_code : "foresight";  // strict: the same words as the likelihood test
   const key = (review.state === "disqualified" ? "review_disqualified_" : "review_held_") + reason;
   return h("div", { class: "review", role: "status", "data-testid": "review" },
     h("strong", { text: t(review.state === "disqualified" ? "review_disqualified" : "review_title") }),

@@ -50,12 +50,27 @@ def _char_class(ranges: tuple[tuple[int, int], ...], extra: str = "") -> str:
 
 _BAD = _char_class(FORBIDDEN_IN_NAMES)
 _SPACE = NAME_SPACES
-#: A name: spaces, then 1 to 24 characters that start and end with a non-space and hold
-#: no control or format character, then spaces.
-NAME_PATTERN = (
-    f"^[{_SPACE}]*[^{_SPACE}{_BAD}](?:[^{_BAD}]{{0,{NAME_MAX - 2}}}[^{_SPACE}{_BAD}])?"
-    f"[{_SPACE}]*$"
-)
+
+
+def name_pattern(longest: int) -> str:
+    """The pattern of every name people choose and others read (a player's, a
+    group's): spaces, then 1 to ``longest`` characters that start and end with a
+    non-space and hold no control or format character (bidi overrides, zero-width
+    characters), then spaces. The one validator of names.
+
+    >>> import re
+    >>> bool(re.fullmatch(name_pattern(40), " Friday club ")), re.fullmatch(
+    ...     name_pattern(40), "club\u200b")
+    (True, None)
+    """
+    return (
+        f"^[{_SPACE}]*[^{_SPACE}{_BAD}](?:[^{_BAD}]{{0,{longest - 2}}}[^{_SPACE}{_BAD}])?"
+        f"[{_SPACE}]*$"
+    )
+
+
+#: A player's name: 1 to 24 characters once trimmed (:func:`name_pattern`).
+NAME_PATTERN = name_pattern(NAME_MAX)
 
 
 def trim_name(value: str) -> str:
@@ -220,15 +235,16 @@ ChallengeCode = Annotated[
 #: A group code: ``G-`` (optional) and 1 to 6 Crockford characters, dashes anywhere.
 GROUP_CODE_PATTERN = "^(?:[Gg]-)?-*(?:[0-9A-TV-Za-tv-z]-*){1,6}$"
 GroupCode = Annotated[str, Field(pattern=GROUP_CODE_PATTERN, max_length=40, examples=["G-AB12CD"])]
-#: Every character ``str.strip`` removes, literally (a group name is trimmed of them).
-_ALL_SPACES = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
-#: A group name: 1 to 40 characters once trimmed, any characters.
-GROUP_NAME_PATTERN = (
-    f"^[{_ALL_SPACES}]*[^{_ALL_SPACES}](?:[\\s\\S]{{0,38}}[^{_ALL_SPACES}])?[{_ALL_SPACES}]*$"
-)
-GroupName = Annotated[str, Field(pattern=GROUP_NAME_PATTERN, examples=["Friday club"])]
+#: Longest group name, after trimming.
+GROUP_NAME_MAX = 40
+#: A group name: 1 to 40 characters once trimmed, no control or format characters, as a
+#: player's name (:func:`name_pattern`).
+GROUP_NAME_PATTERN = name_pattern(GROUP_NAME_MAX)
+GroupName = Annotated[str, Field(pattern=GROUP_NAME_PATTERN, max_length=NAME_MAX_SENT + 16,
+                                 examples=["Friday club"])]
 PATTERN_MEANINGS[GROUP_CODE_PATTERN] = "is a group code (G- and 6 characters)"
-PATTERN_MEANINGS[GROUP_NAME_PATTERN] = "is a name of 1 to 40 characters (spaces around it trimmed)"
+PATTERN_MEANINGS[GROUP_NAME_PATTERN] = ("is a name of 1 to 40 characters (spaces around it"
+                                       " trimmed), without control or format characters")
 PATTERN_MEANINGS[CHALLENGE_PATTERN] = "is a challenge code (CH- and 8 characters) or a result code"
 #: The error code of a value not in its pattern, where a player can meet it (a typed
 #: code or name; the client says it in the player's words); other fields answer

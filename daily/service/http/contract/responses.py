@@ -201,12 +201,17 @@ class Review(Doc):
     """A ranked game held for the fair-play review, as its player sees it
     (docs/fairplay.md); ``null`` when the game is not in review or was cleared."""
 
-    state: Literal["under_review", "disqualified"]
+    state: Literal["pending_review", "under_review", "disqualified"] = Field(
+        description="pending_review: the game would enter the top of its board and shows "
+        "there once an operator clears it; under_review: held by the check; disqualified")
     reason: str = Field(description="why, in plain words")
-    reason_code: Literal["foresight", "ceiling", "unchecked"] = Field(
-        description="foresight: the likelihood test; ceiling: the game scored the day's "
-        "ceiling (the check without a strategy table, and Maxi Yatzy's by default); "
-        "unchecked: the check could not run")
+    reason_code: Literal["foresight", "strict", "ceiling", "unchecked", "scout_link",
+                         "residual"] = Field(
+        description="foresight: the likelihood test; strict: the stricter test at the top "
+        "of the board; ceiling: the game scored the day's ceiling (the check without a "
+        "strategy table); unchecked: the check could not run; scout_link: the game follows "
+        "a game that showed the day's dice without playing them; residual: the player's "
+        "scores keep beating optimal play on the same dice across days")
     decisions: int | None = Field(description="decisions of the game that were tested")
     optimal_in_hindsight: int | None = Field(
         description="of those, how many were the best with the dice to come known")

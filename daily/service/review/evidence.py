@@ -1,0 +1,230 @@
+"""Evidence across games and days, in Redis: the scouts of a day set and the players'
+records of residuals. The logic is core code (:mod:`daily.fairplay.scouting`,
+:mod:`daily.fairplay.residual`); this module keeps and reads what it needs.
+
+* Finished scouts: the results consumer reads every ranked result's reveals from its
+  log (:func:`sightings_of`) and keeps the scouts' sightings with their board
+  (``lb:{D:R}:scouts``, :func:`keep_sightings`), with the salted hash of the network
+  their player was created from (:mod:`daily.service.players.creation`: never the
+  address).
+* Unfinished scouts: every ranked start is indexed by its time (``started:{rN}:D:R``,
+  written by the start script of :mod:`daily.service.games.store`), so the games
+  started within :data:`~daily.fairplay.scouting.LINK_WINDOW` before a result are read
+  (:func:`window_sightings`), and the whole day set for ``daily review stats``
+  (:func:`unfinished_scouts`).
+* Residuals: ``workers.residuals.record_day_residuals`` writes, once the day's par is
+  known, each player's score minus the hard bot's on the same dice
+  (``fairplay:residual:{player}``, :func:`record_residuals`); :func:`records_of` reads
+  them back for the consumer.
+
+Only a game on its way into the top of its board is looked up (:func:`evidence_of`):
+a linked scout or a persistent residual makes it pending review.
+
+>>> ruleset_residuals({"2026-11-28 yahtzee": "12.0", "2026-11-28 yacht": "3"}, "yahtzee")
+[12.0]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import redis
+
+from daily.errors import DailyError
+from daily.fairplay.residual import KEPT, persistent
+from daily.fairplay.scouting import LINK_WINDOW, Sighting, linked_scouts, reveals_of, scout_kind
+from daily.movelog import MoveLog
+from daily.rules import canonical_name
+from daily.service import keymap
+from daily.service.results.leaderboard import Result, as_text
+from daily.service.shards import SHARDS
+
+#: Seconds the sightings of a board are kept (a day set is open two days).
+SIGHTINGS_KEPT = 8 * 86400
+#: Seconds a player's residuals are kept after the last one written.
+RESIDUALS_KEPT = 90 * 86400
+
+
+def _networks(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[str | None]:
+    """The salted network hash each player was created from (None once forgotten)."""
+    with conn.pipeline(transaction=False) as pipe:
+        for player_id in player_ids:
+            pipe.get(keymap.player_origin(prefix, player_id))
+        origins = pipe.execute() if player_ids else []
+    return [as_text(o).split(" ")[1] if o is not None else None for o in origins]
+
+
+def sightings_of(conn: redis.Redis, prefix: str,
+                 results: list[Result]) -> list[tuple[Result, Sighting]]:
+    """The scouts among finished results, with their sightings (results without a
+    readable log are none)."""
+    found: list[tuple[Result, str, float]] = []
+    for result in results:
+        try:
+            reveals = reveals_of(MoveLog.from_text(result.log)) if result.log else None
+        except DailyError:
+            continue
+        kind = scout_kind(reveals) if reveals is not None else None
+        if kind is not None and reveals is not None:
+            found.append((result, kind, reveals.ratio))
+    networks = _networks(conn, prefix, [r.player_id for r, _, _ in found])
+    return [(r, Sighting(r.game_id, r.player_id, net, r.finished_at, kind, ratio))
+            for (r, kind, ratio), net in zip(found, networks, strict=True)]
+
+
+def keep_sightings(conn: redis.Redis, prefix: str,
+                   sightings: list[tuple[Result, Sighting]]) -> None:
+    """Keep finished scouts' sightings with their boards (idempotent)."""
+    if not sightings:
+        return
+    with conn.pipeline(transaction=False) as pipe:
+        for result, sighting in sightings:
+            key = keymap.board(prefix, result.date, canonical_name(result.ruleset), "scouts")
+            pipe.hset(key, sighting.game_id, json.dumps(sighting.to_json()))
+            pipe.expire(key, SIGHTINGS_KEPT)
+        pipe.execute()
+
+
+def kept_sightings(conn: redis.Redis, prefix: str, date: str,
+                   ruleset: str) -> list[Sighting]:
+    """The finished scouts kept for a day set."""
+    raw = conn.hvals(keymap.board(prefix, date, canonical_name(ruleset), "scouts"))
+    return [Sighting.from_json(json.loads(v)) for v in raw]
+
+
+def _started(conn: redis.Redis, prefix: str, date: str, ruleset: str,
+             since: float, until: float) -> list[str]:
+    """Ids of the ranked games of a day set started between ``since`` and ``until``."""
+    with conn.pipeline(transaction=False) as pipe:
+        for shard in range(SHARDS):
+            pipe.zrangebyscore(keymap.started(prefix, date, ruleset, shard), since, until)
+        found = pipe.execute()
+    return [as_text(g) for ids in found for g in ids]
+
+
+def _unfinished_sightings(conn: redis.Redis, prefix: str, ids: list[str],
+                          batch: int = 500) -> list[Sighting]:
+    """The scouts among the unfinished games ``ids`` (read in pipelined batches)."""
+    records: list[dict[str, Any]] = []
+    for start in range(0, len(ids), batch):
+        with conn.pipeline(transaction=False) as pipe:
+            for game_id in ids[start:start + batch]:
+                pipe.get(keymap.game(prefix, game_id))
+            raws = pipe.execute()
+        # the stored game records (daily.service.games.record): their JSON fields
+        records.extend(json.loads(raw) for raw in raws if raw is not None)
+    found: list[tuple[dict[str, Any], str, float]] = []
+    for record in records:
+        if record.get("finished_at") is not None:
+            continue
+        try:
+            reveals = reveals_of(MoveLog.from_text(record["log"]))
+        except DailyError:
+            continue
+        kind = scout_kind(reveals)
+        if kind is not None:
+            found.append((record, kind, reveals.ratio))
+    networks = _networks(conn, prefix, [str(r["player"]) for r, _, _ in found])
+    return [Sighting(str(r["id"]), str(r["player"]), net, _started_at(str(r["created"])),
+                     kind, ratio)
+            for (r, kind, ratio), net in zip(found, networks, strict=True)]
+
+
+def _started_at(created: str) -> float:
+    return dt.datetime.fromisoformat(created.replace("Z", "+00:00")).timestamp()
+
+
+def window_sightings(conn: redis.Redis, prefix: str, date: str, ruleset: str,
+                     until: float, window: float = LINK_WINDOW) -> list[Sighting]:
+    """The unfinished scouts of a day set started within ``window`` seconds before
+    ``until``."""
+    return _unfinished_sightings(conn, prefix,
+                                 _started(conn, prefix, date, ruleset, until - window, until))
+
+
+def unfinished_scouts(conn: redis.Redis, prefix: str, date: str,
+                      ruleset: str) -> list[Sighting]:
+    """Every unfinished scout of a day set (``daily review stats``: reads every ranked
+    game of the day set that is not finished)."""
+    name = canonical_name(ruleset)
+    return _unfinished_sightings(conn, prefix,
+                                 _started(conn, prefix, date, name, 0, float("inf")))
+
+
+def ruleset_residuals(record: Mapping[Any, Any], ruleset: str) -> list[float]:
+    """The residuals of one ruleset in a player's record (fields ``"<date> <ruleset>"``)."""
+    out = []
+    for field, value in sorted(record.items(), key=lambda kv: as_text(kv[0])):
+        if as_text(field).split(" ")[1] == ruleset:
+            out.append(float(as_text(value)))
+    return out[-KEPT:]
+
+
+def records_of(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[dict[Any, Any]]:
+    """Players' records of residuals (one pipelined round trip)."""
+    with conn.pipeline(transaction=False) as pipe:
+        for player_id in player_ids:
+            pipe.hgetall(keymap.residuals(prefix, player_id))
+        return list(pipe.execute()) if player_ids else []
+
+
+def record_residuals(conn: redis.Redis, prefix: str, date: str, ruleset: str,
+                     rows: Iterable[tuple[str, int]], optimal: int) -> int:
+    """Write each ``(player id, score)``'s residual against ``optimal`` (the hard bot's
+    score on the day's dice); idempotent. Returns how many were written."""
+    field = f"{date} {canonical_name(ruleset)}"
+    count = 0
+    with conn.pipeline(transaction=False) as pipe:
+        for player_id, score in rows:
+            key = keymap.residuals(prefix, player_id)
+            pipe.hset(key, field, str(score - optimal))
+            pipe.expire(key, RESIDUALS_KEPT)
+            count += 1
+        pipe.execute()
+    return count
+
+
+def evidence_of(conn: redis.Redis, prefix: str,
+                results: list[Result]) -> list[dict[str, Any] | None]:
+    """For results on their way into the top of their boards: the evidence that makes
+    each pending review (``{"reason_code", "reason", ...}``), or None.
+
+    A scout linked to the game (:func:`daily.fairplay.scouting.linked_scouts`), else a
+    record of residuals that persistently beats optimal play
+    (:func:`daily.fairplay.residual.persistent`).
+    """
+    if not results:
+        return []
+    networks = _networks(conn, prefix, [r.player_id for r in results])
+    records = records_of(conn, prefix, [r.player_id for r in results])
+    boards: dict[tuple[str, str], list[Sighting]] = {}
+    out: list[dict[str, Any] | None] = []
+    for result, network, record in zip(results, networks, records, strict=True):
+        date, name = result.date.isoformat(), canonical_name(result.ruleset)
+        if (date, name) not in boards:
+            boards[(date, name)] = kept_sightings(conn, prefix, date, name)
+        scouts = boards[(date, name)] + window_sightings(conn, prefix, date, name,
+                                                         result.finished_at)
+        links = linked_scouts(result.game_id, result.player_id, network, result.finished_at,
+                              scouts)
+        residuals = ruleset_residuals(record, name)
+        if links:
+            out.append({
+                "reason_code": "scout_link",
+                "reason": "the game follows a game that showed the day's dice without"
+                          " playing them, from the same network or shortly before",
+                "scouts": [{**s.to_json(), "link": how} for s, how in links],
+            })
+        elif persistent(residuals, name):
+            out.append({
+                "reason_code": "residual",
+                "reason": "the player's scores keep beating optimal play on the same dice"
+                          " across days",
+                "residuals": residuals,
+            })
+        else:
+            out.append(None)
+    return out
