@@ -95,6 +95,21 @@ def closes_at(day: dt.date) -> dt.datetime:
     return _midnight_utc(day) + dt.timedelta(days=1) - LATEST_OFFSET
 
 
+#: The books of a day close this long after its window, so that finishing requests in
+#: flight at the close still count: the rollover freezes its boards from then on.
+GRACE = dt.timedelta(minutes=5)
+
+
+def books_close_at(day: dt.date) -> dt.datetime:
+    """The earliest instant the rollover freezes the boards of ``day`` (and seals its
+    results log): :func:`closes_at` and :data:`GRACE`.
+
+    >>> books_close_at(dt.date(2026, 1, 1)).isoformat()
+    '2026-01-02T12:05:00+00:00'
+    """
+    return closes_at(day) + GRACE
+
+
 def status(day: dt.date, now: dt.datetime) -> DayStatus:
     """``upcoming``, ``open`` or ``revealed`` at instant ``now`` (timezone-aware).
 

@@ -25,7 +25,10 @@ grace covers finishing requests still in flight at the close), in order:
    ``ceiling-<date>-<ruleset>``; needs no strategy table);
 6. enqueue ``workers.residuals.record_day_residuals(date, ruleset)`` (job id
    ``residual-<date>-<ruleset>``): each player's score against optimal play on the
-   day's dice, for the record across days; like par, once the table is built.
+   day's dice, for the record across days; like par, once the table is built;
+7. seal the day's results log and sign its head (:func:`workers.seal.seal_day`, run
+   here: :mod:`daily.service.audit.day_log`). Without a results key the step waits
+   for a later run (a warning in the log says why).
 
 Every run also prepares the fair-play ceilings ahead of the results path: for every day
 that is open, or opens within :data:`PREPARE_AHEAD`, and each of its sets checked for
@@ -52,6 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -63,9 +67,11 @@ from daily import calendar
 from daily.fairplay.coverage import has_ceiling
 from daily.rules import get_ruleset
 from daily.service import keymap
+from daily.service.audit.day_log import DayLog
 from daily.service.clock import service_clock
-from daily.service.config import Config
+from daily.service.config import Config, ConfigError
 from daily.service.connections import DAYS_QUEUE
+from daily.service.days.keyring import Keyring
 from daily.service.results.archive import write_archive
 from daily.service.results.leaderboard import Leaderboard, as_text
 from daily.service.results.stream import ResultStream
@@ -74,8 +80,10 @@ from daily.service.review.queue import ReviewQueue, write_review_archive
 from daily.strategy.tables.status import table_ready
 from workers.runtime import job_config, job_connection, job_queue_connection
 
+log = logging.getLogger(__name__)
+
 LOOKBACK_DAYS = 7
-GRACE_SECONDS = 300
+GRACE_SECONDS = int(calendar.GRACE.total_seconds())
 LOCK_SECONDS = 900
 #: Move logs stay in Redis this long after the archive was written.
 LOGS_KEPT_SECONDS = 7 * 24 * 3600
@@ -216,6 +224,16 @@ def roll_day(
                              config.archive_dir)
         conn.hset(marks_key, "review", "1")
         done.append("review")
+    if "sealed" not in marks:
+        try:
+            keyring = Keyring.load(config)
+            keyring.results_signer()
+        except ConfigError as exc:  # KeyringError: names a file, never a secret
+            log.warning("the results log of %s %s waits for the keys: %s", day, ruleset, exc)
+        else:
+            sealed = DayLog(conn, config, day, ruleset).seal(keyring, now)
+            conn.hset(marks_key, "sealed", str(sealed["size"]))
+            done.append("sealed")
     for step, func in DAY_JOBS:
         if step in marks or not config.par_jobs:
             continue

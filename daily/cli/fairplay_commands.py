@@ -140,4 +140,22 @@ def _review_decide(args: argparse.Namespace) -> int:
     outcome = queue.decide(args.game_id, require_state(args.decision),
                            archive_dir=config.archive_dir, note=args.note)
     print(f"{args.game_id}: {outcome}")
+    return _append_to_log(queue, config, args.game_id)
+
+
+def _append_to_log(queue: Any, config: Any, game_id: str) -> int:
+    """After a decision on a day whose results log is sealed: append it to the log and
+    sign a new head (:mod:`daily.service.audit.day_log`)."""
+    from daily.service.audit.day_log import DayLog
+    from daily.service.clock import service_clock
+    from daily.service.days.keyring import Keyring
+
+    result = queue.get(game_id).result
+    day_log = DayLog(queue.conn, config, result.date, result.ruleset)
+    if day_log.latest() is None:
+        return 0  # sealed at the close, with this decision in it
+    sealed = day_log.seal(Keyring.load(config), service_clock(config)())
+    if sealed["appended"]:
+        print(f"{result.date.isoformat()} {result.ruleset}: {sealed['appended']} decision(s) "
+              f"appended to the results log; new signed head of {sealed['signed']} leaves")
     return 0

@@ -59,7 +59,7 @@ def register(subparsers: Any) -> None:
     keys = subparsers.add_parser("keys", help="create, rotate and list the service keys")
     keys_sub = keys.add_subparsers(dest="keys_command", required=True)
     for name, handler, text in (
-        ("init", _init, "create the master seed secret and a signing key (never overwrites)"),
+        ("init", _init, "create the master seed secret and the signing keys (never overwrites)"),
         ("rotate", _rotate, "make a new signing key; old public keys stay valid"),
         ("list", _list, "list the public keys"),
     ):
@@ -69,6 +69,10 @@ def register(subparsers: Any) -> None:
         )
         if name == "list":
             cmd.add_argument("--json", action="store_true", help="print the GET /keys JSON")
+        if name == "rotate":
+            cmd.add_argument("--results", action="store_true",
+                             help="rotate the results key (receipts, log heads) instead of "
+                                  "the descriptors key")
         cmd.set_defaults(handler=handler)
 
     verify = subparsers.add_parser(
@@ -121,14 +125,16 @@ def _init(args: argparse.Namespace) -> int:
     for path in created:
         print(f"created {path}")
     print(f"active signing key {ring.key_id}")
+    print(f"active results key {ring.results_key_id}")
     return 0
 
 
 def _rotate(args: argparse.Namespace) -> int:
     keys_dir = _keys_dir(args)
-    old, new = rotate_signing_key(keys_dir)
-    print(f"retired signing key {old} (its public key stays listed, its signatures verify)")
-    print(f"active signing key {new}")
+    kind = "results" if args.results else "signing"
+    old, new = rotate_signing_key(keys_dir, "results" if args.results else "descriptors")
+    print(f"retired {kind} key {old} (its public key stays listed, its signatures verify)")
+    print(f"active {kind} key {new}")
     print("running web processes sign with it from their next request on")
     return 0
 
@@ -141,7 +147,8 @@ def _list(args: argparse.Namespace) -> int:
         return 0
     for key in keys:
         mark = "active " if key["active"] else "retired"
-        print(f"{key['id']}  {mark}  {key['algorithm']}  {key['created'] or '-'}")
+        print(f"{key['id']}  {mark}  {key['purpose']:<11}  {key['algorithm']}  "
+              f"{key['created'] or '-'}")
     return 0
 
 

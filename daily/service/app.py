@@ -36,12 +36,14 @@ from flask import Flask, Response, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from daily.rules import Ruleset
+from daily.service.audit import routes as audit_routes
+from daily.service.audit.receipts import Receipts
 from daily.service.clock import FixedClock, service_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
 from daily.service.days import routes as days_routes
 from daily.service.days import today_routes
-from daily.service.days.keyring import Keyring
+from daily.service.days.keyring import Keyring, KeyringLoader
 from daily.service.days.seeds import DaySeeds
 from daily.service.games import GameService, advice_routes
 from daily.service.games import routes as games_routes
@@ -132,9 +134,12 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     limits = parse_limits(config.rate_limit, config.rate_limit_reads, config.rate_limit_ip)
     limiter = RateLimiter(conn, config.key_prefix, limits, cluster=config.redis_cluster)
     metrics = Metrics()
+    fixed_keyring = keyring if isinstance(keyring, Keyring) else None
+    loader = KeyringLoader(config)
     games = GameService(
         conn, config, clock, seeds, results, player_name, request_lang,
         finished=lambda record: metrics.games_finished.labels(record.mode, record.ruleset).inc(),
+        receipts=Receipts(lambda: fixed_keyring or loader.get()),
     )
 
     def tables(rules: Ruleset) -> StrategyTable:
@@ -172,7 +177,7 @@ def register_blueprints(app: Flask) -> None:
     """Mount every blueprint: the API's under :data:`API_PREFIX`, each named here, and
     the web client at ``/``."""
     for bp in (
-        challenge_routes.bp, days_routes.bp, games_routes.bp, group_routes.bp,
+        audit_routes.bp, challenge_routes.bp, days_routes.bp, games_routes.bp, group_routes.bp,
         leaderboard_routes.bp, ops_routes.bp, players_routes.bp, result_routes.bp,
         advice_routes.bp, today_routes.bp,
     ):

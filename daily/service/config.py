@@ -45,6 +45,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_MASTER_SECRET`` | master seed secret as hex (production) | unset |
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
+| ``DAILY_RESULTS_KEY_FILE`` | current results key (receipts, heads; PEM) | in ``<data>/keys/`` |
 
 (1) ``off`` when ``DAILY_RATE_LIMIT`` is ``off``, unless set.
 
@@ -190,6 +191,7 @@ class Config:
     master_secret_hex: str | None
     master_secret_file: Path | None
     signing_key_file: Path | None
+    results_key_file: Path | None = None
     tables_at_start: tuple[str, ...] = ("yahtzee", "yatzy")
     tables_in_background: tuple[str, ...] = ("maxi-yatzy",)
     #: Web workers warm the strategy engine in the background as they start.
@@ -326,7 +328,8 @@ def _demo_clock(env: Mapping[str, str]) -> DemoClock | None:
     if not raw:
         return None
     production = [n for n in ("DAILY_MASTER_SECRET", "DAILY_MASTER_SECRET_FILE",
-                              "DAILY_SIGNING_KEY_FILE") if env.get(n)]
+                              "DAILY_SIGNING_KEY_FILE", "DAILY_RESULTS_KEY_FILE")
+                  if env.get(n)]
     if production:
         raise ConfigError(
             f"is refused with {production[0]} set: a demo clock reveals future days' seeds,"
@@ -389,6 +392,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         master_secret_hex=env.get("DAILY_MASTER_SECRET") or None,
         master_secret_file=_path(env, "DAILY_MASTER_SECRET_FILE"),
         signing_key_file=_path(env, "DAILY_SIGNING_KEY_FILE"),
+        results_key_file=_path(env, "DAILY_RESULTS_KEY_FILE"),
         tables_at_start=_rulesets(env, "DAILY_TABLES_AT_START", "yahtzee,yatzy"),
         tables_in_background=_rulesets(env, "DAILY_TABLES_IN_BACKGROUND", "maxi-yatzy"),
         warm_at_start=_switch(env, "DAILY_WARM_AT_START", True),

@@ -98,7 +98,14 @@ key                                    type     what, and how long it lives
 ``P rl:<kind>:ip:<ip>``                STRING   read or write requests of an address
                                                 without a verified player; one window
 ``P rl:all:ip:<ip>``                   STRING   every request of an address; one window
-``P lock:<name>``                      STRING   a lock (``scheduler``, ``rollover``) with a
+``P audit:{<date>:<ruleset>}:<part>`` various  the day's results log (:mod:`daily.service.
+                                                audit.day_log`; parts: ``heads`` LIST of
+                                                signed heads, ``hashes`` STRING of leaf
+                                                hashes, ``log`` LIST of zlib chunks of
+                                                leaf lines, ``index`` HASH code -> leaf);
+                                                forever (a copy beside the archive)
+``P lock:<name>``                      STRING   a lock (``scheduler``, ``rollover``,
+                                                ``audit:<date>:<ruleset>``) with a
                                                 timeout, held by one process
 ``rq:*``                               various  RQ's own queues, jobs and registries (not
                                                 prefixed; named by RQ)
@@ -175,6 +182,15 @@ def par(prefix: str, date: dt.date | str, ruleset: str) -> str:
 def board(prefix: str, date: dt.date | str, ruleset: str, part: str) -> str:
     """One part of a leaderboard (``rank``, ``entries``, ``players``, ...)."""
     return f"{prefix}lb:{{{_date(date)}:{ruleset}}}:{part}"
+
+
+def audit(prefix: str, date: dt.date | str, ruleset: str, part: str) -> str:
+    """One part of a day's results log, in the slot of the day's board.
+
+    >>> audit("dd:", "2026-11-29", "yahtzee", "heads")
+    'dd:audit:{2026-11-29:yahtzee}:heads'
+    """
+    return f"{prefix}audit:{{{_date(date)}:{ruleset}}}:{part}"
 
 
 def player_stats(prefix: str, player_id: str, part: str) -> str:

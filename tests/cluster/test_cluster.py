@@ -163,6 +163,9 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
         code = finals[players[0].id]["result"]["code"]
         shared = client.get(f"/api/v1/results/{code}").get_json()
         assert (shared["rank"], shared["players"]) == (board["me"]["rank"], 10)
+        # The finishing transaction stored the receipt signed once the code was drawn.
+        finished = finals[players[0].id]["result"]
+        assert shared["receipt"] == finished["receipt"] and finished["accepted"]["code"] == code
         me = players[0].call("GET", "/players/me").get_json()
         assert me["stats"]["games"] == 1 and me["stats"]["best"] == finals[players[0].id]["total"]
         again = players[0].call("POST", "/games", {"ruleset": "yahtzee", "date": DATE,

@@ -61,12 +61,17 @@ def test_keys_init_rotate_list(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert (tmp_path / "data" / "keys" / "master.secret").read_text() == master
     status, out, _ = _run(["keys", "rotate", "--data-dir", data], capsys)
     assert status == 0 and "retired signing key" in out
+    status, out, _ = _run(["keys", "rotate", "--results", "--data-dir", data], capsys)
+    assert status == 0 and "retired results key" in out
     status, out, _ = _run(["keys", "list", "--data-dir", data], capsys)
     lines = out.splitlines()
-    assert status == 0 and len(lines) == 2
-    assert "retired" in lines[0] and "active" in lines[1]
+    assert status == 0 and len(lines) == 4
+    assert [("active" in line, line.split()[2]) for line in lines] == [
+        (False, "descriptors"), (False, "results"), (True, "descriptors"), (True, "results")]
     status, out, _ = _run(["keys", "list", "--data-dir", data, "--json"], capsys)
-    assert [k["active"] for k in json.loads(out)["keys"]] == [False, True]
+    keys = json.loads(out)["keys"]
+    assert [(k["purpose"], k["active"]) for k in keys] == [
+        ("descriptors", False), ("results", False), ("descriptors", True), ("results", True)]
 
 
 def test_keys_commands_on_a_dir_without_keys(

@@ -96,7 +96,8 @@ def test_descriptor_fields_and_status(client: HttpClient, config: Config) -> Non
     assert body["closes_at"] == "2026-11-30T12:00:00Z"
     assert body["options"] == {} and body["generator"] == "dice/v1"
     keys = _get(client, "/api/v1/keys")
-    assert [k["active"] for k in keys["keys"]] == [True]
+    assert [(k["purpose"], k["active"]) for k in keys["keys"]] == [
+        ("descriptors", True), ("results", True)]
     assert keys["keys"][0]["id"] == body["key_id"]
     assert keys["keys"][0]["algorithm"] == "Ed25519"
     assert verify_day(body, keys).complete is False  # signature verifies; no seed yet
@@ -210,7 +211,8 @@ def test_a_running_app_picks_up_a_rotation(own_keys: tuple[HttpClient, Config]) 
     _, new_id = rotate_signing_key(config.keys_dir)
     for _ in range(2):  # each worker
         keys = _get(client, "/api/v1/keys")
-        assert [k["id"] for k in keys["keys"] if k["active"]] == [new_id]
+        assert [k["id"] for k in keys["keys"]
+                if k["active"] and k["purpose"] == "descriptors"] == [new_id]
         assert _get(client, "/api/v1/days/2026-11-29/yahtzee") == before
     assert _get(client, "/api/v1/days/2026-11-30/yahtzee")["key_id"] == new_id
     assert len(set(client.workers)) == 2

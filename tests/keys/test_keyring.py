@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import pickle
 import stat
@@ -23,10 +24,12 @@ def _mode(path: Path) -> int:
 def test_init_creates_secret_files_0600_in_a_0700_dir(tmp_path: Path) -> None:
     keys_dir = tmp_path / "data" / "keys"
     created = init_keys(keys_dir)
-    assert {p.name for p in created} == {"master.secret", "signing.key", "public-keys.json"}
+    assert {p.name for p in created} == {"master.secret", "signing.key", "results.key",
+                                          "public-keys.json"}
     assert _mode(keys_dir) == 0o700
     assert _mode(keys_dir / "master.secret") == 0o600
     assert _mode(keys_dir / "signing.key") == 0o600
+    assert _mode(keys_dir / "results.key") == 0o600
     assert len(bytes.fromhex((keys_dir / "master.secret").read_text())) == 32
     assert not [p for p in keys_dir.iterdir() if p.name.endswith(".tmp")]
 
@@ -37,6 +40,23 @@ def test_init_never_overwrites(tmp_path: Path) -> None:
     before = {p.name: p.read_bytes() for p in keys_dir.iterdir()}
     assert init_keys(keys_dir) == []
     assert {p.name: p.read_bytes() for p in keys_dir.iterdir()} == before
+
+
+def test_init_adds_a_results_key_to_an_older_keys_dir(tmp_path: Path) -> None:
+    keys_dir = tmp_path / "keys"
+    init_keys(keys_dir)
+    (keys_dir / "results.key").unlink()
+    doc = json.loads((keys_dir / "public-keys.json").read_text())
+    older = [{k: v for k, v in key.items() if k != "purpose"}
+             for key in doc["keys"] if key["purpose"] == "descriptors"]
+    (keys_dir / "public-keys.json").write_text(json.dumps({"keys": older}))
+    signing = (keys_dir / "signing.key").read_bytes()
+    assert Keyring.from_dir(keys_dir).results_key_id is None
+    assert [p.name for p in init_keys(keys_dir)] == ["results.key", "public-keys.json"]
+    ring = Keyring.from_dir(keys_dir)
+    assert (keys_dir / "signing.key").read_bytes() == signing
+    assert [(k["id"], k["purpose"], k["active"]) for k in ring.public_keys()] == [
+        (ring.key_id, "descriptors", True), (ring.results_key_id, "results", True)]
 
 
 def test_init_completes_a_partial_dir_without_touching_the_master(tmp_path: Path) -> None:
@@ -171,7 +191,7 @@ def test_rotation_keeps_old_public_keys_and_retires_the_private_key(data_dir: Pa
     # The master secret, hence every day seed, is unchanged by a rotation.
     assert after.day_seed("yahtzee", "2026-11-29") == before.day_seed("yahtzee", "2026-11-29")
     rotate_signing_key(keys)
-    assert len(Keyring.from_dir(keys).public_keys()) == 3
+    assert len(Keyring.from_dir(keys).public_keys()) == 4  # and the results key
 
 
 def test_repr_pickle_and_logs_never_show_secrets(

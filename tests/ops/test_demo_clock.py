@@ -2,8 +2,9 @@
 
 ``daily serve --demo-day-minutes 0.2`` (a day passes in 12 real seconds): a player
 plays the oldest open date's Yahtzee set; the day closes, the rollover freezes and
-archives it, the seed is revealed, and ``daily verify-day`` checks the signed
-descriptor, the seed and every roll of that game. The demo is marked in
+archives it and seals its signed results log, the seed is revealed, and ``daily
+verify-day`` checks the signed descriptor, the seed, every roll of that game and the
+whole day's log (the README's walk-through). The demo is marked in
 ``/api/v1/health`` (which the web client shows) and refused with a real Redis.
 """
 
@@ -13,6 +14,7 @@ import json
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,16 @@ def call(serve: Serve, method: str, path: str, body: Any = None, token: str | No
                                      headers=headers, method=method)
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
+
+
+def sealed_head(serve: Serve, date: str, deadline: float) -> dict[str, Any]:
+    """The day's signed head, once the rollover has sealed its log (409 until then)."""
+    while True:
+        try:
+            return call(serve, "GET", f"/days/{date}/yahtzee/head")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 409 and time.monotonic() < deadline, exc.code
+        time.sleep(0.5)
 
 
 def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
@@ -63,13 +75,21 @@ def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
         (tmp_path / "day.json").write_text(json.dumps(call(serve, "GET", f"/days/{date}/yahtzee")))
         (tmp_path / "keys.json").write_text(json.dumps(call(serve, "GET", "/keys")))
         (tmp_path / "game.json").write_text(json.dumps(call(serve, "GET", f"/results/{code}")))
+        # The same rollover sealed the day's results log: the README's audit of the day.
+        head = sealed_head(serve, date, deadline)
+        (tmp_path / "head.json").write_text(json.dumps(head))
+        with urllib.request.urlopen(f"{serve.base}/api/v1/days/{date}/yahtzee/log",
+                                    timeout=10) as response:
+            (tmp_path / "log.jsonl").write_bytes(response.read())
         verify = subprocess.run(
             [sys.executable, "-m", "daily", "verify-day", date, "yahtzee",
              "--descriptor", str(tmp_path / "day.json"), "--keys", str(tmp_path / "keys.json"),
-             "--game", str(tmp_path / "game.json")],
+             "--game", str(tmp_path / "game.json"), "--head", str(tmp_path / "head.json"),
+             "--log", str(tmp_path / "log.jsonl")],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
         )
         assert verify.returncode == 0, verify.stdout + verify.stderr
+        assert f"results log of {head['size']} leaves" in verify.stdout, verify.stdout
         assert serve.stop() == 0
     finally:
         serve.kill_everything()

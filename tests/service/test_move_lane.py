@@ -93,6 +93,8 @@ def run(server: LiveServer) -> tuple[list[Answer], list[Call], list[int]]:
         result = (document.get("state") or document).get("result")
         if result:
             names[result["code"]] = "<code>"
+            if result.get("receipt"):  # signs the code and the player id
+                names[result["receipt"]] = "<receipt>"
         record(path, response)
         return document
 

@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from flask import Flask
+from rq import Queue
 
+from daily.audit.leaf import Accepted, Decision, Leaf
+from daily.audit.merkle import MerkleTree
+from daily.audit.proof import ConsistencyProof, InclusionProof
+from daily.audit.signing import SignedHead, verify_head, verify_receipt
+from daily.service import keymap
 from daily.service.config import Config
+from daily.service.connections import DAYS_QUEUE
+from daily.service.games.record import GameRecord
+from daily.service.results.leaderboard import Result
+from daily.service.review.queue import ReviewQueue
 from tests.service.conftest import PREFIX, Player, play_out
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.live]
@@ -92,3 +107,152 @@ def test_finished_games_reach_the_leaderboard(
     assert ada.call("POST", f"/games/{finals[ada.id]['id']}/log",
                     {"log": finals[ada.id]["log"]}).status_code == 200
     assert stream.backlog() == 0
+
+
+# ----- the day's signed results log ------------------------------------------------
+
+AFTER_CLOSE = dt.datetime(2026, 11, 30, 12, 10, tzinfo=dt.UTC)  # the 29th's books closed
+
+
+def run_jobs(config: Config, *calls: tuple[str, tuple[Any, ...]]) -> None:
+    """Enqueue jobs on the ``days`` queue and run them in a real ``rq worker --burst``."""
+    conn = redis.Redis.from_url(config.redis_url or "")
+    queue = Queue(DAYS_QUEUE, connection=conn)
+    jobs = [queue.enqueue_call(func, args=args) for func, args in calls]
+    env = dict(os.environ, REDIS_URL=config.redis_url or "", DAILY_KEY_PREFIX=PREFIX,
+               DAILY_DATA_DIR=str(config.data_dir), PYTHONPATH=str(ROOT),
+               DAILY_RULESETS="yahtzee", DAILY_PAR_JOBS="off")
+    subprocess.run([sys.executable, "-m", "rq.cli", "worker", "--burst", "--quiet", "--url",
+                    config.redis_url or "", DAYS_QUEUE], cwd=ROOT, env=env, check=True,
+                   timeout=120)
+    for job in jobs:
+        job.refresh()
+        assert job.get_status() == "finished", job.exc_info
+
+
+def results_key(client: Any) -> Ed25519PublicKey:
+    keys = client.get("/api/v1/keys").get_json()["keys"]
+    (found,) = [k for k in keys if k["purpose"] == "results" and k["active"]]
+    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(found["public_key"]))
+
+
+def review_decide(config: Config, game_id: str, decision: str) -> str:
+    env = dict(os.environ, REDIS_URL=config.redis_url or "", DAILY_KEY_PREFIX=PREFIX,
+               DAILY_DATA_DIR=str(config.data_dir), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "daily", "review", decision, game_id],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def verify_day(*args: str) -> subprocess.CompletedProcess[str]:
+    """``daily verify-day 2026-11-29 yahtzee ARGS``, offline, in its own process."""
+    return subprocess.run(
+        [sys.executable, "-m", "daily", "verify-day", "2026-11-29", "yahtzee", *args],
+        cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+        timeout=120, check=False)
+
+
+def test_receipts_the_signed_log_at_the_close_proofs_and_a_re_review(
+    service_config: Config, make_player: Any, client: Any, clock: Any, tmp_path: Path
+) -> None:
+    public = results_key(client)
+    ada, bob, cy = make_player("Ada"), make_player("Bob"), make_player("Cy")
+    finals = {p.id: play_out(p, ranked(p)) for p in (ada, bob, cy)}
+    # Each finish answers its receipt, which the published results key verifies.
+    for player in (ada, bob, cy):
+        result = finals[player.id]["result"]
+        accepted = Accepted.from_json(result["accepted"])
+        assert (accepted.code, accepted.score, accepted.player_id, accepted.date) == (
+            result["code"], result["total"], player.id, "2026-11-29")
+        assert verify_receipt(public, accepted, result["receipt"])
+        assert not verify_receipt(public, replace(accepted, score=accepted.score + 1),
+                                  result["receipt"])
+    code = finals[ada.id]["result"]["code"]
+    shared = client.get(f"/api/v1/results/{code}").get_json()
+    assert shared["receipt"] == finals[ada.id]["result"]["receipt"]
+    assert "accepted" not in shared  # its move log only once the dice are revealed
+
+    # Cy's game is held for review before the results worker sees it.
+    conn = redis.Redis.from_url(service_config.redis_url or "")
+    record = GameRecord.loads(conn.get(keymap.game(PREFIX, finals[cy.id]["id"])) or b"")
+    held = Result.from_json({
+        "game_id": record.id, "player_id": cy.id, "player_name": "Cy", "date": "2026-11-29",
+        "ruleset": "yahtzee", "total": record.total, "finished_at": record.finished_at,
+        "code": record.code, "log": record.log})
+    ReviewQueue(conn, PREFIX).hold(held, {"method": "foresight", "reason": "test"})
+    assert run_worker_burst(service_config).returncode == 0
+
+    # Before the close: 409, naming when the head will exist.
+    for path in ("/days/2026-11-29/yahtzee/head", "/days/2026-11-29/yahtzee/log",
+                 f"/results/{code}/proof"):
+        refused = client.get("/api/v1" + path)
+        assert refused.status_code == 409, path
+        error = refused.get_json()["error"]
+        assert error["code"] == "log_not_sealed"
+        assert error["available_at"] == "2026-11-30T12:06:00Z", error
+    assert client.get("/api/v1/days/2026-13-01/yahtzee/head").get_json()["error"][
+        "field"] == "date"
+    assert client.get("/api/v1/results/DD-0000000000/proof").status_code == 404
+
+    # The close: the rollover (a real RQ worker) freezes the board and seals the log.
+    clock.set(AFTER_CLOSE)
+    run_jobs(service_config, ("workers.rollover.rollover", (AFTER_CLOSE.isoformat(),)))
+    head = SignedHead.from_json(client.get("/api/v1/days/2026-11-29/yahtzee/head").get_json())
+    assert verify_head(public, head) and head.size == 3
+    log_path = "/api/v1/days/2026-11-29/yahtzee/log"
+    plain = client.get(log_path, headers={"Accept-Encoding": "identity"})
+    packed = client.get(log_path, headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain.headers
+    assert plain.mimetype == "application/jsonl" and packed.data == plain.data
+    lines = plain.data.splitlines()
+    leaves = [Leaf.from_json(json.loads(line)) for line in lines]
+    assert MerkleTree.of_leaves(lines).root() == head.root_bytes
+    decisions = {leaf.code: leaf.decision for leaf in leaves}
+    assert decisions[finals[cy.id]["result"]["code"]] == Decision("held", "foresight")
+    assert decisions[code] == Decision("cleared")
+    assert {leaf.name for leaf in leaves} == {"Ada", "Bob", "Cy"}
+    assert all(verify_receipt(public, leaf.accepted, leaf.receipt) for leaf in leaves
+               if leaf.accepted is not None and leaf.receipt is not None)
+    sealed = service_config.archive_dir / "2026-11-29"
+    assert (sealed / "yahtzee.log.jsonl").read_bytes() == plain.data
+
+    proof = InclusionProof.from_json(client.get(f"/api/v1/results/{code}/proof").get_json())
+    assert proof.verifies() and proof.head == head and proof.leaf.code == code
+    assert verify_receipt(public, proof.leaf.accepted, proof.leaf.receipt)  # type: ignore[arg-type]
+
+    # Anyone can audit the day offline from what the API serves.
+    files = {}
+    for name, path in (("descriptor", "/days/2026-11-29/yahtzee"), ("keys", "/keys"),
+                       ("head", "/days/2026-11-29/yahtzee/head"),
+                       ("proof", f"/results/{code}/proof"),
+                       ("log", "/days/2026-11-29/yahtzee/log")):
+        files[name] = tmp_path / name
+        files[name].write_bytes(client.get("/api/v1" + path).data)
+    audit = verify_day(*(f"--{n}={p}" for n, p in files.items()))
+    assert audit.returncode == 0, audit.stdout[-2000:] + audit.stderr[-2000:]
+    assert "verified: 2026-11-29 yahtzee" in audit.stdout, audit.stdout
+
+    # A re-review after the close appends a decision and signs a consistent new head.
+    out = review_decide(service_config, finals[cy.id]["id"], "disqualify")
+    assert "appended to the results log" in out
+    later = SignedHead.from_json(client.get("/api/v1/days/2026-11-29/yahtzee/head").get_json())
+    assert later.size == 4 and verify_head(public, later)
+    assert client.get("/api/v1/days/2026-11-29/yahtzee/head?size=3").get_json() == head.to_json()
+    link = client.get("/api/v1/days/2026-11-29/yahtzee/consistency?from=3").get_json()
+    assert ConsistencyProof.from_json({k: link[k] for k in ("version", "old_size", "new_size",
+                                                            "path")}).verifies(
+        head.root_bytes, later.root_bytes)
+    appended = Leaf.from_json(json.loads(
+        client.get("/api/v1/days/2026-11-29/yahtzee/log").data.splitlines()[-1]))
+    assert (appended.kind, appended.decision) == ("decision", Decision("disqualified", "foresight"))
+    files["old-head"] = files["head"]
+    for name, path in (("head", "/days/2026-11-29/yahtzee/head"),
+                       ("log", "/days/2026-11-29/yahtzee/log")):
+        files[name] = tmp_path / f"later-{name}"
+        files[name].write_bytes(client.get("/api/v1" + path).data)
+    del files["proof"]
+    audit = verify_day(*(f"--{n}={p}" for n, p in files.items()))
+    assert audit.returncode == 0, audit.stdout[-2000:] + audit.stderr[-2000:]
+    run_jobs(service_config, ("workers.seal.seal_day", ("2026-11-29", "yahtzee")))
+    assert client.get("/api/v1/days/2026-11-29/yahtzee/head").get_json() == later.to_json()

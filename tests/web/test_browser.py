@@ -511,3 +511,92 @@ def test_rate_limit_is_explained_and_loses_nothing(
     )
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
+
+
+def api_call(server: LiveServer, method: str, path: str, body: Any = None,
+             token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server.url + "/api/v1" + path, data=data, headers=headers,
+                                     method=method)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def test_a_closed_days_result_is_checked_against_its_signed_log_in_the_browser(
+    chromium: Browser, live_server: LiveServer, run_results_worker: Any, artifacts: Path
+) -> None:
+    import datetime as dt
+    import os
+    import subprocess
+    import sys
+
+    from daily import calendar
+
+    # A ranked game played through the API (playing by clicking is the other tests').
+    token = api_call(live_server, "POST", "/players", {"name": "Ada"})["token"]
+    date = api_call(live_server, "GET", "/today")["open_dates"][0]  # the first to close
+    game = api_call(live_server, "POST", "/games",
+                    {"ruleset": "yahtzee", "date": date, "mode": "ranked"}, token)
+    while not game["over"]:
+        box = max((c for c in game["choices"] if c["legal"]), key=lambda c: c["points"])
+        game = api_call(live_server, "POST", f"/games/{game['id']}/score",
+                        {"box": box["box"], "position": game["position"]}, token)
+    code = game["result"]["code"]
+    login = f"localStorage.setItem('dd.token', {json.dumps(json.dumps(token))})"
+    context, page = new_page(chromium, live_server)
+    context.add_init_script(login)
+    page.goto(f"/#/play/{game['id']}")
+    audit = page.get_by_test_id("audit")
+    expect(audit).to_have_attribute("data-state", "pending")  # its day is still open
+    expect(audit).to_contain_text("In the day's signed log once the day closes")
+
+    # The day closes: the results worker and the rollover (real processes) seal its log.
+    run_results_worker()
+    after = calendar.books_close_at(dt.date.fromisoformat(date)) + dt.timedelta(minutes=5)
+    live_server.clock.set(after)
+    env = {**os.environ, **live_server.env, "PYTHONPATH": str(Path(__file__).parents[2]),
+           "DAILY_RULESETS": "yahtzee", "DAILY_PAR_JOBS": "off"}
+    subprocess.run([sys.executable, "-c", "import sys; from workers.rollover import rollover;"
+                    " rollover(sys.argv[1])", after.isoformat()], env=env, check=True, timeout=60)
+
+    page.reload()
+    expect(audit).to_have_attribute("data-state", "ok")
+    expect(audit).to_contain_text("In the day's signed log (game 1 of 1")
+    page.goto(f"/r/{code}")
+    expect(page.get_by_test_id("audit")).to_have_attribute("data-state", "ok")
+    page.screenshot(path=artifacts / "laptop-result-in-signed-log.png")
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+    # In Italian; where WebCrypto has no Ed25519 the page says what it could check;
+    # and a proof that does not lead to the signed head is called out.
+    context, page = new_page(chromium, live_server, locale="it-IT")
+    page.goto(f"/r/{code}")
+    expect(page.get_by_test_id("audit")).to_contain_text("Nel registro firmato del giorno")
+    context.close()
+    context, page = new_page(chromium, live_server)
+    context.add_init_script("""{
+      const real = crypto.subtle.importKey.bind(crypto.subtle);
+      crypto.subtle.importKey = (format, key, algorithm, ...rest) =>
+        (algorithm && algorithm.name === "Ed25519")
+          ? Promise.reject(new DOMException("no Ed25519 here", "NotSupportedError"))
+          : real(format, key, algorithm, ...rest);
+    }""")
+    page.goto(f"/r/{code}")
+    expect(page.get_by_test_id("audit")).to_have_attribute("data-state", "unsigned")
+    expect(page.get_by_test_id("audit")).to_contain_text("cannot check Ed25519 signatures")
+    context.close()
+    context, page = new_page(chromium, live_server)
+
+    def tampered(route: Any) -> None:
+        proof = route.fetch().json()
+        proof["leaf"]["accepted"]["score"] += 1
+        route.fulfill(json=proof)
+
+    page.route("**/proof", tampered)
+    page.goto(f"/r/{code}")
+    expect(page.get_by_test_id("audit")).to_have_attribute("data-state", "bad")
+    context.close()

@@ -261,3 +261,36 @@ def test_par_waits_for_its_table(
     assert Job.exists("par-2026-11-29-yahtzee", connection=redis_client)
     # Maxi Yatzy has no table in the test run: its par still waits.
     assert not Job.exists("par-2026-11-29-maxi-yatzy", connection=redis_client)
+
+
+def test_the_seal_waits_for_the_results_key_then_seals_the_board(
+    redis_client, make_result, job_env
+) -> None:
+    """Without a results key the day closes and the seal waits; once the key exists the
+    next run seals the log, from the board itself when the game records are gone."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from daily.audit.signing import verify_head, verify_receipt
+    from daily.service.audit.day_log import DayLog
+    from daily.service.days.keyring import Keyring, init_keys
+
+    board = fill(redis_client, make_result, 3)  # results on the board, no game records
+    first = rollover_module.rollover(AFTER_CLOSE)
+    done = {(d["date"], d["ruleset"]): d["done"] for d in first["days"]}
+    assert "sealed" not in done[("2026-11-29", "yahtzee")]
+    assert redis_client.hget(board.key("rolled"), "sealed") is None
+    config = load_config()
+    init_keys(config.keys_dir)
+    later = rollover_module.rollover(AFTER_CLOSE)
+    assert {"date": "2026-11-29", "ruleset": "yahtzee", "done": ["sealed"]} in later["days"]
+    day_log = DayLog(redis_client, config, dt.date(2026, 11, 29), "yahtzee")
+    head = day_log.latest()
+    _, key = Keyring.load(config).results_signer()
+    assert head is not None and head.size == 3 and verify_head(key.public_key(), head)
+    assert not verify_head(Ed25519PrivateKey.generate().public_key(), head)
+    leaves = list(day_log.leaves())
+    assert sorted(leaf.code for leaf in leaves) == ["DD-000001", "DD-000002", "DD-000003"]
+    assert {leaf.decision.status for leaf in leaves} == {"cleared"}
+    assert all(verify_receipt(key.public_key(), leaf.accepted, leaf.receipt) for leaf in leaves
+               if leaf.accepted is not None and leaf.receipt is not None)
+    assert rollover_module.rollover(AFTER_CLOSE)["days"] == []  # sealed once

@@ -6,14 +6,19 @@ file with mode 0600, created by :func:`init_keys` and never overwritten:
 | file | content |
 |---|---|
 | ``master.secret`` | the master seed secret: 64 hex digits (32 random bytes) and a newline |
-| ``signing.key`` | the current Ed25519 private key, PKCS#8 PEM, unencrypted |
+| ``signing.key`` | the current descriptors key: Ed25519, PKCS#8 PEM, unencrypted |
+| ``results.key`` | the current results key (receipts and the days' log heads), the same form |
 | ``public-keys.json`` | every public key ever used, ``{"keys": [{"id", "algorithm", ...}]}`` |
 | ``retired/<id>.key`` | private keys replaced by :func:`rotate_signing_key` (never used again) |
 
 Day seeds derive from the master secret (``daily.dice.day_seed``, spec v1). A key id
-is the first 16 hex digits of the SHA-256 of the 32-byte raw public key. Rotation makes
-a new current key and keeps every old *public* key, so descriptors signed before the
-rotation still verify.
+is the first 16 hex digits of the SHA-256 of the 32-byte raw public key. Each public
+key has a ``purpose``: ``descriptors`` (it signs day descriptors) or ``results`` (it
+signs the receipts of accepted results and the signed heads of the days' results logs,
+:mod:`daily.audit`); one key of each purpose is active. Rotation makes a new current
+key of one purpose and keeps every old *public* key, so what was signed before the
+rotation still verifies. ``daily keys init`` run on an older keys directory adds the
+results key and leaves everything else as it is.
 
 In production the secrets may instead come from files named by
 ``DAILY_MASTER_SECRET_FILE`` and ``DAILY_SIGNING_KEY_FILE`` or, for the master secret,
@@ -25,7 +30,7 @@ repr, and nothing here logs one.
 >>> data = tempfile.mkdtemp()
 >>> created = init_keys(load_config({"DAILY_DATA_DIR": data}).keys_dir)
 >>> sorted(p.name for p in created)
-['master.secret', 'public-keys.json', 'signing.key']
+['master.secret', 'public-keys.json', 'results.key', 'signing.key']
 >>> ring = Keyring.load(load_config({"DAILY_DATA_DIR": data}))
 >>> len(ring.day_seed("yahtzee", "2026-11-29")), ring.public_keys()[0]["active"]
 (32, True)
@@ -62,6 +67,10 @@ log = logging.getLogger(__name__)
 
 MASTER_FILE = "master.secret"
 SIGNING_FILE = "signing.key"
+RESULTS_FILE = "results.key"
+#: The purposes of the signing keys, and the file of each one's current private key.
+PURPOSES = {"descriptors": SIGNING_FILE, "results": RESULTS_FILE}
+DESCRIPTORS, RESULTS = "descriptors", "results"
 PUBLIC_FILE = "public-keys.json"
 RETIRED_DIR = "retired"
 ALGORITHM = "Ed25519"
@@ -94,11 +103,14 @@ def _now_iso() -> str:
 
 @dataclass(frozen=True)
 class PublicKeyInfo:
-    """One public key of the keyring: id, raw key bytes and when it was made."""
+    """One public key of the keyring: id, raw key bytes, when it was made and what it
+    signs (``descriptors`` or ``results``; a list written before purposes existed holds
+    descriptors keys only)."""
 
     id: str
     raw: bytes
     created: str | None
+    purpose: str = DESCRIPTORS
 
     def to_json(self, active: bool) -> dict[str, Any]:
         """The form served by ``GET /api/v1/keys``."""
@@ -108,6 +120,7 @@ class PublicKeyInfo:
             "public_key": self.raw.hex(),
             "created": self.created,
             "active": active,
+            "purpose": self.purpose,
         }
 
 
@@ -162,13 +175,33 @@ def _ensure_dir(keys_dir: Path) -> None:
     os.chmod(keys_dir, 0o700)
 
 
-def _public_list_bytes(infos: list[PublicKeyInfo], active_id: str) -> bytes:
-    doc = {"keys": [info.to_json(info.id == active_id) for info in infos]}
+def _public_list_bytes(infos: list[PublicKeyInfo], active_ids: set[str]) -> bytes:
+    doc = {"keys": [info.to_json(info.id in active_ids) for info in infos]}
     return (json.dumps(doc, indent=2) + "\n").encode("ascii")
 
 
+def _active_ids(keys_dir: Path) -> set[str]:
+    """The ids of the current private keys of ``keys_dir`` (those that exist)."""
+    found = set()
+    for name in PURPOSES.values():
+        path = keys_dir / name
+        if path.exists():
+            found.add(key_id(_raw_public(_load_signing_key(path, "signing key"))))
+    return found
+
+
+def _publish(keys_dir: Path, info: PublicKeyInfo, history: list[PublicKeyInfo],
+             retiring: str | None = None) -> None:
+    """List ``info`` (a new current key) in ``public-keys.json`` beside ``history``,
+    before it signs anything; ``retiring``: the id of the key it replaces."""
+    active = (_active_ids(keys_dir) - {retiring}) | {info.id}
+    kept = [i for i in history if i.id != info.id]
+    _replace(keys_dir / PUBLIC_FILE, _public_list_bytes([*kept, info], active), 0o644)
+
+
 def init_keys(keys_dir: Path) -> list[Path]:
-    """Create the master secret and a signing key in ``keys_dir``; returns what it made.
+    """Create the master secret and a key of each purpose in ``keys_dir``; returns what
+    it made.
 
     Files that already exist are left untouched (an empty list means nothing changed).
 
@@ -187,21 +220,33 @@ def init_keys(keys_dir: Path) -> list[Path]:
     ):
         created.append(master_path)
         log.info("created the master seed secret in %s", keys_dir)
-    signing_path = keys_dir / SIGNING_FILE
-    if not signing_path.exists():
+    for purpose, name in PURPOSES.items():
+        path = keys_dir / name
+        if path.exists():
+            continue
         key = Ed25519PrivateKey.generate()
-        if _write_new(signing_path, _pem(key)):
-            created.append(signing_path)
-            info = PublicKeyInfo(key_id(_raw_public(key)), _raw_public(key), _now_iso())
-            history = [i for i in _read_public_list(keys_dir / PUBLIC_FILE) if i.id != info.id]
-            _replace(keys_dir / PUBLIC_FILE, _public_list_bytes([*history, info], info.id), 0o644)
+        info = PublicKeyInfo(key_id(_raw_public(key)), _raw_public(key), _now_iso(), purpose)
+        staged = keys_dir / f"{name}.new"
+        if not _write_new(staged, _pem(key)):
+            raise KeyringError(f"{staged} exists: a key creation was interrupted; remove it")
+        # Publish the public key before the private key can sign anything.
+        _publish(keys_dir, info, _read_public_list(keys_dir / PUBLIC_FILE))
+        try:
+            os.link(staged, path)
+        except FileExistsError:
+            staged.unlink()
+            continue
+        staged.unlink()
+        created.append(path)
+        if keys_dir / PUBLIC_FILE not in created:
             created.append(keys_dir / PUBLIC_FILE)
-            log.info("created signing key %s in %s", info.id, keys_dir)
+        log.info("created %s key %s in %s", purpose, info.id, keys_dir)
     return created
 
 
-def rotate_signing_key(keys_dir: Path) -> tuple[str, str]:
-    """Make a new current signing key; the old one is retired. Returns (old id, new id).
+def rotate_signing_key(keys_dir: Path, purpose: str = DESCRIPTORS) -> tuple[str, str]:
+    """Make a new current key of ``purpose``; the old one is retired. Returns (old id,
+    new id).
 
     The old public key stays in ``public-keys.json`` (inactive), so its signatures keep
     verifying; its private key moves to ``retired/`` and is never used again.
@@ -211,31 +256,38 @@ def rotate_signing_key(keys_dir: Path) -> tuple[str, str]:
     >>> _ = init_keys(d)
     >>> old, new = rotate_signing_key(d)
     >>> old != new, sorted(k["active"] for k in Keyring.from_dir(d).public_keys())
-    (True, [False, True])
+    (True, [False, True, True])
+    >>> _ = rotate_signing_key(d, "results")
+    >>> sorted((k["purpose"], k["active"]) for k in Keyring.from_dir(d).public_keys())
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('descriptors', False), ('descriptors', True), ('results', False), ('results', True)]
     """
+    if purpose not in PURPOSES:
+        raise KeyringError(f"a key signs {' or '.join(PURPOSES)}, not {purpose!r}",
+                           field="purpose")
     keys_dir = Path(keys_dir)
-    signing_path = keys_dir / SIGNING_FILE
-    old_key = _load_signing_key(signing_path, "signing key")
+    signing_path = keys_dir / PURPOSES[purpose]
+    old_key = _load_signing_key(signing_path, f"{purpose} key")
     old_info_raw = _raw_public(old_key)
     old_id = key_id(old_info_raw)
     history = _read_public_list(keys_dir / PUBLIC_FILE)
     if old_id not in {i.id for i in history}:
-        history.append(PublicKeyInfo(old_id, old_info_raw, None))
+        history.append(PublicKeyInfo(old_id, old_info_raw, None, purpose))
     new_key = Ed25519PrivateKey.generate()
     new_raw = _raw_public(new_key)
-    new_info = PublicKeyInfo(key_id(new_raw), new_raw, _now_iso())
-    staged = keys_dir / f"{SIGNING_FILE}.new"
+    new_info = PublicKeyInfo(key_id(new_raw), new_raw, _now_iso(), purpose)
+    staged = keys_dir / f"{signing_path.name}.new"
     if not _write_new(staged, _pem(new_key)):
         raise KeyringError(f"{staged} exists: a rotation was interrupted; remove it and retry")
     # Publish the new public key before it signs anything, then swap the private key.
-    _replace(keys_dir / PUBLIC_FILE, _public_list_bytes([*history, new_info], new_info.id), 0o644)
+    _publish(keys_dir, new_info, history, retiring=old_id)
     retired = keys_dir / RETIRED_DIR
     retired.mkdir(mode=0o700, exist_ok=True)
     retired_path = retired / f"{old_id}.key"
     if not retired_path.exists():
         os.link(signing_path, retired_path)
     os.replace(staged, signing_path)
-    log.info("rotated the signing key: %s retired, %s active", old_id, new_info.id)
+    log.info("rotated the %s key: %s retired, %s active", purpose, old_id, new_info.id)
     return old_id, new_info.id
 
 
@@ -256,9 +308,12 @@ def _read_public_list(path: Path) -> list[PublicKeyInfo]:
             if entry["id"] != key_id(raw):
                 raise ValueError(f"id {entry['id']!r} does not match its public key")
             created = entry.get("created")
-            out.append(
-                PublicKeyInfo(entry["id"], raw, created if isinstance(created, str) else None)
-            )
+            purpose = entry.get("purpose", DESCRIPTORS)
+            if purpose not in PURPOSES:
+                raise ValueError(f"purpose {purpose!r} is not one of {', '.join(PURPOSES)}")
+            out.append(PublicKeyInfo(
+                entry["id"], raw, created if isinstance(created, str) else None, purpose
+            ))
         return out
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
         raise KeyringError(f"{path} is not a valid public key list: {exc}") from None
@@ -344,17 +399,19 @@ def _read_master_file(path: Path) -> bytes:
 
 
 class Keyring:
-    """The loaded secrets: derives day seeds and signs with the current key.
+    """The loaded secrets: derives day seeds and signs with the current keys (the
+    descriptors key, and the results key when there is one).
 
     >>> ring = Keyring(b"daily-dice-example-master-secret",
-    ...                Ed25519PrivateKey.from_private_bytes(bytes(32)))
+    ...                Ed25519PrivateKey.from_private_bytes(bytes(32)),
+    ...                results_key=Ed25519PrivateKey.from_private_bytes(bytes(range(32))))
     >>> ring
-    Keyring(key_id='139e3940e64b5491', public_keys=1)
+    Keyring(key_id='139e3940e64b5491', results_key_id='56475aa75463474c', public_keys=2)
     >>> ring.commitment("yahtzee", "2026-11-29")[:16]
     '0695463bf43b6458'
     """
 
-    __slots__ = ("_master", "_public", "_signing", "key_id")
+    __slots__ = ("_master", "_public", "_results", "_signing", "key_id", "results_key_id")
 
     def __init__(
         self,
@@ -362,20 +419,30 @@ class Keyring:
         signing_key: Ed25519PrivateKey,
         history: list[PublicKeyInfo] | None = None,
         created: str | None = None,
+        results_key: Ed25519PrivateKey | None = None,
     ) -> None:
         if not isinstance(master, bytes) or len(master) < 16:
             raise KeyringError("the master secret is at least 16 bytes", field="master")
         self._master = master
         self._signing = signing_key
+        self._results = results_key
         raw = _raw_public(signing_key)
         self.key_id = key_id(raw)
         public = {info.id: info for info in history or []}
         if self.key_id not in public:
             public[self.key_id] = PublicKeyInfo(self.key_id, raw, created)
+        self.results_key_id: str | None = None
+        if results_key is not None:
+            results_raw = _raw_public(results_key)
+            self.results_key_id = key_id(results_raw)
+            if self.results_key_id not in public:
+                public[self.results_key_id] = PublicKeyInfo(
+                    self.results_key_id, results_raw, created, RESULTS)
         self._public = public
 
     def __repr__(self) -> str:  # never a secret
-        return f"Keyring(key_id={self.key_id!r}, public_keys={len(self._public)})"
+        return (f"Keyring(key_id={self.key_id!r}, results_key_id={self.results_key_id!r}, "
+                f"public_keys={len(self._public)})")
 
     def __reduce__(self) -> Any:
         raise TypeError("a Keyring holds secrets and is not picklable")
@@ -385,17 +452,22 @@ class Keyring:
         """Load from the environment-configured files, or else the data directory.
 
         Missing or malformed keys raise :class:`KeyringError` naming the file or
-        variable (never its content).
+        variable (never its content); a missing results key only when something is to
+        be signed with it (:meth:`results_signer`).
         """
         master = _load_master(config)
         signing_path = config.signing_key_file or config.keys_dir / SIGNING_FILE
         signing = _load_signing_key(signing_path, "signing key")
+        results_path = config.results_key_file or config.keys_dir / RESULTS_FILE
+        results = None
+        if config.results_key_file is not None or results_path.exists():
+            results = _load_signing_key(results_path, "results key")
         history = _read_public_list(config.keys_dir / PUBLIC_FILE)
         created = None
         if config.signing_key_file is not None:
             mtime = signing_path.stat().st_mtime
             created = iso(dt.datetime.fromtimestamp(int(mtime), dt.UTC))
-        return cls(master, signing, history, created)
+        return cls(master, signing, history, created, results)
 
     @classmethod
     def from_dir(cls, keys_dir: Path) -> Keyring:
@@ -403,7 +475,11 @@ class Keyring:
         keys_dir = Path(keys_dir)
         master = _read_master_file(keys_dir / MASTER_FILE)
         signing = _load_signing_key(keys_dir / SIGNING_FILE, "signing key")
-        return cls(master, signing, _read_public_list(keys_dir / PUBLIC_FILE))
+        results_path = keys_dir / RESULTS_FILE
+        results = (_load_signing_key(results_path, "results key")
+                   if results_path.exists() else None)
+        return cls(master, signing, _read_public_list(keys_dir / PUBLIC_FILE),
+                   results_key=results)
 
     def day_seed(self, ruleset: str, date: dt.date | str) -> bytes:
         """The secret seed of a day set (server-internal: never send it before reveal)."""
@@ -432,9 +508,25 @@ class Keyring:
         """
         return self._signing.sign(message).hex()
 
+    def results_signer(self) -> tuple[str, Ed25519PrivateKey]:
+        """The id and private key of the current results key (receipts, log heads);
+        :class:`KeyringError` when there is none yet (``daily keys init`` makes it).
+
+        >>> ring = Keyring(bytes(32), Ed25519PrivateKey.from_private_bytes(bytes(32)))
+        >>> ring.results_signer()
+        Traceback (most recent call last):
+        ...
+        daily.service.days.keyring.KeyringError: no results key yet: run `daily keys init`
+        """
+        if self._results is None or self.results_key_id is None:
+            raise KeyringError("no results key yet: run `daily keys init`")
+        return self.results_key_id, self._results
+
     def public_keys(self) -> list[dict[str, Any]]:
-        """Every public key, oldest first, the current one ``"active": true``."""
-        return [info.to_json(info.id == self.key_id) for info in self._public.values()]
+        """Every public key, oldest first, the current one of each purpose
+        ``"active": true``."""
+        active = {self.key_id, self.results_key_id}
+        return [info.to_json(info.id in active) for info in self._public.values()]
 
     def public_key_map(self) -> Mapping[str, bytes]:
         """Key id to raw public key bytes, for verification."""
@@ -470,6 +562,7 @@ class KeyringLoader:
         config = self.config
         return (
             config.signing_key_file or config.keys_dir / SIGNING_FILE,
+            config.results_key_file or config.keys_dir / RESULTS_FILE,
             config.keys_dir / PUBLIC_FILE,
             config.master_secret_file or config.keys_dir / MASTER_FILE,
         )

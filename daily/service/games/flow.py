@@ -52,6 +52,7 @@ from daily.game import Game
 from daily.movelog import MoveLog, text_after
 from daily.replay import ReplayResult, replay, turns_json
 from daily.rules import Ruleset, canonical_name, get_ruleset
+from daily.service.audit.receipts import Receipts
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.days.seeds import DaySeeds
@@ -126,8 +127,11 @@ class GameService:
         lang: Callable[[], str] = lambda: "en",
         opponents: Opponents | None = None,
         finished: Callable[[GameRecord], None] = lambda record: None,
+        receipts: Receipts | None = None,
     ) -> None:
         self.conn = conn
+        #: Signs the receipt of each accepted ranked game (None: no receipts, for tools).
+        self.receipts = receipts
         #: Called once per game, when its finish is stored (never for a retry).
         self.finished = finished
         self.config = config
@@ -561,9 +565,15 @@ class GameService:
     ) -> None:
         """Store the verified result and (ranked) append it to the results stream, in
         one script call (single server) or one transaction (cluster); :class:`MovedOn`
-        (with the current record, if known) when the game changed meanwhile."""
+        (with the current record, if known) when the game changed meanwhile. A ranked
+        game is stored with its receipt, signed once its code is drawn."""
         after.total = game.card.total  # computed by the core's replay, never by a client
         after.finished_at = self.clock().timestamp()
+        ranked = after.mode == "ranked"
+
+        def coded() -> None:  # the code is drawn, the record not written yet
+            if ranked and self.receipts is not None:
+                after.receipt = self.receipts.sign(after)
 
         def payload() -> dict[str, Any]:
             # the verified player's name (a rename reaches the board when it is recorded)
@@ -583,15 +593,15 @@ class GameService:
 
         if self.cluster:
             def publish(pipe: Any) -> None:
-                if after.mode == "ranked":
+                if ranked:
                     self.results.append(pipe, payload())
 
-            self.store.finish(stored, after, publish)
+            self.store.finish(stored, after, publish, coded)
             self.finished(after)
             return
-        ranked = after.mode == "ranked"
 
         def entry() -> tuple[str, str, str, str] | None:
+            coded()
             return self.results.entry(payload()) if ranked else None
 
         now = self.store.finish_if_same(stored, after, entry, limit)

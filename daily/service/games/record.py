@@ -76,6 +76,7 @@ class GameRecord:
     rival: str | None = None  # the game whose card is shown turn by turn (score to beat)
     # the opponents' levels the heuristic player plays (no table when the game started)
     stand_ins: list[str] = field(default_factory=list)
+    receipt: str | None = None  # a ranked game's receipt (daily.service.audit.receipts)
 
     def dumps(self) -> str:
         """The stored JSON text (``{"v":N,`` first; the fields in their order, as

@@ -18,6 +18,7 @@ from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import turns_json
 from daily.rules.placement import Placement
+from daily.service.audit.receipts import accepted_of
 from daily.service.clock import iso
 from daily.service.games.codes import MARK_NAMES, box_marks, share_text
 from daily.service.games.record import GameRecord
@@ -151,6 +152,8 @@ class GameViews:
                 "streak": None if just_finished or record.mode != "ranked" else streak,
                 "finished_at": _finished_at(record),
                 "review": None if just_finished else self.review(record),
+                "receipt": record.receipt,
+                "accepted": accepted_of(record).to_json() if record.receipt else None,
             }
         return state
 
@@ -187,7 +190,10 @@ class GameViews:
             "marks": [MARK_NAMES[m] for m in box_marks(card)],
             "review": self.review(record),
             "ceiling": None,
+            "receipt": record.receipt,
         }
+        if revealed and record.receipt:
+            out["accepted"] = accepted_of(record).to_json()
         if revealed and record.date is not None:
             out["ceiling"] = day_ceiling_value(self.conn, self.prefix, record.date, record.ruleset)
         if revealed:

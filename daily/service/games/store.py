@@ -347,13 +347,15 @@ class GameStore:
             raise MovedOn
 
     def finish(
-        self, before: Stored, after: GameRecord, publish: Callable[[Any], None]
+        self, before: Stored, after: GameRecord, publish: Callable[[Any], None],
+        coded: Callable[[], None] = lambda: None,
     ) -> None:
         """Store a finished game and (``publish``) its result, atomically; claim its code.
 
-        ``after`` gets a fresh result code. The transaction runs only if the game is
-        still at ``before``'s position (else :class:`MovedOn`); ``publish(pipeline)``
-        adds the finished game's result to the same ``MULTI``.
+        ``after`` gets a fresh result code (then ``coded()`` is called, before the
+        record is written: the receipt is signed there). The transaction runs only if
+        the game is still at ``before``'s position (else :class:`MovedOn`);
+        ``publish(pipeline)`` adds the finished game's result to the same ``MULTI``.
         """
         key = self.key(after.id)
         with self.conn.pipeline(transaction=True) as pipe:  # also on a cluster client
@@ -363,6 +365,7 @@ class GameStore:
                 if raw is None or GameRecord.loads(raw).v != before.record.v:
                     raise MovedOn
                 after.code = self._claim_code(after)
+                coded()
                 pipe.multi()
                 pipe.set(key, after.dumps(), **self._lifetime(after))
                 publish(pipe)

@@ -75,8 +75,9 @@ def _ref(model: type[BaseModel]) -> dict[str, str]:
     return {"$ref": REF.format(model=model.__name__)}
 
 
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
+def _json(schema: dict[str, Any], description: str,
+          media_type: str = "application/json") -> dict[str, Any]:
+    return {"description": description, "content": {media_type: {"schema": schema}}}
 
 
 def _parameters(op: Operation, components: dict[str, Any]) -> list[dict[str, Any]]:
@@ -117,7 +118,7 @@ def _entry(op: Operation, endpoint: str, components: dict[str, Any]) -> dict[str
         }
     responses = {
         str(s): {"description": "No content"} if op.response is None
-        else _json(_ref(op.response), op.response.__doc__ or "OK")
+        else _json(_ref(op.response), op.response.__doc__ or "OK", op.media_type)
         for s in op.statuses
     }
     for status in op.error_statuses():

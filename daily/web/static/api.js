@@ -109,6 +109,8 @@ export const getDay = (date, ruleset) => api("GET", `/days/${date}/${encodeURICo
 export const getDays = (from, to, ruleset) =>
   api("GET", `/days?from=${from}&to=${to}&ruleset=${encodeURIComponent(ruleset)}`);
 export const getResult = (code) => api("GET", `/results/${encodeURIComponent(code)}`);
+export const getProof = (code) => api("GET", `/results/${encodeURIComponent(code)}/proof`);
+export const getKeys = () => api("GET", "/keys");
 export const getMe = (token) => api("GET", "/players/me", undefined, { token });
 export const renamePlayer = (name) => api("PATCH", "/players/me", { name });
 export const rotateToken = () => api("POST", "/players/me/token", {});

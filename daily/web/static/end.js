@@ -3,6 +3,7 @@
 import * as api from "./api.js";
 import { fmtNumber, playerName, t } from "./i18n.js";
 import { analysisBlock } from "./advice.js";
+import { auditBlock } from "./audit.js";
 import { getToken } from "./store.js";
 import { copyText, errorText, h, histogram, standingText, toast } from "./ui.js";
 import { challengeButton, versusBlock } from "./together.js";
@@ -111,7 +112,8 @@ export function endScreen(game) {
     h("p", { class: "final" }, h("span", { text: t("final_total") }),
       h("strong", { class: "final-total", "data-testid": "final-total", text: total })),
     versusBlock(game),
-    rankBox, streakBox, chartBox, parBox, actions, fallback, namePrompt(), challengeButton(game),
+    rankBox, streakBox, chartBox, parBox,
+    auditBlock({ code, mode: game.mode }), actions, fallback, namePrompt(), challengeButton(game),
     game.mode === "practice" ? analysisBlock(game) : null);
   const finish = (state) => {
     const done = (state && state.result) || {};

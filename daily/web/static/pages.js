@@ -1,6 +1,7 @@
 // The other screens: today, leaderboards, practice, profile, a shared result and the rules.
 import * as api from "./api.js";
 import { renderCard } from "./card.js";
+import { auditBlock } from "./audit.js";
 import { ceilingBlock, parBlock, reviewBlock } from "./end.js";
 import { startAndOpen, startOffline } from "./game.js";
 import { onInstallable, promptInstall } from "./install.js";
@@ -533,6 +534,7 @@ export async function resultPage(root, code) {
     result.rank ? h("p", { class: "rank", "data-testid": "result-rank", text: standingText(result, result.players, { today: false }) }) : null,
     reviewBlock(result.review),
     ceilingBlock(result.ceiling),
+    auditBlock(result),
     playBox,
   ];
   const grid = h("div", { class: "game-grid over" },

@@ -293,6 +293,26 @@ class LeaderboardQuery(Body):
     )
 
 
+class HeadQuery(Body):
+    """``GET /days/{date}/{ruleset}/head``: the latest head, or the head of ``size``."""
+
+    size: Annotated[int, Field(ge=0, le=999_999_999), QUERY_WHOLE] = omittable(
+        description="the head of the log of this many leaves (default: the latest head)"
+    )
+
+
+class ConsistencyQuery(Body):
+    """``GET /days/{date}/{ruleset}/consistency``: from an older head to a later one."""
+
+    model_config = ConfigDict(populate_by_name=False)
+
+    old: Annotated[int, Field(ge=0, le=999_999_999), QUERY_WHOLE] = omittable(
+        alias="from", description="the size of the older head (default: the first head, "
+        "signed at the close)")
+    new: Annotated[int, Field(ge=0, le=999_999_999), QUERY_WHOLE] = omittable(
+        alias="to", description="the size of the later head (default: the latest head)")
+
+
 class DaysQuery(Body):
     """``GET /days``: a range of dates (31 at most per page) and the rulesets."""
 

@@ -33,11 +33,16 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "unknown_result": ErrorCode(404, "no finished game has this result code"),
     "unknown_challenge": ErrorCode(404, "no challenge has this code"),
     "unknown_group": ErrorCode(404, "no group has this code"),
+    "not_in_log": ErrorCode(404, "a practice result, or a ranked one missing from its day's "
+                                 "results log"),
+    "no_such_head": ErrorCode(404, "no signed head of the day's log has that many leaves"),
     "method_not_allowed": ErrorCode(405, "the route does not take this method"),
     "already_ranked": ErrorCode(409, "your ranked game of that date and ruleset is over"),
     "day_not_open": ErrorCode(409, "a ranked start on a date not open, or a move in a "
                                    "ranked game whose day has closed"),
     "day_not_revealed": ErrorCode(409, "practice on the dice of a day not revealed yet"),
+    "log_not_sealed": ErrorCode(409, "the day's results log before its close (with "
+                                     "available_at)"),
     "illegal_move": ErrorCode(409, "a well-formed move the rules forbid here (with why)"),
     "game_over": ErrorCode(409, "a move in a game that is over"),
     "log_mismatch": ErrorCode(409, "a submitted log differs from what the game recorded"),

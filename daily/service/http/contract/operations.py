@@ -62,6 +62,7 @@ class Operation:
     statuses: tuple[int, ...] = (200,)
     errors: tuple[int, ...] = ()
     needs_redis: bool = True
+    media_type: str = "application/json"
 
     def error_statuses(self) -> list[int]:
         """Every error status the operation can answer, in order."""
@@ -93,13 +94,15 @@ def operation(
     statuses: tuple[int, ...] = (200,),
     errors: tuple[int, ...] = (),
     needs_redis: bool = True,
+    media_type: str = "application/json",
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a view's contract and validate its requests by it.
 
     ``path`` maps each path value to its type; ``statuses`` are the success statuses
     (the response model is the body of each); ``errors`` the statuses beyond those every
     operation of this kind has (401 with ``auth``, 400/413/422 with a body, 422 with
-    parameters, 429, and 503 unless ``needs_redis`` is false).
+    parameters, 429, and 503 unless ``needs_redis`` is false); ``media_type`` that of a
+    success (``application/jsonl``: the model is the document of each line).
     """
     adapters = {name: TypeAdapter(kind) for name, kind in (path or {}).items()}
 
@@ -110,7 +113,7 @@ def operation(
             response=response, summary=summary.strip(), description=rest.strip(),
             auth=auth, path=dict(path or {}), query=query, body=body,
             body_required=body_required, statuses=statuses, errors=errors,
-            needs_redis=needs_redis,
+            needs_redis=needs_redis, media_type=media_type,
         )
 
         @functools.wraps(view)

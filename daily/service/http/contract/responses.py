@@ -224,6 +224,23 @@ def _ceiling() -> Any:
                  "(computed after the reveal; null until then)")
 
 
+class AcceptedDoc(Doc):
+    """What a receipt signs: the game as the service accepted it (``daily.audit.leaf``)."""
+
+    code: str
+    player_id: str
+    ruleset: str
+    date: str
+    log: str = Field(description="the move log, compact daily-log/1 text")
+    score: int
+    accepted_at: str = Field(description="RFC 3339 UTC with milliseconds")
+
+
+def _receipt() -> Any:
+    return Field(description="a ranked game's receipt: '<key id>:<128 hex Ed25519 "
+                 "signature>' by the results key over the accepted game (docs/protocol.md)")
+
+
 class Finished(Doc):
     """The result of a finished game."""
 
@@ -245,6 +262,8 @@ class Finished(Doc):
         "answer of the finishing move and for practice)")
     finished_at: str
     review: Review | None = Field(description="a ranked game in the fair-play review")
+    receipt: str | None = _receipt()
+    accepted: AcceptedDoc | None = Field(description="what the receipt signs (ranked)")
 
 
 class Game(Doc):
@@ -314,6 +333,9 @@ class Result(Doc):
         description="how well each box of the card scored, in card order")
     review: Review | None = Field(description="a ranked game in the fair-play review")
     ceiling: int | None = _ceiling()
+    receipt: str | None = _receipt()
+    accepted: AcceptedDoc = omittable(description="what the receipt signs; only once the "
+                                      "dice are revealed")
     history: list[Turn] = omittable(description="only once the dice are revealed")
     log: dict[str, Any] = omittable(description="only once the dice are revealed")
 
@@ -410,19 +432,76 @@ class Days(Doc):
 
 
 class PublicKey(Doc):
-    """A public key that verifies descriptors."""
+    """A public key: it verifies descriptors, or receipts and the days' log heads."""
 
     id: str
     algorithm: Literal["Ed25519"]
     public_key: str
     created: str | None
-    active: bool
+    active: bool = Field(description="the current key of its purpose")
+    purpose: Literal["descriptors", "results"] = Field(
+        description="descriptors: signs day descriptors; results: signs receipts and the "
+                    "signed heads of the days' results logs")
 
 
 class Keys(Doc):
-    """Every key that signed a descriptor."""
+    """Every key that signed a descriptor, a receipt or a log head."""
 
     keys: list[PublicKey]
+
+
+class LogHead(Doc):
+    """A signed head of a day's results log (``daily-results-head/v1``)."""
+
+    version: Literal["daily-results-head/v1"]
+    date: str
+    ruleset: str
+    size: int = Field(description="the number of leaves")
+    root: str = Field(description="the RFC 6962 Merkle tree hash, 64 hex")
+    time: str = Field(description="when it was signed, RFC 3339 UTC with milliseconds")
+    key_id: str = Field(description="the results key that signed it (GET /keys)")
+    signature: str = Field(description="128 hex Ed25519 signature")
+
+
+class LeafDecision(Doc):
+    """A fair-play decision in the log."""
+
+    status: Literal["cleared", "held", "disqualified", "pending"]
+    reason: str | None
+
+
+class LogLeaf(Doc):
+    """One leaf of a day's results log (one line of ``GET .../log``)."""
+
+    version: Literal["daily-results-leaf/v1"]
+    kind: Literal["result", "decision"]
+    decision: LeafDecision
+    accepted: AcceptedDoc = omittable(description="a result leaf: the accepted game")
+    receipt: str = omittable(description="a result leaf: its receipt")
+    name: str | None = omittable(description="a result leaf: the player's name at the close")
+    code: str = omittable(description="a decision leaf: the game it decides")
+    decided_at: str = omittable(description="a decision leaf: when")
+
+
+class LogProof(Doc):
+    """A game's leaf, its receipt inside it, and its inclusion proof against a head."""
+
+    version: Literal["daily-results-proof/v1"]
+    leaf: LogLeaf
+    index: int = Field(description="the leaf's 0-based index in the log")
+    audit_path: list[str] = Field(description="RFC 6962 audit path, hex, leaf side first")
+    head: LogHead
+
+
+class LogConsistency(Doc):
+    """The RFC 6962 proof that a head's log is a prefix of a later head's."""
+
+    version: Literal["daily-results-consistency/v1"]
+    old_size: int
+    new_size: int
+    path: list[str]
+    old: LogHead
+    new: LogHead
 
 
 class Action(Doc):

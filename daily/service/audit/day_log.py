@@ -1,0 +1,399 @@
+"""The results log of a closed day set: sealed at the close, appended to by a re-review.
+
+At the close (:func:`seal_day`, called by the rollover once the board is frozen, and by
+the job :func:`workers.seal.seal_day`) every accepted ranked result of the day set
+becomes a *result* leaf (:class:`daily.audit.leaf.Leaf`): the accepted game and its
+receipt (from the game's record; a game finished before receipts existed is signed
+now), the player's name at the close and the fair-play decision - ``cleared`` (on the
+board), ``held`` or ``disqualified`` with the review's reason code (``foresight``,
+``ceiling``, ``unchecked``), or ``disqualified`` with the board's refusal
+(``duplicate_player``, ``frozen``). The leaves are put in the canonical order
+(:func:`daily.audit.board.canonical_order`), hashed into the RFC 6962 tree
+(:mod:`daily.audit.merkle`) and a head is signed with the results key.
+
+A decision taken after the close (``daily review decide``) calls :func:`seal_day` again:
+it compares each game's decision in the log (the last about its code) with the
+review's and appends a *decision* leaf per change, then signs a new head. Nothing
+is ever rewritten, so every head's log is a prefix of the next one's, and
+:meth:`DayLog.consistency` proves it. Running it again changes nothing.
+
+Storage (:mod:`daily.service.keymap`, ``P audit:{D:R}:<part>``, in the board's slot)::
+
+    heads   LIST    every signed head, oldest first (JSON)
+    hashes  STRING  the leaf hashes, 32 bytes each, in log order
+    log     LIST    the leaf lines: zlib chunks of up to CHUNK lines (canonical JSON
+                    + "\\n"), the result leaves first, then one chunk per appended batch
+    index   HASH    result code -> index of its result leaf
+
+The leaves and hashes of a batch are written in one transaction, the head after them,
+so a crash leaves either nothing new or leaves without a head, which the next run
+signs. Beside the day's archive, ``<archive>/<D>/<R>.log.jsonl`` (the leaves, one per
+line: exactly ``GET .../log``) and ``<R>.heads.jsonl`` (every head, one per line) are
+rewritten atomically after each new head.
+
+>>> chunk_of(5000, 1024)
+4
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import os
+import tempfile
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from daily import calendar
+from daily.audit.board import BoardBuilder, canonical_order
+from daily.audit.leaf import Accepted, Decision, Leaf, instant, leaf_bytes
+from daily.audit.merkle import MerkleTree, leaf_hash
+from daily.audit.proof import ConsistencyProof, InclusionProof
+from daily.audit.signing import SignedHead, sign_head, sign_receipt
+from daily.errors import StateError
+from daily.service import keymap
+from daily.service.audit.receipts import accepted_of
+from daily.service.config import Config
+from daily.service.days.keyring import Keyring
+from daily.service.games.record import GameRecord
+from daily.service.results.archive import archive_path
+from daily.service.results.leaderboard import Leaderboard, Result, as_text
+from daily.service.results.stream import ResultStream
+from daily.service.review.queue import CLEARED, DISQUALIFIED, ReviewQueue
+
+log = logging.getLogger(__name__)
+
+#: Leaf lines per zlib chunk of the stored log.
+CHUNK = 1024
+#: Game records read per pipelined round trip at the close.
+BATCH = 1000
+#: Seconds the lock of one day's log is held at most (a close of a million games
+#: takes about a minute).
+LOCK_SECONDS = 900
+#: Trees a process keeps for proofs (by day set and size).
+TREES_KEPT = 4
+
+_TREES: OrderedDict[tuple[str, str, str, int], MerkleTree] = OrderedDict()
+_TREES_LOCK = threading.Lock()
+
+
+def chunk_of(index: int, chunk: int = CHUNK) -> int:
+    """The stored chunk of the result leaf ``index`` (result leaves fill whole chunks)."""
+    return index // chunk
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the close knows of one accepted game before its record is read."""
+
+    game_id: str
+    decision: Decision
+    result: Result | None  # from the review or the refused results (else the board's)
+
+
+class DayLog:
+    """The stored results log of one day set (Redis, and files beside its archive)."""
+
+    def __init__(self, conn: redis.Redis, config: Config, day: dt.date, ruleset: str) -> None:
+        self.conn = conn
+        self.config = config
+        self.prefix = config.key_prefix
+        self.day = day
+        self.ruleset = ruleset
+
+    def key(self, part: str) -> str:
+        """The Redis key of one part of the log."""
+        return keymap.audit(self.prefix, self.day, self.ruleset, part)
+
+    # -- reading -------------------------------------------------------------------
+
+    def heads(self) -> list[SignedHead]:
+        """Every signed head, oldest first (none before the close)."""
+        return [SignedHead.from_json(json.loads(raw))
+                for raw in self.conn.lrange(self.key("heads"), 0, -1)]
+
+    def latest(self) -> SignedHead | None:
+        """The latest signed head, if the log is sealed."""
+        raw = self.conn.lindex(self.key("heads"), -1)
+        return SignedHead.from_json(json.loads(raw)) if raw is not None else None
+
+    def head(self, size: int | None = None) -> SignedHead | None:
+        """The latest head, or the head of ``size`` leaves."""
+        if size is None:
+            return self.latest()
+        return next((h for h in self.heads() if h.size == size), None)
+
+    def size(self) -> int:
+        """The number of leaves stored."""
+        return int(self.conn.strlen(self.key("hashes"))) // 32
+
+    def hashes(self) -> list[bytes]:
+        """Every leaf hash, in log order."""
+        raw = _raw(self.conn.get(self.key("hashes")) or b"")
+        return [raw[i:i + 32] for i in range(0, len(raw), 32)]
+
+    def chunks(self, page: int = 16) -> Iterator[bytes]:
+        """The log as stored: leaf lines, a chunk at a time (canonical JSON + newline)."""
+        start = 0
+        while True:
+            found = self.conn.lrange(self.key("log"), start, start + page - 1)
+            for item in found:
+                yield zlib.decompress(_raw(item))
+            if len(found) < page:
+                return
+            start += page
+
+    def leaves(self) -> Iterator[Leaf]:
+        """Every leaf, in log order."""
+        for chunk in self.chunks():
+            for line in chunk.splitlines():
+                yield Leaf.from_json(json.loads(line))
+
+    def index_of(self, code: str) -> int | None:
+        """The index of the result leaf of ``code``, if the log holds one."""
+        raw = self.conn.hget(self.key("index"), code)
+        return int(raw) if raw is not None else None
+
+    def leaf_at(self, index: int) -> Leaf:
+        """The result leaf at ``index``."""
+        raw = self.conn.lindex(self.key("log"), chunk_of(index))
+        if raw is None:
+            raise StateError(f"leaf {index} is not in the log", field="index")
+        line = zlib.decompress(_raw(raw)).splitlines()[index % CHUNK]
+        return Leaf.from_json(json.loads(line))
+
+    def tree(self, size: int) -> MerkleTree:
+        """The tree of the first ``size`` leaves (a process keeps the last few)."""
+        key = (self.prefix, self.day.isoformat(), self.ruleset, size)
+        with _TREES_LOCK:
+            kept = _TREES.get(key)
+            if kept is not None:
+                _TREES.move_to_end(key)
+                return kept
+        tree = MerkleTree(self.hashes()[:size])
+        with _TREES_LOCK:
+            _TREES[key] = tree
+            while len(_TREES) > TREES_KEPT:
+                _TREES.popitem(last=False)
+        return tree
+
+    def proof(self, code: str) -> InclusionProof | None:
+        """The inclusion proof of the result leaf of ``code`` against the latest head
+        (None if the log is not sealed or has no such leaf)."""
+        head = self.latest()
+        index = self.index_of(code)
+        if head is None or index is None:
+            return None
+        return InclusionProof.build(self.tree(head.size), self.leaf_at(index), index, head)
+
+    def consistency(self, old: SignedHead, new: SignedHead) -> ConsistencyProof:
+        """The proof that the log of ``old`` is a prefix of the log of ``new``."""
+        return ConsistencyProof.build(self.tree(new.size), old.size)
+
+    # -- writing -------------------------------------------------------------------
+
+    def _append(self, leaves: list[Leaf], start: int, chunk: int, fresh: bool) -> None:
+        """Store ``leaves`` at ``start`` (in one transaction): chunks of ``chunk`` lines,
+        their hashes and the index of their result leaves; ``fresh`` replaces what a
+        run that died before signing its head may have left."""
+        lines = [leaf_bytes(leaf) for leaf in leaves]
+        with self.conn.pipeline(transaction=True) as pipe:
+            if fresh:
+                pipe.delete(self.key("hashes"), self.key("log"), self.key("index"))
+            for i in range(0, len(lines), chunk):
+                pipe.rpush(self.key("log"),
+                           zlib.compress(b"".join(x + b"\n" for x in lines[i:i + chunk])))
+            pipe.append(self.key("hashes"), b"".join(leaf_hash(x) for x in lines))
+            index = {leaf.code: start + i for i, leaf in enumerate(leaves)
+                     if leaf.kind == "result"}
+            for i in range(0, len(index), 10_000):
+                pipe.hset(self.key("index"), mapping=dict(list(index.items())[i:i + 10_000]))
+            pipe.execute()
+
+    def _publish(self, keyring: Keyring, now: dt.datetime) -> SignedHead:
+        """Sign the head of every stored leaf, store it, and write the files."""
+        _, key = keyring.results_signer()
+        size = self.size()
+        head = sign_head(key, self.day.isoformat(), self.ruleset, size,
+                         self.tree(size).root(), instant(now))
+        self.conn.rpush(self.key("heads"), json.dumps(head.to_json(), separators=(",", ":")))
+        self.write_files()
+        return head
+
+    def write_files(self) -> tuple[Path, Path]:
+        """Write the log and the heads beside the day's archive (atomic replace)."""
+        base = archive_path(self.config.archive_dir, self.day.isoformat(), self.ruleset)
+        log_path, heads_path = base.with_suffix(".log.jsonl"), base.with_suffix(".heads.jsonl")
+        _write_atomic(log_path, self.chunks())
+        _write_atomic(heads_path, (
+            json.dumps(h.to_json(), separators=(",", ":")).encode() + b"\n"
+            for h in self.heads()))
+        return log_path, heads_path
+
+    # -- what the service knows of the day ------------------------------------------
+
+    def games(self) -> dict[str, Game]:
+        """Every accepted game of the day set and its decision now: the board's
+        (cleared), the review's, and the results the board refused."""
+        found: dict[str, Game] = {}
+        for game_id, doc in ResultStream(self.conn, prefix=self.prefix).rejected().items():
+            try:
+                result = Result.from_json(doc.get("result"))
+            except ValueError:
+                continue  # not a result at all: never accepted
+            if (result.date, result.ruleset) != (self.day, self.ruleset):
+                continue
+            reason = str(doc.get("reason") or "refused")
+            found[game_id] = Game(game_id, Decision(DISQUALIFIED, reason), result)
+        board = Leaderboard(self.conn, self.day, self.ruleset, prefix=self.prefix)
+        for raw in self.conn.hvals(board.key("players")):
+            game_id = as_text(raw)
+            found[game_id] = Game(game_id, Decision(CLEARED), None)
+        queue = ReviewQueue(self.conn, self.prefix)
+        for entry in queue.entries_of(self.day.isoformat(), self.ruleset):
+            found[entry.result.game_id] = Game(entry.result.game_id, entry.decision,
+                                               entry.result)
+        return found
+
+    def result_leaves(self, keyring: Keyring, games: dict[str, Game]) -> list[Leaf]:
+        """The result leaf of each game (records read in pipelined batches). A game
+        whose record is gone is built from its result (review, refusal, or the board's
+        entry and move log) and its receipt signed now; one with none of these is left
+        out, with an error in the service's log."""
+        ids = sorted(games)
+        found: list[tuple[str, Accepted, str | None]] = []
+        missing: list[str] = []
+        for start in range(0, len(ids), BATCH):
+            batch = ids[start:start + BATCH]
+            with self.conn.pipeline(transaction=False) as pipe:
+                for game_id in batch:
+                    pipe.get(keymap.game(self.prefix, game_id))
+                records = pipe.execute()
+            for game_id, raw in zip(batch, records, strict=True):
+                record = GameRecord.loads(raw) if raw is not None else None
+                if record is not None and record.code is not None:
+                    found.append((game_id, accepted_of(record), record.receipt))
+                else:
+                    missing.append(game_id)
+        if missing:
+            from_board = self._board_results(set(missing))
+            for game_id in missing:
+                result = games[game_id].result or from_board.get(game_id)
+                if result is None or not result.log:
+                    log.error("game %s of %s %s has no record and no move log: left out of "
+                              "the log", game_id, self.day, self.ruleset)
+                    continue
+                found.append((game_id, Accepted(
+                    result.code, result.player_id, result.ruleset, result.date.isoformat(),
+                    result.log, result.total, instant(result.finished_at)), None))
+        _, key = keyring.results_signer()
+        names = _names(self.conn, self.prefix, [acc.player_id for _, acc, _ in found])
+        return [Leaf.result(acc, receipt or sign_receipt(key, acc), names.get(acc.player_id),
+                            games[game_id].decision) for game_id, acc, receipt in found]
+
+    def _board_results(self, wanted: set[str]) -> dict[str, Result]:
+        """The results of the board's games in ``wanted``, from its entries and logs."""
+        board = Leaderboard(self.conn, self.day, self.ruleset, prefix=self.prefix)
+        return {entry.game_id: Result(entry.game_id, entry.player_id, entry.player_name,
+                                      self.day, self.ruleset, entry.score, entry.finished_at,
+                                      entry.code, text)
+                for entry, text in board.iter_results() if entry.game_id in wanted}
+
+    def seal(self, keyring: Keyring, now: dt.datetime) -> dict[str, Any]:
+        """Seal the log of the closed day set, or append the decisions changed since
+        (see the module docstring). Idempotent; returns what it did."""
+        board = Leaderboard(self.conn, self.day, self.ruleset, prefix=self.prefix)
+        if not board.frozen():
+            raise StateError(f"the board of {self.day} {self.ruleset} is not frozen yet",
+                             field="date")
+        lock = self.conn.lock(
+            keymap.lock(self.prefix, f"audit:{self.day.isoformat()}:{self.ruleset}"),
+            timeout=LOCK_SECONDS, blocking_timeout=LOCK_SECONDS)
+        with lock:
+            games = self.games()
+            heads = self.heads()
+            appended = 0
+            if not heads:
+                leaves = canonical_order(self.result_leaves(keyring, games))
+                self._append(leaves, 0, CHUNK, fresh=True)
+                appended = len(leaves)
+            else:
+                appended = self._append_decisions(games, now)
+            latest = self.latest()
+            signed = None
+            if latest is None or latest.size != self.size():
+                signed = self._publish(keyring, now)
+        return {"date": self.day.isoformat(), "ruleset": self.ruleset, "size": self.size(),
+                "appended": appended, "signed": signed.size if signed else None}
+
+    def _append_decisions(self, games: dict[str, Game], now: dt.datetime) -> int:
+        """Append a decision leaf for each game in review whose decision differs from
+        its last one in the log (board games stay cleared, refusals stay refused)."""
+        built = BoardBuilder()
+        last_decided = instant(now - dt.timedelta(days=36500))
+        for leaf in self.leaves():
+            built.add(leaf)
+            if leaf.decided_at:
+                last_decided = max(last_decided, leaf.decided_at)
+        queue = ReviewQueue(self.conn, self.prefix)
+        new: list[Leaf] = []
+        for entry in queue.entries_of(self.day.isoformat(), self.ruleset):
+            code = entry.result.code
+            decision = games[entry.result.game_id].decision
+            logged = built.decision(code)
+            if logged is None or logged == decision:
+                continue  # not in the log (reported at the close), or unchanged
+            decided = instant(dt.datetime.fromtimestamp(entry.updated_at, dt.UTC)
+                              if entry.updated_at else now)
+            new.append(Leaf.decision_leaf(code, decision, max(decided, last_decided)))
+        new.sort(key=lambda leaf: (leaf.decided_at or "", leaf.code))
+        if new:
+            self._append(new, self.size(), 1, fresh=False)
+        return len(new)
+
+
+def _raw(value: bytes | str) -> bytes:
+    """A binary Redis reply (the service's connections do not decode replies)."""
+    return value if isinstance(value, bytes) else value.encode("latin-1")
+
+
+def _names(conn: redis.Redis, prefix: str, player_ids: list[str]) -> dict[str, str]:
+    """The names of players now (their accounts' ``name``), missing ones left out."""
+    out: dict[str, str] = {}
+    for start in range(0, len(player_ids), BATCH):
+        batch = player_ids[start:start + BATCH]
+        with conn.pipeline(transaction=False) as pipe:
+            for pid in batch:
+                pipe.hget(keymap.account(prefix, pid), "name")
+            found = pipe.execute()
+        out.update((pid, as_text(raw)) for pid, raw in zip(batch, found, strict=True) if raw)
+    return out
+
+
+def _write_atomic(path: Path, parts: Iterator[bytes]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for part in parts:
+                out.write(part)
+            out.flush()
+            os.fsync(out.fileno())
+        Path(tmp).replace(path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def head_expected_at(config: Config, day: dt.date) -> dt.datetime:
+    """When the head of ``day`` should exist: the books close, and the next rollover
+    run (every ``DAILY_ROLLOVER_INTERVAL`` seconds) seals the log."""
+    return calendar.books_close_at(day) + dt.timedelta(seconds=config.rollover_interval)
