@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.ops.serving import ROOT, Serve, serve_env, start_serve
+from tests.polling import wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -55,10 +55,9 @@ def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
 
         # The demo clock runs on: the day closes, is rolled over and revealed.
         archive = serve.data_dir / "demo" / "archive" / date / "yahtzee.jsonl"
-        deadline = time.monotonic() + 90
-        while not (archive.exists() and call(serve, "GET", f"/days/{date}/yahtzee").get("seed")):
-            assert time.monotonic() < deadline, "the demo day did not close and reveal"
-            time.sleep(0.5)
+        wait_until(
+            lambda: archive.exists() and call(serve, "GET", f"/days/{date}/yahtzee").get("seed"),
+            90, 0.5, "the demo day did not close and reveal")
         assert json.loads(archive.read_text().splitlines()[1])["total"] == state["total"]
         (tmp_path / "day.json").write_text(json.dumps(call(serve, "GET", f"/days/{date}/yahtzee")))
         (tmp_path / "keys.json").write_text(json.dumps(call(serve, "GET", "/keys")))

@@ -9,13 +9,13 @@ import re
 import shutil
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from daily.service.ops.embedded import free_port
+from tests.polling import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -51,14 +51,12 @@ def nginx(tmp_path: Path) -> Iterator[int]:
     check = subprocess.run([NGINX, "-t", "-c", str(conf)], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
     process = subprocess.Popen([NGINX, "-c", str(conf)], stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            assert time.monotonic() < deadline, "nginx did not start"
-            time.sleep(0.05)
+
+    def listening() -> bool:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+
+    wait_until(listening, 10, message="nginx did not start", ignore=(OSError,))
     yield port
     process.terminate()
     process.wait(10)
