@@ -1,6 +1,7 @@
 # The two commands a new machine needs:  make run   and   make test
 #   make run    installs what running needs (no development tools) and runs `daily serve`
 #   make test   installs the development tools too, then ruff, mypy and the whole test suite
+#   make test-fast   the inner loop: no live servers, browser or worker processes (tests/README.md)
 #   make typecheck   mypy alone (over daily and workers; config in pyproject.toml)
 PY ?= python3
 VENV := .venv
@@ -8,7 +9,7 @@ BIN := $(VENV)/bin
 RUN_DEPS := $(VENV)/.installed-run
 DEV_DEPS := $(VENV)/.installed-dev
 
-.PHONY: install install-run run test lint typecheck test-prereqs
+.PHONY: install install-run run test test-fast lint typecheck test-prereqs
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -52,3 +53,9 @@ test: install test-prereqs
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -n 3
+
+# The fast tier (tests/README.md): what needs no live server, browser, worker process or
+# server of its own, and takes no more than a few seconds (the markers of tests/tiers.py).
+# It uses the test Redis as `make test` does.
+test-fast: install
+	$(BIN)/pytest -n 2 -q -m "not live and not browser and not slow and not spawns"
