@@ -66,10 +66,25 @@ REDIS_FIXTURES = {"redis_db", "redis_url", "redis_client", "service_config", "ap
 _DAILY_PROCESSES = {"serve": "live", "worker": "spawns", "scheduler": "spawns"}
 
 
+#: Doctests of the package that take seconds (a doctest has no markers of its own).
+SLOW_DOCTESTS = {
+    "daily.fairplay.columns",
+    "daily.strategy.triple.TripleAdvisor.estimate",
+    "daily.strategy.triple.play_triple_bots",
+}
+
+
 def mark_by_fixtures(items: Sequence[pytest.Item]) -> None:
-    """Add the markers :data:`FIXTURE_MARKERS` and :data:`REDIS_FIXTURES` call for."""
+    """Add the markers :data:`FIXTURE_MARKERS` and :data:`REDIS_FIXTURES` call for (a
+    parameter naming a fixture, for ``request.getfixturevalue``, counts as using it),
+    and ``slow`` to the :data:`SLOW_DOCTESTS`."""
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None:
+            used |= {v for v in callspec.params.values() if isinstance(v, str)}
+        if item.name in SLOW_DOCTESTS:
+            item.add_marker("slow")
         for name in sorted(used & FIXTURE_MARKERS.keys()):
             marker = FIXTURE_MARKERS[name]
             if item.get_closest_marker(marker) is None:
