@@ -48,11 +48,13 @@ typecheck: install
 # (its cache in .mypy_cache makes a rerun take about a second). Three test processes on
 # two cores: about a quarter of the suite waits on servers it started (gunicorn, Valkey,
 # Chromium, RQ workers), and a third process fills those waits (6 min 39 s against
-# 7 min 26 s with two, on the same machine).
+# 7 min 26 s with two, on the same machine). --dist worksteal gives each process a
+# contiguous share of the tests (a module's live server starts once, not once per
+# process) and lets a process that runs out take half of the busiest one's rest.
 test: install test-prereqs
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/pytest -n 3
+	$(BIN)/pytest -n 3 --dist worksteal
 
 # The fast tier (tests/README.md): what needs no live server, browser, worker process or
 # server of its own, and takes no more than a few seconds (the markers of tests/tiers.py).

@@ -203,4 +203,5 @@ def _wait_ready(server: LiveServer, workers: int) -> None:
         return server.log.read_text().count("Booting worker") >= workers
 
     wait_until(ready, 60, 0.1, lambda: f"gunicorn did not start: {server.log.read_text()[-3000:]}",
-               ignore=(requests.ConnectionError,), alive=lambda: server.process.poll() is None)
+               ignore=(requests.ConnectionError, requests.Timeout),
+               alive=lambda: server.process.poll() is None)
