@@ -83,6 +83,24 @@ def beside(digits: int, other: str, label: str) -> Show:
     return show
 
 
+def results_log(f: dict[str, Any], figures: dict[str, Any]) -> str:
+    """The results log's three figures in one cell: receipt, close, audit.
+
+    >>> text = results_log({"value": 0.04, "unit": "ms"}, {"close_total_cpu": {"value": 21.3},
+    ...     "close_leaves": {"value": 1000000}, "audit_per_cpu_s": {"value": 3500},
+    ...     "audit_to_replay": {"value": 0.35}})
+    >>> text[:69]
+    '0.040 ms CPU a receipt; 21 s CPU to close a day of 1,000,000 games; a'
+    >>> text[68:]
+    'audit 3,500 games/CPU-s (0.35 of a warm replay)'
+    """
+    return (f"{number(f['value'], 3)} {f['unit']} CPU a receipt; "
+            f"{number(figures['close_total_cpu']['value'])} s CPU to close a day of "
+            f"{number(figures['close_leaves']['value'])} games; audit "
+            f"{number(figures['audit_per_cpu_s']['value'])} games/CPU-s "
+            f"({figures['audit_to_replay']['value']:.2f} of a warm replay)")
+
+
 @dataclass(frozen=True)
 class Row:
     """One line of the table: what it is, where its figure is, and how to show it."""
@@ -114,6 +132,8 @@ ROWS = (
         plain(), "python bench/leaderboard_queries.py"),
     Row("verified replays of Yahtzee games, one core", "replay", "yahtzee_warm_per_cpu_s",
         plain(), "python bench/replay.py --games 3000"),
+    Row("the day's results log: receipt, close, offline audit", "audit", "receipt_sign_cpu",
+        results_log, "python bench/audit.py"),
     Row("Maxi Yatzy strategy table build", "strategy_tables-maxi-yatzy",
         "maxi_yatzy_build", plain(), "python bench/strategy_tables.py maxi-yatzy"),
     Row("the web client's first load (gzipped)", "page_weight", "first_load_gzip", plain(1),

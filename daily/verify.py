@@ -30,6 +30,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from daily.dice import (
     GENERATOR,
+    SlotSource,
     commitment_matches,
     parse_date,
     parse_seed_hex,
@@ -270,23 +271,31 @@ def _game_turns(game: Mapping[str, Any]) -> tuple[list[Any], bool]:
     )
 
 
-def verify_game(descriptor: Descriptor, seed: bytes, game: Any) -> GameCheck:
+def verify_game(
+    descriptor: Descriptor, seed: bytes, game: Any, *, slots: SlotSource | None = None
+) -> GameCheck:
     """Replay ``game`` on the day's dice and compare every roll and score it claims.
 
-    ``game`` is a ``daily-log/1`` move log, a game state or result (``history`` with
-    ``rolls``, ``holds`` and ``box``) or a ``daily-result/1`` (``turns``).
+    ``game`` is a ``daily-log/1`` move log (parsed, or its JSON), a game state or result
+    (``history`` with ``rolls``, ``holds`` and ``box``) or a ``daily-result/1``
+    (``turns``). ``slots`` are the day's dice already cached (many games of one day).
     """
-    if not isinstance(game, Mapping):
+    if isinstance(game, MoveLog):
+        game_day = None if game.day is None else game.day.isoformat()
+        names = {"ruleset": game.ruleset, "date": game_day}
+    elif isinstance(game, Mapping):
+        names = {"ruleset": game.get("ruleset"), "date": game.get("date", game.get("day"))}
+    else:
         raise VerificationInputError("a game is a JSON object", field="game")
     for name, expected in (("ruleset", descriptor.ruleset), ("date", descriptor.date)):
-        value = game.get(name, game.get("day") if name == "date" else None)
+        value = names[name]
         if value is not None and value != expected:
             raise VerificationFailed(
                 f"the game is for {value!r}, the descriptor for {expected!r}", field=name
             )
     rules = get_ruleset(descriptor.ruleset, descriptor.fields["options"])
-    if game.get("format") == LOG_FORMAT:
-        log = MoveLog.from_json(game)
+    if isinstance(game, MoveLog) or game.get("format") == LOG_FORMAT:
+        log = game if isinstance(game, MoveLog) else MoveLog.from_json(game)
         if log.rules != rules:
             raise VerificationFailed("the log's rule options differ from the day's", field="game")
         if log.seed is not None and log.seed != seed:
@@ -305,7 +314,7 @@ def verify_game(descriptor: Descriptor, seed: bytes, game: Any) -> GameCheck:
             turns.append(Turn(tuple(raw["holds"]), box))
         log = MoveLog(rules.name, tuple(turns), tuple(rules.non_default_options().items()), seed)
     try:
-        result = replay(log, seed)
+        result = replay(log, seed, slots=slots)
     except DailyError as exc:
         raise VerificationFailed(
             f"the game does not replay on the day's dice: {exc.message}",
@@ -339,9 +348,10 @@ def verify_game(descriptor: Descriptor, seed: bytes, game: Any) -> GameCheck:
             )
     if len(claimed) > len(result.history) and claimed[len(result.history)].get("box"):
         raise VerificationFailed("claims more scored turns than the replay", field="game")
-    if "total" in game and game["total"] is not None and game["total"] != result.total:
+    total = None if isinstance(game, MoveLog) else game.get("total")
+    if total is not None and total != result.total:
         raise VerificationFailed(
-            f"claims a total of {game['total']!r}, the replay gives {result.total}",
+            f"claims a total of {total!r}, the replay gives {result.total}",
             field="total",
         )
     if rolls == 0:
@@ -356,6 +366,9 @@ class DayReport:
     lines: list[str] = field(default_factory=list)
     complete: bool = False
     dice: list[list[tuple[int, ...]]] = field(default_factory=list)
+    descriptor: Descriptor | None = None
+    seed: bytes | None = None
+    keys: Mapping[str, Ed25519PublicKey] = field(default_factory=dict)
 
 
 def verify_day(
@@ -379,6 +392,7 @@ def verify_day(
         descriptor_obj = select_descriptor(descriptor_obj, date, ruleset)
     descriptor = parse_descriptor(descriptor_obj)
     keys = parse_public_keys(keys_obj)
+    report.descriptor, report.keys = descriptor, keys
     wanted = (date or descriptor.date, ruleset or descriptor.ruleset)
     if (descriptor.date, descriptor.ruleset) != wanted:
         raise VerificationFailed(
@@ -406,6 +420,7 @@ def verify_day(
             raise VerificationInputError("checking a game needs the revealed seed", field="seed")
         return report
     verify_commitment(descriptor, seed)
+    report.seed = seed
     report.lines.append("commitment: ok (SHA-256 of the seed)")
     report.dice = day_dice(descriptor.ruleset, descriptor.fields["options"], seed)
     turns, rolls = len(report.dice), len(report.dice[0])

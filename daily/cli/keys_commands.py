@@ -3,6 +3,10 @@
 ``verify-day`` works offline from files fetched earlier: the day descriptor
 (``GET /api/v1/days/<date>/<ruleset>``, which carries the seed once the day is
 revealed, or a ``GET /api/v1/days`` answer) and the public keys (``GET /api/v1/keys``).
+With ``--head`` and ``--log`` (``GET .../head`` and ``GET .../log``) it also audits the
+day's results log (:mod:`daily.audit.day_audit`) and prints the board it recomputed;
+``--old-head`` checks that the log only grew since an earlier head, ``--proof`` checks
+one game's proof (``GET /api/v1/results/<code>/proof``).
 It prints each check it made. Exit status: 0 verified, 1 a check failed (one line on
 stderr saying which), 2 bad input (unreadable file, malformed JSON, bad date).
 
@@ -14,24 +18,40 @@ stderr saying which), 2 bad input (unreadable file, malformed JSON, bad date).
 from __future__ import annotations
 
 import argparse
+import gzip
+import io
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+from daily.audit.day_audit import (
+    DayContext,
+    audit_log,
+    board_lines,
+    check_head,
+    check_proof,
+    parse_head,
+    parse_proof,
+)
+from daily.audit.proof import InclusionProof
+from daily.audit.signing import SignedHead
 from daily.dice import parse_date, parse_seed_hex
 from daily.rules import canonical_name
 from daily.service.config import load_config
 from daily.service.days.keyring import Keyring, init_keys, rotate_signing_key
 from daily.verify import (
+    DayReport,
     VerificationFailed,
     VerificationInputError,
     format_dice,
     verify_day,
 )
 
-#: Largest JSON file verify-day reads.
+#: Largest JSON file verify-day reads (a results log is streamed, of any size).
 MAX_INPUT_BYTES = 4 * 1024 * 1024
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def register(subparsers: Any) -> None:
@@ -71,6 +91,18 @@ def register(subparsers: Any) -> None:
         "--game", help="a game to check against the dice: daily-log/1, game state or result"
     )
     verify.add_argument("--dice", action="store_true", help="also print every roll of the day")
+    verify.add_argument("--head", help="the day's signed head (GET .../head)")
+    verify.add_argument(
+        "--log", help="the day's results log, JSON Lines, gzip allowed (GET .../log; - = stdin)"
+    )
+    verify.add_argument("--old-head", help="an earlier head: check the log only grew since")
+    verify.add_argument(
+        "--proof", help="one game's proof (GET /results/<code>/proof), checked against --head"
+    )
+    verify.add_argument(
+        "--jobs", type=int, default=1, metavar="N",
+        help="replay the log's games in N processes (default 1)",
+    )
     verify.set_defaults(handler=_verify_day)
 
 
@@ -137,18 +169,94 @@ def _verify_day(args: argparse.Namespace) -> int:
     descriptor = _read_json(args.descriptor, "descriptor")
     keys = _read_json(args.keys, "keys")
     game = None if args.game is None else _read_json(args.game, "game")
+    auditing = any(v is not None for v in (args.head, args.log, args.old_head, args.proof))
+    if args.log is not None and args.head is None:
+        raise VerificationInputError("--log needs the --head it is checked against", field="head")
+    if args.old_head is not None and args.log is None:
+        raise VerificationInputError("--old-head needs the --log of the later head", field="log")
+    head = None if args.head is None else parse_head(_read_json(args.head, "head"))
+    old_head = (None if args.old_head is None
+                else parse_head(_read_json(args.old_head, "old-head"), "old head"))
+    proof = None if args.proof is None else parse_proof(_read_json(args.proof, "proof"))
     try:
         report = verify_day(descriptor, keys, date=date, ruleset=ruleset, seed=seed, game=game)
+        for line in report.lines:
+            print(line)
+        if args.dice and report.dice:
+            for line in format_dice(report.dice):
+                print(line)
+        audited = None
+        if auditing:
+            audited = _audit(report, head, old_head, proof, args.log, args.jobs)
     except VerificationFailed as exc:
+        sys.stdout.flush()
         print(f"daily: verification failed: {exc}", file=sys.stderr)
         return 1
-    for line in report.lines:
-        print(line)
-    if args.dice and report.dice:
-        for line in format_dice(report.dice):
-            print(line)
-    if report.complete:
+    if audited is not None:
+        print(f"verified: {date} {ruleset}, {audited}")
+    elif report.complete:
         print(f"verified: {date} {ruleset}")
     else:
         print(f"signature verified: {date} {ruleset} (seed not revealed yet)")
     return 0
+
+
+def _audit(
+    report: DayReport,
+    head: SignedHead | None,
+    old_head: SignedHead | None,
+    proof: InclusionProof | None,
+    log: str | None,
+    jobs: int = 1,
+) -> str:
+    """The results-log part of ``verify-day``: the proof, then the whole log (or only
+    the head). Returns what was verified."""
+    if not report.complete or report.descriptor is None or report.seed is None:
+        raise VerificationInputError(
+            "the results log can be audited once the day's seed is revealed", field="seed"
+        )
+    day = DayContext(report.descriptor, report.seed, report.keys)
+    if proof is not None:
+        for line in check_proof(day, proof, head):
+            print(line)
+    if log is None:
+        if proof is not None:
+            return f"the proof of {proof.leaf.code}"
+        assert head is not None
+        print(check_head(day, head))
+        return f"the head of {head.size} leaves"
+    assert head is not None
+    with _open_log(log) as handle:
+        audit = audit_log(
+            day, head, _log_lines(handle, log), old_head=old_head, progress=_progress,
+            jobs=jobs,
+        )
+    for line in audit.lines:
+        print(line)
+    assert audit.board is not None
+    for line in board_lines(audit.board):
+        print(line)
+    return f"results log of {audit.size} leaves"
+
+
+def _progress(count: int) -> None:
+    print(f"... {count} leaves checked", file=sys.stderr, flush=True)
+
+
+def _open_log(name: str) -> IO[bytes] | gzip.GzipFile:
+    handle = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+    if isinstance(handle, io.BufferedReader) and handle.peek(2)[:2] == GZIP_MAGIC:
+        return gzip.GzipFile(fileobj=handle)
+    return handle
+
+
+def _log_lines(handle: IO[bytes] | gzip.GzipFile, name: str) -> Iterator[bytes]:
+    """The lines of a log file (a final newline ends the last line; no blank lines)."""
+    try:
+        for number, line in enumerate(handle, start=1):
+            line = line.rstrip(b"\r\n")
+            if not line.strip():
+                raise VerificationInputError(f"log line {number}: empty", field="log")
+            yield line
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        raise VerificationInputError(f"{name} cannot be read: {exc}", field="log") from None
