@@ -1,6 +1,7 @@
 # The two commands a new machine needs:  make run   and   make test
 #   make run    installs what running needs (no development tools) and runs `daily serve`
 #   make test   installs the development tools too, then ruff, mypy and the whole test suite
+#   make test-fast   the inner loop: no live servers, browser or worker processes (tests/README.md)
 #   make typecheck   mypy alone (over daily and workers; config in pyproject.toml)
 PY ?= python3
 VENV := .venv
@@ -8,7 +9,7 @@ BIN := $(VENV)/bin
 RUN_DEPS := $(VENV)/.installed-run
 DEV_DEPS := $(VENV)/.installed-dev
 
-.PHONY: install install-run run test lint typecheck test-prereqs
+.PHONY: install install-run run test test-fast lint typecheck test-prereqs
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -47,8 +48,16 @@ typecheck: install
 # (its cache in .mypy_cache makes a rerun take about a second). Three test processes on
 # two cores: about a quarter of the suite waits on servers it started (gunicorn, Valkey,
 # Chromium, RQ workers), and a third process fills those waits (6 min 39 s against
-# 7 min 26 s with two, on the same machine).
+# 7 min 26 s with two, on the same machine). --dist worksteal gives each process a
+# contiguous share of the tests (a module's live server starts once, not once per
+# process) and lets a process that runs out take half of the busiest one's rest.
 test: install test-prereqs
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/pytest -n 3
+	$(BIN)/pytest -n 3 --dist worksteal
+
+# The fast tier (tests/README.md): what needs no live server, browser, worker process or
+# server of its own, and takes no more than a few seconds (the markers of tests/tiers.py).
+# It uses the test Redis as `make test` does.
+test-fast: install
+	$(BIN)/pytest -n 2 -q -m "not live and not browser and not slow and not spawns"

@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests import tiers
+
 LEASE_SECONDS = 3 * 3600
 DEFAULT_REDIS = "redis://127.0.0.1:6379"
 _EMBEDDED: list[tuple[contextlib.AbstractContextManager[str], str]] = []
@@ -41,7 +43,8 @@ def _answers(url: str) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Choose the test Redis once per run (in the xdist controller, before its workers
-    start, so they inherit ``DAILY_TEST_REDIS_URL``)."""
+    start, so they inherit ``DAILY_TEST_REDIS_URL``); guard the test tiers."""
+    tiers.guard_processes()
     if os.environ.get("DAILY_TEST_REDIS_URL") or os.environ.get("PYTEST_XDIST_WORKER"):
         return
     default = os.environ.get("DAILY_TEST_REDIS_DEFAULT", DEFAULT_REDIS)
@@ -57,6 +60,21 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["DAILY_TEST_REDIS_URL"] = url
     print(f"tests: no Redis answers at {default}; started the embedded Valkey at {url}",
           file=sys.stderr)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test by the fixtures it uses (:mod:`tests.tiers`)."""
+    tiers.mark_by_fixtures(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """Note the running test for the tiers' process guard."""
+    tiers.running(item)
+    try:
+        return (yield)
+    finally:
+        tiers.running(None)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,21 +10,10 @@ import pytest
 import redis
 
 from daily.service.ops.embedded import free_port, valkey_command
+from tests.polling import wait_until
 
 SLOTS = 16384
 NODES = 3
-
-
-def _wait(what: str, done, seconds: float = 30) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            if done():
-                return
-        except redis.ConnectionError:
-            pass
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -47,7 +35,8 @@ def valkey_cluster(tmp_path: Path) -> Iterator[list[int]]:
     nodes = [redis.Redis(host="127.0.0.1", port=port) for port in ports]
     try:
         for node in nodes:
-            _wait("a cluster node did not start", node.ping)
+            wait_until(node.ping, 30, message="a cluster node did not start",
+                       ignore=(redis.ConnectionError,))
         share = SLOTS // NODES
         for n, node in enumerate(nodes):
             last = SLOTS - 1 if n == NODES - 1 else (n + 1) * share - 1
@@ -59,7 +48,8 @@ def valkey_cluster(tmp_path: Path) -> Iterator[list[int]]:
             infos = [node.execute_command("CLUSTER", "INFO").decode() for node in nodes]
             return all("cluster_state:ok" in i and "cluster_known_nodes:3" in i for i in infos)
 
-        _wait("the cluster did not come together", ready, 60)
+        wait_until(ready, 60, message="the cluster did not come together",
+                   ignore=(redis.ConnectionError,))
         yield ports
     finally:
         for node in nodes:

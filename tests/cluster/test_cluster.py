@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -28,6 +27,7 @@ from daily.service.results.stats import player_stats, record_keys
 from daily.service.results.stream import GROUP, ResultStream, stream_key
 from daily.service.review.queue import ReviewQueue
 from daily.service.shards import shard_of
+from tests.polling import wait_until
 from tests.service.conftest import NOON, Player, play_out
 from tests.service.live import FileClockControl, start_gunicorn
 
@@ -86,11 +86,10 @@ def test_results_and_boards_shard_over_three_primaries(valkey_cluster, tmp_path)
             if n == total // 2:  # kill -9 one consumer mid-work: nothing lost, nothing twice
                 os.kill(consumers[0].pid, signal.SIGKILL)
                 consumers[0].wait(10)
-        deadline = time.monotonic() + 60
-        while stream.backlog():
-            assert consumers[1].poll() is None, consumers[1].stderr.read().decode()[-2000:]
-            assert time.monotonic() < deadline, f"{stream.backlog()} results left"
-            time.sleep(0.1)
+        wait_until(lambda: not stream.backlog(), 60, 0.1,
+                   lambda: f"{stream.backlog()} results left" if consumers[1].poll() is None
+                   else consumers[1].stderr.read().decode()[-2000:],
+                   alive=lambda: consumers[1].poll() is None)
     finally:
         for proc in consumers:
             if proc.poll() is None:

@@ -78,6 +78,7 @@ def brute_force(rules: Ruleset, slots: np.ndarray) -> int:
     return best(0, (None,) * len(rules.boxes), 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_ceiling_matches_brute_force_on_small_games(name: str) -> None:
     rules = SMALL[name]

@@ -110,6 +110,7 @@ def test_the_informed_cheater_on_seeded_days(yahtzee_table: StrategyTable) -> No
     assert sum(gains) < sum(old_gains)  # and the secret lines cut it down
 
 
+@pytest.mark.slow
 def test_triple_yahtzee_turn_foresight(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Triple Yahtzee: the lookahead player's own games pass (greedy and noisy ones
     too), a player who knows each turn's dice is held, by the stricter test as well."""

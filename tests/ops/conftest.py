@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 import redis
 
 from daily.service.ops.embedded import free_port, valkey_command
+from tests.polling import wait_until
 
 
 class OwnValkey:
@@ -31,15 +31,9 @@ class OwnValkey:
             valkey_command(self.data_dir, self.port), stdout=subprocess.DEVNULL
         )
         client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                assert self.process.poll() is None, "valkey exited at start"
-                assert time.monotonic() < deadline, "valkey did not start"
-                time.sleep(0.05)
+        process = self.process
+        wait_until(client.ping, 15, message="valkey did not start",
+                   ignore=(redis.ConnectionError,), alive=lambda: process.poll() is None)
         client.close()
 
     def kill9(self) -> None:

@@ -8,13 +8,13 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import redis
 
 from daily.service.ops.embedded import free_port
+from tests.polling import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,14 +65,9 @@ class Serve:
 
     def wait_for(self, pattern: str, timeout: float = 30.0, start: int = 0) -> re.Match[str]:
         """Wait until the log (from offset ``start``) matches ``pattern``."""
-        deadline = time.monotonic() + timeout
-        while True:
-            found = re.search(pattern, self.log()[start:])
-            if found:
-                return found
-            assert self.process.poll() is None, self.log()
-            assert time.monotonic() < deadline, f"no {pattern!r} in:\n{self.log()}"
-            time.sleep(0.05)
+        return wait_until(lambda: re.search(pattern, self.log()[start:]), timeout,
+                          message=lambda: f"no {pattern!r} in:\n{self.log()}",
+                          alive=lambda: self.process.poll() is None)
 
     def pid_of(self, name: str) -> int:
         """The pid of the current process of child ``name`` (from the log)."""
@@ -91,10 +86,8 @@ class Serve:
         children = descendants(self.process.pid)
         self.process.send_signal(sig)
         status = self.process.wait(timeout)
-        deadline = time.monotonic() + 5
-        while any(alive(c) for c in children):
-            assert time.monotonic() < deadline, [c for c in children if alive(c)]
-            time.sleep(0.05)
+        wait_until(lambda: not any(alive(c) for c in children), 5,
+                   message=lambda: f"still alive: {[c for c in children if alive(c)]}")
         return status
 
     def kill_everything(self) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.ops.serving import ROOT, Serve, serve_env, start_serve
+from tests.polling import wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -37,14 +37,17 @@ def call(serve: Serve, method: str, path: str, body: Any = None, token: str | No
         return json.loads(response.read())
 
 
-def sealed_head(serve: Serve, date: str, deadline: float) -> dict[str, Any]:
+def sealed_head(serve: Serve, date: str, timeout: float) -> dict[str, Any]:
     """The day's signed head, once the rollover has sealed its log (409 until then)."""
-    while True:
+
+    def head() -> dict[str, Any] | None:
         try:
             return call(serve, "GET", f"/days/{date}/yahtzee/head")
         except urllib.error.HTTPError as exc:
-            assert exc.code == 409 and time.monotonic() < deadline, exc.code
-        time.sleep(0.5)
+            assert exc.code == 409, exc.code
+            return None
+
+    return wait_until(head, timeout, 0.5, "the demo day's results log was not sealed")
 
 
 def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
@@ -67,16 +70,15 @@ def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
 
         # The demo clock runs on: the day closes, is rolled over and revealed.
         archive = serve.data_dir / "demo" / "archive" / date / "yahtzee.jsonl"
-        deadline = time.monotonic() + 90
-        while not (archive.exists() and call(serve, "GET", f"/days/{date}/yahtzee").get("seed")):
-            assert time.monotonic() < deadline, "the demo day did not close and reveal"
-            time.sleep(0.5)
+        wait_until(
+            lambda: archive.exists() and call(serve, "GET", f"/days/{date}/yahtzee").get("seed"),
+            90, 0.5, "the demo day did not close and reveal")
         assert json.loads(archive.read_text().splitlines()[1])["total"] == state["total"]
         (tmp_path / "day.json").write_text(json.dumps(call(serve, "GET", f"/days/{date}/yahtzee")))
         (tmp_path / "keys.json").write_text(json.dumps(call(serve, "GET", "/keys")))
         (tmp_path / "game.json").write_text(json.dumps(call(serve, "GET", f"/results/{code}")))
         # The same rollover sealed the day's results log: the README's audit of the day.
-        head = sealed_head(serve, date, deadline)
+        head = sealed_head(serve, date, 60)
         (tmp_path / "head.json").write_text(json.dumps(head))
         with urllib.request.urlopen(f"{serve.base}/api/v1/days/{date}/yahtzee/log",
                                     timeout=10) as response:

@@ -12,7 +12,6 @@ import shutil
 import socket
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from daily.service.ops.embedded import free_port
+from tests.polling import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -88,6 +88,95 @@ def start_nginx(tmp_path: Path, upstream_port: int) -> tuple[int, subprocess.Pop
     check = subprocess.run([NGINX, "-t", "-c", str(conf)], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
     process = subprocess.Popen([NGINX, "-c", str(conf)], stderr=subprocess.DEVNULL)
+
+    def listening() -> bool:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+
+    wait_until(listening, 10, message="nginx did not start", ignore=(OSError,))
+    return port, process
+
+
+@pytest.fixture
+def nginx(tmp_path: Path) -> Iterator[int]:
+    port, process = start_nginx(tmp_path, free_port())  # no app behind it
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from daily.service.ops.embedded import free_port
+from tests.polling import wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(NGINX is None, reason="no nginx (apt-get install nginx-light)"),
+]
+
+
+def local_config(tmp: Path, port: int, upstream_port: int) -> str:
+    """The deploy server block on plain HTTP at ``port``, its upstream at a dead port."""
+    site = (ROOT / "deploy/nginx/daily.conf").read_text()
+    site = re.sub(r"server \{\n    listen 80;.*?\n\}\n", "", site, count=1, flags=re.S)
+    site = re.sub(r"\n\s*listen \[::\]:443 ssl;|\n\s*http2 on;|\n\s*ssl_[a-z_]+ [^;]+;", "", site)
+    site = site.replace("listen 443 ssl;", f"listen 127.0.0.1:{port};")
+    site = site.replace("server 127.0.0.1:8000", f"server 127.0.0.1:{upstream_port}")
+    site = site.replace("/var/log/nginx/daily.access.log", str(tmp / "access.log"))
+    site = site.replace("/var/cache/nginx/daily_cards", str(tmp / "cards"))
+    return (
+        # workers as this user: they write the cards' cache under the test's folder
+        f"user {getpass.getuser()};\n"
+        f"pid {tmp}/nginx.pid;\nerror_log {tmp}/error.log;\ndaemon off;\n"
+        "events {}\n"
+        f"http {{\n client_body_temp_path {tmp}/body;\n proxy_temp_path {tmp}/proxy;\n"
+        f" access_log off;\n{site}\n}}\n"
+    )
+
+
+@pytest.fixture
+def upstream() -> Iterator[tuple[int, list[str]]]:
+    """A stand-in for the app: answers a card for any path, with the app's
+    Cache-Control (and ``Vary: Accept-Language`` without ``?lang=``); lists the requests
+    that reached it."""
+    seen: list[str] = []
+
+    class Card(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # the name http.server calls
+            seen.append(f"{self.path} {self.headers.get('Accept-Language', '')}")
+            body = b"\x89PNG card of " + self.path.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "public, max-age=300")
+            if "lang=" not in self.path:
+                self.send_header("Vary", "Accept-Language")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Card)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1], seen
+    server.shutdown()
+    server.server_close()
+
+
+def start_nginx(tmp_path: Path, upstream_port: int) -> tuple[int, subprocess.Popen[bytes]]:
+    port = free_port()
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(local_config(tmp_path, port, upstream_port))
+    assert NGINX is not None
+    check = subprocess.run([NGINX, "-t", "-c", str(conf)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    process = subprocess.Popen([NGINX, "-c", str(conf)], stderr=subprocess.DEVNULL)
+<<<<<<< HEAD
     deadline = time.monotonic() + 10
     while True:
         try:
@@ -102,6 +191,14 @@ def start_nginx(tmp_path: Path, upstream_port: int) -> tuple[int, subprocess.Pop
 @pytest.fixture
 def nginx(tmp_path: Path) -> Iterator[int]:
     port, process = start_nginx(tmp_path, free_port())  # no app behind it
+=======
+
+    def listening() -> bool:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+
+    wait_until(listening, 10, message="nginx did not start", ignore=(OSError,))
+>>>>>>> tests
     yield port
     process.terminate()
     process.wait(10)

@@ -7,7 +7,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from rq import Worker
 from daily.service.results.leaderboard import Leaderboard
 from daily.service.results.stream import ResultStream
 from tests.ops.serving import ROOT, descendants, open_day_now, serve_env, start_serve
+from tests.polling import wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -43,10 +43,7 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
             "finished_at": now, "code": "DD-SMOKE", "log": None,
         })
         board = Leaderboard(conn, date, "yahtzee", prefix="ts:")
-        deadline = time.monotonic() + 10
-        while board.players() == 0:
-            assert time.monotonic() < deadline, "the embedded consumer did not record it"
-            time.sleep(0.05)
+        wait_until(board.players, 10, message="the embedded consumer did not record it")
         conn.close()
 
         # valkey, results, worker, scheduler, gunicorn (+ their children)
@@ -81,10 +78,8 @@ def test_serve_with_redis_url_uses_that_redis_and_stops_on_sigterm(redis_url, tm
             assert json.loads(r.read())["redis"] == "ok"
         # The worker registered itself on the given Redis.
         conn = redis.Redis.from_url(redis_url)
-        deadline = time.monotonic() + 15
-        while Worker.count(connection=conn) != 1:
-            assert time.monotonic() < deadline, "no RQ worker registered on REDIS_URL"
-            time.sleep(0.1)
+        wait_until(lambda: Worker.count(connection=conn) == 1, 15, 0.1,
+                   "no RQ worker registered on REDIS_URL")
         conn.close()
         assert serve.stop(signal.SIGTERM) == 0
     finally:
@@ -120,15 +115,14 @@ def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) ->
     serve = start_serve(tmp_path, env, "--web-workers", "1")
     seen: list[dict] = []
     try:
-        deadline = time.monotonic() + 480
-        while True:
+
+        def yahtzee_ready() -> bool:
             with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=5) as r:
                 tables = json.loads(r.read())["tables"]
             seen.append(tables)
-            if tables["yahtzee"]["state"] == "ready":
-                break
-            assert time.monotonic() < deadline, seen[-3:]
-            time.sleep(0.2)
+            return bool(tables["yahtzee"]["state"] == "ready")
+
+        wait_until(yahtzee_ready, 480, 0.2, lambda: str(seen[-3:]))
         serve.wait_for("yahtzee table build finished", timeout=30)
         assert serve.stop() == 0
     finally:

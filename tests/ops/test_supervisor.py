@@ -25,6 +25,7 @@ import pytest
 from daily.service.results.leaderboard import Leaderboard
 from daily.service.results.stream import ResultStream
 from tests.ops.serving import Serve, alive, descendants, open_day_now, serve_env, start_serve
+from tests.polling import wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -87,13 +88,6 @@ def new_player(serve: Serve, name: str) -> str:
     return str(json.loads(response.read())["token"])
 
 
-def wait_until(check, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.1)
-
-
 def healthy(load: Load) -> bool:
     return load.call("GET", "/api/v1/health").status == 200
 
@@ -121,7 +115,7 @@ def result_recorded(serve: Serve, n: int) -> None:
         "finished_at": now, "code": f"DD-KILL{n}", "log": None,
     })
     board = Leaderboard(conn, date, "yahtzee", prefix="ts:")
-    wait_until(lambda: board.standing(f"p_kill{n}") is not None, 60,
+    wait_until(lambda: board.standing(f"p_kill{n}") is not None, 60, 0.1,
                f"result {n} was not recorded after the restart")
     conn.close()
 
@@ -154,7 +148,7 @@ def test_every_child_killed_under_load_comes_back(tmp_path: Path) -> None:
         # Valkey: the web server keeps answering (503 + Retry-After where Redis is
         # needed); back on the same port with its AOF, the same token still works.
         killed, _ = kill_and_wait_restart(serve, "valkey")
-        wait_until(lambda: healthy(load), 90, "health did not recover after Valkey")
+        wait_until(lambda: healthy(load), 90, 0.1, "health did not recover after Valkey")
         recovered = time.monotonic()
         assert load.call("GET", "/api/v1/players/me").status == 200
         result_recorded(serve, 3)
@@ -166,7 +160,7 @@ def test_every_child_killed_under_load_comes_back(tmp_path: Path) -> None:
 
         # The gunicorn master: down only until it is started again.
         killed, _ = kill_and_wait_restart(serve, "web")
-        wait_until(lambda: healthy(load), 90, "the web server did not come back")
+        wait_until(lambda: healthy(load), 90, 0.1, "the web server did not come back")
         back = time.monotonic()
         time.sleep(3)
         later = load.between(back + 0.5, time.monotonic())
@@ -210,18 +204,19 @@ def test_restarts_back_off_one_shot_children_finish_and_stop_leaves_nothing() ->
         "parent", ["sh", "-c", f"setsid sleep 300 & echo $! > {orphan_file}; exec sleep 300"],
         env))
     try:
-        deadline = time.monotonic() + 20
-        while not (crash.finished and once.finished):
-            assert time.monotonic() < deadline, lines
+
+        def both_finished() -> bool:
             supervisor.check()
-            time.sleep(0.05)
+            return crash.finished and once.finished
+
+        wait_until(both_finished, 20, message=lambda: str(lines))
         assert crash.restarts == 2 and once.restarts == 0
         delays = [float(x) for x in re.findall(r"crash exited with status 3; restarting in "
                                                 r"([\d.]+) s", "\n".join(lines))]
         assert delays == [0.5, 1.0]
         assert "crash exited with status 3; giving up after 2 restarts" in lines
         assert "once finished" in lines
-        wait_until(orphan_file.exists, 5, "no orphan started")
+        wait_until(orphan_file.exists, 5, 0.1, "no orphan started")
         orphan = int(orphan_file.read_text())
         assert alive(orphan) and parent.running
         supervisor.stop()

@@ -24,7 +24,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from typing import Any
 import requests
 
 from daily.service.ops.embedded import free_port
+from tests.polling import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).with_name("gunicorn_test.conf.py")
@@ -201,17 +201,11 @@ def start_gunicorn(
 
 def _wait_ready(server: LiveServer, workers: int) -> None:
     """Wait until the health check answers (and every worker has booted)."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise AssertionError(f"gunicorn exited: {server.log.read_text()[-3000:]}")
-        try:
-            requests.get(server.url + "/api/v1/health", timeout=2)
-        except requests.ConnectionError:
-            time.sleep(0.1)
-            continue
-        booted = server.log.read_text().count("Booting worker")
-        if booted >= workers:
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"gunicorn did not start: {server.log.read_text()[-3000:]}")
+
+    def ready() -> bool:
+        requests.get(server.url + "/api/v1/health", timeout=2)
+        return server.log.read_text().count("Booting worker") >= workers
+
+    wait_until(ready, 60, 0.1, lambda: f"gunicorn did not start: {server.log.read_text()[-3000:]}",
+               ignore=(requests.ConnectionError, requests.Timeout),
+               alive=lambda: server.process.poll() is None)

@@ -24,7 +24,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,6 +44,7 @@ from daily.service.review.gates import store_prepared
 from daily.service.review.queue import ReviewQueue, rebuild_day, review_archive_path
 from daily.strategy.solver import StrategyTable
 from daily.strategy.tables.fileformat import save_table
+from tests.polling import wait_until
 from tests.service.conftest import PREFIX, Player, play_out
 from tests.service.test_worker_integration import ROOT, run_worker_burst
 from workers.rollover import roll_day
@@ -262,13 +262,6 @@ def _start_consumer(config: Config, log_path: Path) -> subprocess.Popen[bytes]:
                                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
 
 
-def _wait(condition: Any, seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
-
-
 def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     service_config: Config, redis_client: redis.Redis, make_player: Any, tmp_path: Path
 ) -> None:
@@ -308,11 +301,13 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     consumer = _start_consumer(config, log_path)
     try:
         yahtzee_board = Leaderboard(conn, DATE, "yahtzee", prefix=PREFIX)
-        _wait(lambda: yahtzee_board.players() == 1, 120, "the Yahtzee result")
+        wait_until(lambda: yahtzee_board.players() == 1, 120, 0.1,
+                   "timed out waiting for the Yahtzee result")
         # The Maxi ceiling takes seconds: it is not there yet, the Maxi result waits.
         assert conn.get(keymap.fairplay_ceiling(PREFIX, DATE, "maxi-yatzy")) is None
         assert queue.entry(second["id"]) is None and board.players() == 2
-        _wait(lambda: queue.entry(second["id"]) is not None, 600, "the Maxi check")
+        wait_until(lambda: queue.entry(second["id"]) is not None, 600, 0.1,
+                   "timed out waiting for the Maxi check")
     finally:
         consumer.terminate()
         consumer.wait(timeout=60)

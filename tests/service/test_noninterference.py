@@ -26,7 +26,7 @@ from tests.conftest import base_url
 from tests.service.conftest import NOON
 from tests.service.live import FileClockControl, HttpClient, start_gunicorn
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.live]
 
 MASTER_HEX = "0d1ce" * 12 + "0d1c"
 #: The scripted play: turn by turn, the rerolls' hold masks and the box (None: playing).

@@ -14,7 +14,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -28,6 +27,7 @@ import redis
 from daily.service.config import load_config
 from daily.service.days.keyring import init_keys
 from daily.service.ops.embedded import free_port
+from tests.polling import wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,15 +80,13 @@ def gunicorn(redis_url: str, tmp_path: Path) -> Iterator[Gunicorn]:
         env=env, cwd=ROOT,
     )
     server = Gunicorn(f"http://127.0.0.1:{port}/api/v1")
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(server.url + "/health", timeout=2).close()
-            break
-        except OSError:
-            assert process.poll() is None, "gunicorn exited at start"
-            assert time.monotonic() < deadline, "gunicorn did not start"
-            time.sleep(0.1)
+
+    def healthy() -> bool:
+        urllib.request.urlopen(server.url + "/health", timeout=2).close()
+        return True
+
+    wait_until(healthy, 30, 0.1, "gunicorn did not start", ignore=(OSError,),
+               alive=lambda: process.poll() is None)
     try:
         yield server
     finally:

@@ -26,6 +26,7 @@ def test_optimal_expected_score(generala_table: StrategyTable) -> None:
     assert generala_table.spec.n_states == 2048 * 2
 
 
+@pytest.mark.slow
 def test_twenty_thousand_simulated_games_average_the_table(generala_table) -> None:
     totals = play_slots(generala_table, random_slots(generala_table.rules, 20_000, 1), "hard")
     mean = float(totals.mean())

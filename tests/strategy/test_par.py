@@ -37,6 +37,7 @@ def env(redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict
 
 
 @pytest.mark.redis
+@pytest.mark.spawns
 def test_par_job_in_a_worker(
     env: dict[str, str], yahtzee_table: StrategyTable, redis_client: redis.Redis
 ) -> None:

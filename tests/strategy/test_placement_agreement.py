@@ -97,6 +97,7 @@ def kernel_values(spec: GameSpec, W: np.ndarray, state: CardState) -> np.ndarray
     return v0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(RULESETS))
 def test_every_roll_of_sampled_states(key: str) -> None:
     spec = GameSpec.from_rules(_rules(key))

@@ -156,9 +156,10 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(scope="session")
-def yahtzee_table() -> Any:
-    """The strategy table of Yahtzee (solved once per test worker, about 10 s)."""
+def yahtzee_table(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The strategy table of Yahtzee (solved once per test run, about 10 s, and shared by
+    the run's workers: :func:`tests.strategy.conftest.shared_table`)."""
     from daily.rules import get_ruleset
-    from daily.strategy.solver import solve
+    from tests.strategy.conftest import shared_table
 
-    return solve(get_ruleset("yahtzee"))
+    return shared_table(tmp_path_factory, get_ruleset("yahtzee"))

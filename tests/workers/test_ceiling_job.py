@@ -44,6 +44,7 @@ def env(redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict
     return values
 
 
+@pytest.mark.spawns
 def test_ceiling_job_in_a_worker(env: dict[str, str], redis_client: redis.Redis) -> None:
     Queue("days", connection=redis_client).enqueue(
         "workers.ceilings.record_day_ceiling", REVEALED, "yahtzee",
@@ -71,6 +72,7 @@ def test_an_open_day_is_refused(env: dict[str, str], redis_client: redis.Redis) 
 OPEN = "2026-11-29"
 
 
+@pytest.mark.spawns
 def test_prepare_job_in_a_worker_keeps_the_ceiling_secret(
     env: dict[str, str], redis_client: redis.Redis
 ) -> None:

@@ -23,6 +23,7 @@ from daily.service.results.archive import archive_path, read_archive
 from daily.service.results.leaderboard import Leaderboard
 from daily.service.results.stats import player_stats
 from daily.service.results.stream import GROUP, ResultConsumer, ResultStream, stream_key
+from tests.polling import wait_until
 from tests.workers.conftest import DATE, PREFIX, ROOT
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -62,14 +63,6 @@ def consumers(worker_env: dict[str, str]) -> Iterator[Callable[..., subprocess.P
 
 def board(conn: redis.Redis) -> Leaderboard:
     return Leaderboard(conn, DATE, "yahtzee", prefix=PREFIX)
-
-
-def wait_for(what: str, done: Callable[[], bool], seconds: float = 30) -> float:
-    started = time.monotonic()
-    while not done():
-        assert time.monotonic() - started < seconds, f"{what} after {seconds} s"
-        time.sleep(0.05)
-    return time.monotonic() - started
 
 
 def counted_once(conn: redis.Redis, count: int) -> None:
@@ -133,7 +126,7 @@ def test_consumer_killed_mid_batch_loses_nothing_and_counts_nothing_twice(
     pause.mkdir()
     first = consumers("first", DAILY_TEST_PAUSE_DIR=str(pause))
     marker = pause / "batch"
-    wait_for("the consumer never reached the middle of its batch", marker.exists, 40)
+    wait_until(marker.exists, 40, message="the consumer never reached the middle of its batch")
     batch = json.loads(marker.read_text())
     assert batch["pid"] == first.pid and len(batch["games"]) == 40
     os.kill(first.pid, signal.SIGKILL)  # half of the batch applied, half not
@@ -144,7 +137,8 @@ def test_consumer_killed_mid_batch_loses_nothing_and_counts_nothing_twice(
     assert stream.unapplied(DATE) == 20
     killed_at = time.monotonic()
     consumers("second")
-    wait_for("the dead consumer's entries were not claimed", lambda: stream.backlog() == 0)
+    wait_until(lambda: stream.backlog() == 0,
+               message="the dead consumer's entries were not claimed")
     reclaimed = time.monotonic() - killed_at
     assert reclaimed < 20, reclaimed  # idle 5 s, then claimed at the next claim round
     counted_once(redis_client, 40)
@@ -167,7 +161,7 @@ def test_consumers_killed_again_and_again_under_load_count_everything_once(
             procs[name] = consumers(f"{name}{kills}")
         if n % 50 == 0:
             time.sleep(0.02)  # about 2,500 results/s offered, in bursts
-    wait_for("not every result reached the board", lambda: stream.backlog() == 0, 60)
+    wait_until(lambda: stream.backlog() == 0, 60, message="not every result reached the board")
     counted_once(redis_client, total)
     assert kills == 5
 
@@ -187,7 +181,8 @@ def test_the_close_waits_for_the_days_results_then_archives_them_all(
 ) -> None:
     """An outage of the consumers at the close: the freeze waits, nothing is refused."""
     down = consumers("down")
-    wait_for("the consumer did not start", lambda: redis_client.exists(stream_key(PREFIX, 0)))
+    wait_until(lambda: redis_client.exists(stream_key(PREFIX, 0)),
+               message="the consumer did not start")
     os.kill(down.pid, signal.SIGKILL)  # the consumers are down at the close
     down.wait(10)
     for n in range(1, 301):
@@ -253,7 +248,7 @@ def _trickle(
         for n in range(1, 41):
             stream.add(make_result(n))
             time.sleep(0.005)
-        wait_for("the 40 results", lambda: board(conn).players() == 40)
+        wait_until(lambda: board(conn).players() == 40, message="the 40 results")
     finally:
         consumer.stop()
         thread.join(10)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import redis
-from rq import Queue
+from rq import Queue, cron_scheduler_registry
 from rq.cron import get_cron_job_history_key
 from rq.job import Job
 from rq.registry import StartedJobRegistry
@@ -22,6 +22,7 @@ from daily.service.ops.scheduler import LeaderCronScheduler, build_scheduler
 from daily.service.results.archive import ArchiveError, archive_path, read_archive, rebuild_board
 from daily.service.results.leaderboard import BoardFrozenError, Leaderboard, Result
 from daily.service.results.stats import player_stats, record_game
+from tests.polling import wait_until
 from workers import rollover as rollover_module
 
 pytestmark = pytest.mark.redis
@@ -176,19 +177,18 @@ def test_two_scheduler_processes_do_not_double_run(redis_url, redis_client, work
     ]
     history_key = get_cron_job_history_key("workers.rollover.rollover")
     try:
-        deadline = time.monotonic() + 30  # process start-up is slow on a busy machine
-        while not redis_client.zcard(history_key):
-            assert time.monotonic() < deadline, "no scheduler enqueued anything"
-            time.sleep(0.1)
-        time.sleep(4.0)  # both schedulers are up by now
+        # process start-up is slow on a busy machine
+        wait_until(lambda: redis_client.zcard(history_key), 30, 0.1,
+                   "no scheduler enqueued anything")
+        wait_until(lambda: len(cron_scheduler_registry.get_keys(redis_client)) == 2, 30, 0.1,
+                   "the second scheduler did not start")
+        time.sleep(4.0)  # both schedulers up: the window in which a second leader would show
         for p in procs:
             p.terminate()
         for p in procs:
             p.wait(15)
-        deadline = time.monotonic() + 30
-        while len(queue) or StartedJobRegistry(queue=queue).count:
-            assert time.monotonic() < deadline, "the worker did not drain the days queue"
-            time.sleep(0.1)
+        wait_until(lambda: not (len(queue) or StartedJobRegistry(queue=queue).count), 30, 0.1,
+                   "the worker did not drain the days queue")
     finally:
         for p in [*procs, worker]:
             if p.poll() is None:
