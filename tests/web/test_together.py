@@ -43,7 +43,9 @@ def test_a_game_against_the_three_bots(
     for level in ("easy", "medium", "hard"):
         page.locator(f"#practice-opp-{level}").check()
     page.get_by_test_id("practice-random").click()
-    page.wait_for_selector("section.game")
+    # The first game with bots compiles the engine's kernels in the server's worker when
+    # the clone's numba cache is cold (CI): 15 s alone, more beside the rest of the suite.
+    page.wait_for_selector("section.game", timeout=120_000)
     assert opponents_shown(page) == {"opponent-easy": 0, "opponent-medium": 0, "opponent-hard": 0}
     expect(page.get_by_test_id("opponent-hard")).to_contain_text("after your turn")
     for done in range(1, 4):
