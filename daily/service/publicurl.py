@@ -20,15 +20,15 @@ Outside a request (a worker, a CLI command) with no ``DAILY_PUBLIC_URL`` it is
 
 from __future__ import annotations
 
+from flask import has_request_context, request
+
 from daily.service.config import Config
-from daily.service.http.served import served_request
 
 
 def public_base_url(config: Config) -> str:
     """Scheme, host and port (no trailing slash) under which players reach the service."""
     if config.public_url:
         return config.public_url
-    served = served_request()
-    if served is not None:
-        return served.host_url.rstrip("/")
+    if has_request_context():
+        return request.host_url.rstrip("/")
     return f"http://{config.host}:{config.port}"

@@ -12,13 +12,11 @@ import json
 import re
 from typing import Any, TypeVar
 
-from flask import g, request
+from flask import g, has_request_context, request
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from daily.service.http.contract.fields import PATTERN_CODES, PATTERN_MEANINGS
-from daily.service.http.error_handlers import ApiError, too_many_requests
-from daily.service.http.ratelimit import Pending
-from daily.service.http.served import served_request
+from daily.service.http.error_handlers import ApiError
 from daily.service.players.accounts import Player
 from daily.service.services import current_services
 
@@ -217,25 +215,6 @@ def verified_player(token: str) -> Player | None:
     return player
 
 
-def pending_limit() -> Pending | None:
-    """The rate-limit counters this request has yet to spend (a move spends them in its
-    own Redis call; see ``FOLDED_ENDPOINTS`` in :mod:`daily.service.app`)."""
-    pending: Pending | None = g.get("rate_pending")
-    return pending
-
-
-def spend_pending_limit() -> None:
-    """Spend this request's rate-limit counters now, if a script was to spend them
-    and has not (429 when over a limit): for a request that writes before any such
-    script, so that a refused request has changed nothing."""
-    pending = pending_limit()
-    if pending is None or pending.spent:
-        return
-    refusal = current_services().limiter.spend(pending)
-    if refusal is not None:
-        raise too_many_requests(refusal)
-
-
 def optional_player() -> Player | None:
     """The authenticated player, ``None`` without a token, 401 for a bad token."""
     token = bearer_token()
@@ -290,10 +269,9 @@ def request_lang() -> str:
     >>> request_lang()
     'en'
     """
-    served = served_request()
-    if served is None:
+    if not has_request_context():
         return TEXT_LANGS[0]
-    asked = served.args.get("lang")
+    asked = request.args.get("lang")
     if asked in TEXT_LANGS:
         return asked
-    return served.accept_languages.best_match(TEXT_LANGS) or TEXT_LANGS[0]
+    return request.accept_languages.best_match(TEXT_LANGS) or TEXT_LANGS[0]
