@@ -26,11 +26,10 @@ limits only ever count identities the server has checked.
 from __future__ import annotations
 
 import datetime as dt
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from daily.rules import Ruleset
@@ -47,7 +46,7 @@ from daily.service.games.opponents import strategy_table
 from daily.service.http.error_handlers import register_error_handlers
 from daily.service.http.headers import install_security_headers
 from daily.service.http.jsonprovider import OrjsonProvider
-from daily.service.http.metrics import Metrics
+from daily.service.http.metrics import Metrics, install_metrics
 from daily.service.http.parsing import request_lang
 from daily.service.http.ratelimit import RateLimiter, install_rate_limits, parse_limits
 from daily.service.ops import routes as ops_routes
@@ -152,7 +151,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
                         folded=FOLDED_ENDPOINTS | ({"players.create"} if one_call else set()))
     install_security_headers(app, config)
     register_error_handlers(app)
-    _install_metrics(app, metrics)
+    install_metrics(app, metrics)
     proxies = config.trusted_proxies
     if proxies:  # Flask sees the client's address and scheme
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
@@ -183,23 +182,3 @@ UNLIMITED_ENDPOINTS = frozenset({"ops.health", "metrics", "web.static"})
 #: a limit; a start of a practice game or of a challenge's spends them before it stores
 #: anything.
 FOLDED_ENDPOINTS = frozenset({"games.roll", "games.score", "strategy.hint", "games.start"})
-
-
-def _install_metrics(app: Flask, metrics: Metrics) -> None:
-    @app.before_request
-    def _start_timer() -> None:
-        g.started = time.perf_counter()
-
-    @app.after_request
-    def _observe(response: Response) -> Response:
-        endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
-        started = g.get("started")
-        metrics.observe(request.method, endpoint, response.status_code,
-                        None if started is None else time.perf_counter() - started)
-        return response
-
-    def metrics_view() -> Response:
-        body, content_type = metrics.render()
-        return Response(body, content_type=content_type)
-
-    app.add_url_rule("/metrics", "metrics", metrics_view)

@@ -63,6 +63,12 @@ def json_body() -> Any:
     raw = request.get_data(cache=True)  # 413 past the body limit
     if not raw:  # only a truly empty body is absent; white space alone is not JSON
         return None
+    return _decoded(raw)
+
+
+def _decoded(raw: bytes) -> Any:
+    """The JSON text ``raw`` decoded (400 naming ``body`` when it is not JSON or nests
+    too deep)."""
     if nesting_exceeds(raw):
         raise ApiError(
             400, "bad_request", f"the body nests deeper than {MAX_JSON_DEPTH} levels",
@@ -77,9 +83,10 @@ def json_body() -> Any:
 def json_object() -> dict[str, Any]:
     """The request body as a JSON object (an empty body counts as ``{}``; ``null`` is
     not an object, nor is white space alone)."""
-    if not request.get_data(cache=True):
+    raw = request.get_data(cache=True)  # 413 past the body limit
+    if not raw:
         return {}
-    body = json_body()
+    body = _decoded(raw)
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object", field="body")
     return body
@@ -194,7 +201,7 @@ def bearer_of(header: str) -> str | None:
 
 def bearer_token() -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header, if any."""
-    header = request.headers.get("Authorization")
+    header = request.environ.get("HTTP_AUTHORIZATION")  # as request.headers reads it
     if header is None:
         return None
     token = bearer_of(header)
