@@ -361,7 +361,7 @@ def install_rate_limits(
     >>> app = Flask(__name__)
     >>> limiter = RateLimiter(redis.Redis(), "dd:", parse_limits("off", "off", "off"))
     >>> install_rate_limits(app, limiter, unlimited=(), folded=())  # off: no hook at all
-    >>> app.before_request_funcs
+    >>> dict(app.before_request_funcs)
     {}
     """
     if limiter.limits.off:
