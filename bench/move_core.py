@@ -45,6 +45,7 @@ def main() -> int:
     from daily.service.app import create_app
     from daily.service.config import load_config
     from daily.service.days.keyring import init_keys
+    from daily.service.http.ratelimit import fold_into_script
     from daily.service.services import EXTENSION
 
     tmp = Path(tempfile.mkdtemp(prefix="dd-core-"))
@@ -62,21 +63,21 @@ def main() -> int:
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     warm, moves, spent, block = 300, 0, 0.0, 0.0
     blocks: list[float] = []
-    with app.test_request_context():  # the share text's language and links
+    with app.test_request_context():  # the share text's language and links, the counters
         while moves < args.moves + warm:
             player, _ = services.players.create("Ada")
             state, _ = games.start(player, ruleset="yahtzee", mode="ranked", date=today)
             while not state["over"] and moves < args.moves + warm:
                 counted = moves >= warm
-                pending = limiter.pending("127.0.0.1", player.id, "write")
+                fold_into_script(limiter.pending("127.0.0.1", player.id, "write"))
                 if counted and profiler:
                     profiler.enable()
                 started = time.process_time()
                 if state["rolls_left"]:
-                    state = games.roll(player, state["id"], "11000", state["position"], pending)
+                    state = games.roll(player, state["id"], "11000", state["position"])
                 else:
                     box = next(c["box"] for c in state["choices"] if c["legal"])
-                    state = games.score(player, state["id"], box, state["position"], pending)
+                    state = games.score(player, state["id"], box, state["position"])
                 took = time.process_time() - started
                 if counted and profiler:
                     profiler.disable()

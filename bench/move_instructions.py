@@ -4,8 +4,8 @@ comparing two versions of the code on a shared machine where CPU times drift by 
 of percent from one minute to the next.
 
 Usage: ``REDIS_URL=redis://127.0.0.1:6394/0 python bench/move_instructions.py
-[--moves 1000] [--starts] [--runs 1]`` (needs ``valgrind``: ``apt-get install
-valgrind``; never a production Redis: it writes games).
+[--moves 1000] [--starts] [--runs 1] [--baseline-commit COMMIT]`` (needs ``valgrind``:
+``apt-get install valgrind``; never a production Redis: it writes games).
 
 It runs ``bench/move_profile.py`` (this checkout's) under ``valgrind --tool=callgrind``
 twice, with 100 and with ``100 + --moves`` moves (``--starts``: new players and ranked
@@ -15,6 +15,12 @@ counted, user space only: Redis's work and the kernel's (the round trip's system
 calls) are not in it. ``PYTHONHASHSEED=0`` keeps dict and set layouts the same from
 run to run; what still differs (random ids and tokens) moves the figure by well under
 1%. ``--runs`` repeats the pair and prints each.
+
+``--baseline-commit COMMIT`` measures that commit too, in the same run: a ``git
+worktree add`` of it in a temporary directory, the same measurement by this checkout's
+``move_profile.py`` with the ``daily`` package of that worktree (``DAILY_BENCH_CODE``)
+and its settings at their defaults, then the worktree is removed. The result holds
+both figures and their ratio (this checkout's over the baseline's).
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import benchjson
@@ -35,15 +43,20 @@ ROOT = Path(__file__).resolve().parent.parent
 BASE = 100
 
 
-def instructions(moves: int, starts: bool) -> int:
-    """The instructions callgrind counted in one run of move_profile.py."""
+def instructions(moves: int, starts: bool, code: Path | None = None) -> int:
+    """The instructions callgrind counted in one run of move_profile.py (``code``: the
+    checkout whose ``daily`` package it drives, this one by default)."""
     with tempfile.TemporaryDirectory(prefix="dd-cg-") as tmp:
         out = Path(tmp) / "callgrind.out"
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                    sys.executable, str(ROOT / "bench" / "move_profile.py"),
                    "--moves", str(moves), *(["--starts"] if starts else [])]
         # the profiled runs write their own results into the temporary directory
-        env = dict(os.environ, PYTHONHASHSEED="0", BENCH_RESULTS_DIR=tmp)
+        # every DAILY_ setting at its default (the baseline's too: DAILY_MOVE_LANE on)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DAILY_")}
+        env.update(PYTHONHASHSEED="0", BENCH_RESULTS_DIR=tmp)
+        if code is not None:
+            env["DAILY_BENCH_CODE"] = str(code)
         done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
         found = re.search(r"Collected : (\d+)", done.stderr)
         if done.returncode != 0 or found is None:
@@ -51,11 +64,34 @@ def instructions(moves: int, starts: bool) -> int:
         return int(found.group(1))
 
 
+def per_call(moves: int, starts: bool, code: Path | None = None) -> int:
+    """Instructions per call: the difference of a run with ``BASE`` calls and one with
+    ``BASE + moves``, divided by ``moves``."""
+    low = instructions(BASE, starts, code)
+    high = instructions(BASE + moves, starts, code)
+    return round((high - low) / moves)
+
+
+@contextmanager
+def worktree(commit: str) -> Iterator[Path]:
+    """A checkout of ``commit`` in a temporary directory (``git worktree``), removed after."""
+    with tempfile.TemporaryDirectory(prefix="dd-baseline-") as tmp:
+        path = Path(tmp) / "checkout"
+        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(path), commit],
+                       cwd=ROOT, check=True)
+        try:
+            yield path
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT,
+                           check=False)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=1000)
     parser.add_argument("--starts", action="store_true")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--baseline-commit", help="measure this commit too, in the same run")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         parser.error("valgrind is not installed (apt-get install valgrind)")
@@ -66,16 +102,23 @@ def main() -> int:
     what = "new player + ranked start" if args.starts else "move (roll or score)"
     counts = []
     for run in range(1, args.runs + 1):
-        low = instructions(BASE, args.starts)
-        high = instructions(BASE + args.moves, args.starts)
-        counts.append(round((high - low) / args.moves))
+        counts.append(per_call(args.moves, args.starts))
         print(f"run {run}: {counts[-1]:,} instructions per {what} "
               f"(callgrind, user space of the app's process; {args.moves} calls)", flush=True)
     unit = "instructions/" + ("new player and start" if args.starts else "move")
-    benchjson.record("move_instructions" + ("-starts" if args.starts else ""), {
-        "per_call": figure(round(sum(counts) / len(counts)), unit, runs=counts,
-                           min=min(counts), max=max(counts)),
-    })
+    figures = {"per_call": figure(round(sum(counts) / len(counts)), unit, runs=counts,
+                                  min=min(counts), max=max(counts))}
+    if args.baseline_commit:
+        with worktree(args.baseline_commit) as code:
+            base = [per_call(args.moves, args.starts, code) for _ in range(args.runs)]
+        mean = round(sum(base) / len(base))
+        ratio = round(figures["per_call"]["value"] / mean, 3)
+        print(f"baseline {args.baseline_commit}: {mean:,} instructions per {what} "
+              f"(runs {base}); this checkout / baseline = {ratio}", flush=True)
+        figures["baseline_per_call"] = figure(mean, unit, commit=args.baseline_commit,
+                                              runs=base, min=min(base), max=max(base))
+        figures["ratio"] = figure(ratio, "this checkout / baseline")
+    benchjson.record("move_instructions" + ("-starts" if args.starts else ""), figures)
     return 0
 
 

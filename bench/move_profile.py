@@ -2,7 +2,8 @@
 without gunicorn or sockets: the WSGI app is called directly with prepared environments.
 
 Usage: ``REDIS_URL=redis://127.0.0.1:6394/0 python bench/move_profile.py [--moves 3000]
-[--profile] [--hello] [--starts] [--hints] [--canned-writes]``
+[--profile] [--hello] [--starts] [--hints] [--canned-writes]`` (``DAILY_BENCH_CODE=DIR``:
+the ``daily`` package of another checkout, driven by this script)
 
 A fresh key prefix on the given Redis (never a production one: it writes games),
 rate limits raised so that they count but never refuse. Plays ranked Yahtzee games of
@@ -37,7 +38,11 @@ from typing import Any
 
 BLOCK = 100
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+#: The checkout whose ``daily`` package is measured: this one, or ``DAILY_BENCH_CODE``
+#: (another commit's worktree, as ``bench/move_instructions.py --baseline-commit`` makes).
+CODE = Path(os.environ.get("DAILY_BENCH_CODE") or ROOT)
+sys.path.insert(0, str(CODE))
+sys.path.insert(1, str(ROOT / "bench"))
 
 import benchjson  # noqa: E402
 from benchjson import figure  # noqa: E402
@@ -106,7 +111,11 @@ def main() -> int:
 
     from daily.service.app import create_app
     from daily.service.config import load_config
-    from daily.service.days.keyring import init_keys
+
+    try:
+        from daily.service.days.keyring import init_keys
+    except ImportError:  # a checkout from before the domain packages (a baseline)
+        from daily.service.keys import init_keys  # type: ignore[import-not-found,no-redef]
 
     tmp = Path(tempfile.mkdtemp(prefix="dd-prof-"))
     limit = "100000000/minute"

@@ -1,5 +1,5 @@
 """What one Redis round trip costs on this machine, on both sides of the socket: the
-app's CPU per call (a bare socket, redis-py, the move lane's ``DirectScript``), Valkey's
+app's CPU per call (a bare socket, redis-py's commands and its ``Script``), Valkey's
 CPU per call (``INFO cpu``, user and kernel), and the time Valkey spends in a script
 (``INFO commandstats``): ``EVALSHA`` of ``return 1`` against the move script
 (:data:`daily.service.games.store._MOVE`) reading and writing a game.
@@ -32,7 +32,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 import benchjson  # noqa: E402
 from api_throughput import free_port, process, valkey_binary  # noqa: E402
 
-from daily.service.games.direct_script import DirectScript  # noqa: E402
 from daily.service.games.store import _MOVE  # noqa: E402
 
 
@@ -78,8 +77,8 @@ def main() -> int:
         conn = redis.Redis(port=port)
         record = '{"v":1,"x":"' + "a" * 280 + '"}'  # about a game's record, mid-game
         conn.set("game", record)
-        one = DirectScript(conn, "return 1")
-        move = DirectScript(conn, _MOVE)
+        one = conn.register_script("return 1")
+        move = conn.register_script(_MOVE)
         digest = hashlib.sha1(record.encode()).hexdigest()
         counters = [2, 10**9, 60, 10**9, 60]  # two rate-limit counters, never over
         sock = socket.create_connection(("127.0.0.1", port))
@@ -98,12 +97,12 @@ def main() -> int:
             ("PING, bare socket", bare),
             ("PING, redis-py", conn.ping),
             ("GET, redis-py", lambda: conn.get("game")),
-            ("EVALSHA return 1, DirectScript", one),
+            ("EVALSHA return 1, Script", one),
             ("the same, the move's arguments",
              lambda: one(["game", "c1", "c2"], [*counters, "set", digest, record, 0])),
             ("the move script: set, no counters",
              lambda: move(["game"], [0, "set", digest, record, 0])),
-            ("the move script: set, DirectScript",
+            ("the move script: set, Script",
              lambda: move(["game", "c1", "c2"], [*counters, "set", digest, record, 0])),
         ):
             app, valkey, kernel = per_call(conn, args.calls, call)

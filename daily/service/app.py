@@ -26,13 +26,10 @@ limits only ever count identities the server has checked.
 from __future__ import annotations
 
 import datetime as dt
-import logging
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import redis
-from flask import Flask, Response, g, request
+from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from daily.rules import Ruleset
@@ -48,18 +45,12 @@ from daily.service.days.seeds import DaySeeds
 from daily.service.games import GameService, advice_routes
 from daily.service.games import routes as games_routes
 from daily.service.games.opponents import strategy_table
-from daily.service.http.error_handlers import (
-    ApiError,
-    handle_http_error,
-    register_error_handlers,
-    too_many_requests,
-)
+from daily.service.http.error_handlers import register_error_handlers
 from daily.service.http.headers import install_security_headers
 from daily.service.http.jsonprovider import OrjsonProvider
-from daily.service.http.metrics import Metrics
-from daily.service.http.movelane import MoveLane
-from daily.service.http.parsing import bearer_token, request_lang, verified_player
-from daily.service.http.ratelimit import RateLimiter, parse_limits, request_kind
+from daily.service.http.metrics import Metrics, install_metrics
+from daily.service.http.parsing import request_lang
+from daily.service.http.ratelimit import RateLimiter, install_rate_limits, parse_limits
 from daily.service.ops import routes as ops_routes
 from daily.service.players import routes as players_routes
 from daily.service.players.accounts import Players
@@ -77,7 +68,6 @@ from daily.strategy.solver import StrategyTable
 from daily.web import routes as web_routes
 
 API_PREFIX = "/api/v1"
-log = logging.getLogger(__name__)
 
 
 class DailyFlask(Flask):
@@ -146,6 +136,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         return strategy_table(rules, config.tables_dir)
 
     creation = CreationGuard(conn, config)
+    new_players = NewPlayers(conn, config, players, creation)
     services = Services(
         config=config, conn=conn, clock=clock, seeds=seeds, players=players, games=games,
         results=results, metrics=metrics, limiter=limiter,
@@ -153,20 +144,21 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
                               lambda: public_base_url(config)),
         groups=Groups(conn, config, clock, games.ranked_totals, player_name,
                       lambda: public_base_url(config)),
-        creation=creation,
-        new_players=NewPlayers(conn, config, players, creation),
+        creation=creation, new_players=new_players,
     )
     app.extensions[EXTENSION] = services
 
     register_blueprints(app)
-    _install_rate_limits(app, limiter)
+    # A new player is one call with its limits, unless a proof-of-work is asked for: its
+    # challenge is used up when checked, so the limits are counted first then.
+    one_call = new_players.one_call and not creation.bits
+    install_rate_limits(app, limiter, unlimited=UNLIMITED_ENDPOINTS,
+                        folded=FOLDED_ENDPOINTS | ({"players.create"} if one_call else set()))
     install_security_headers(app, config)
     register_error_handlers(app)
-    _install_metrics(app, metrics)
-    if config.move_lane and not config.redis_cluster:
-        app.wsgi_app = MoveLane(app, services)  # type: ignore[method-assign]
+    install_metrics(app, metrics)
     proxies = config.trusted_proxies
-    if proxies:  # outermost: the lane and Flask both see the client's address and scheme
+    if proxies:  # Flask sees the client's address and scheme
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
         )
@@ -187,73 +179,11 @@ def register_blueprints(app: Flask) -> None:
 
 #: Endpoints that are never rate limited (probes, scrapers and the static files).
 UNLIMITED_ENDPOINTS = frozenset({"ops.health", "metrics", "web.static"})
-#: Endpoints whose rate-limit counters a game script spends, in the same Redis call as
-#: the move, as the read of the game for a hint, or as the record of a new ranked game
-#: (single server; on a cluster they are counted apart). A request refused before the
-#: script (401, 422, a rule refused on the process's copy) spends them once its answer
-#: is ready, and gets 429 instead when over a limit; a start of a practice game or of
-#: a challenge's spends them before it stores anything.
+#: Endpoints whose rate-limit counters a Redis script of the request spends in the same
+#: call (:mod:`daily.service.http.ratelimit`): the move script, the read of the game for
+#: a hint, the record of a new ranked game (single server; on a cluster they are
+#: counted apart). A request refused before the script (401, 422, a rule refused on the
+#: process's copy) spends them once its answer is ready, and gets 429 instead when over
+#: a limit; a start of a practice game or of a challenge's spends them before it stores
+#: anything.
 FOLDED_ENDPOINTS = frozenset({"games.roll", "games.score", "strategy.hint", "games.start"})
-
-
-def _verified_id() -> str | None:
-    """The id of the player whose token this request carries, if the token checks out.
-
-    A malformed header or an unknown token gives ``None`` here (the request is then
-    counted against its IP); the view answers 401 if it needs a player.
-    """
-    try:
-        token = bearer_token()
-        player = verified_player(token) if token is not None else None
-    except ApiError:
-        return None
-    except redis.RedisError as exc:
-        log.warning("token not checked for the rate limit, Redis failed: %s", exc)
-        return None
-    return player.id if player is not None else None
-
-
-def _install_rate_limits(app: Flask, limiter: RateLimiter) -> None:
-    @app.before_request
-    def _rate_limit() -> None:
-        if limiter.limits.off or not app.config.get("RATELIMIT_ENABLED", True):
-            return
-        if request.endpoint in UNLIMITED_ENDPOINTS:
-            return
-        ip = request.remote_addr or "unknown"
-        if request.endpoint in FOLDED_ENDPOINTS and not limiter.cluster:
-            g.rate_pending = limiter.pending(ip, _verified_id(), request_kind(request.method))
-            return
-        refusal = limiter.check(ip, _verified_id(), request_kind(request.method))
-        if refusal is not None:
-            raise too_many_requests(refusal)
-
-    @app.after_request
-    def _spend_unspent(response: Response) -> Response:
-        pending = g.pop("rate_pending", None)
-        if pending is None or pending.spent:
-            return response
-        refusal = limiter.spend(pending)
-        if refusal is None:
-            return response
-        return handle_http_error(too_many_requests(refusal))
-
-
-def _install_metrics(app: Flask, metrics: Metrics) -> None:
-    @app.before_request
-    def _start_timer() -> None:
-        g.started = time.perf_counter()
-
-    @app.after_request
-    def _observe(response: Response) -> Response:
-        endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
-        started = g.get("started")
-        metrics.observe(request.method, endpoint, response.status_code,
-                        None if started is None else time.perf_counter() - started)
-        return response
-
-    def metrics_view() -> Response:
-        body, content_type = metrics.render()
-        return Response(body, content_type=content_type)
-
-    app.add_url_rule("/metrics", "metrics", metrics_view)

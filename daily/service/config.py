@@ -22,7 +22,6 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_RATE_LIMIT_READS`` | reads (GET) per verified player, else per IP | ``1200/minute`` |
 | ``DAILY_RATE_LIMIT_IP`` | every request from one IP, verified or not | ``6000/minute`` |
 | ``DAILY_AUTH_CACHE_SECONDS`` | a process trusts a token it checked this long (0..60) | ``2`` |
-| ``DAILY_MOVE_LANE`` | ``off``: moves, hints, new players, ranked starts go via Flask | ``on`` |
 | ``DAILY_PLAYER_DAYS`` | days an unused player is kept (each day of use restarts it) | ``180`` |
 | ``DAILY_RANKED_DAYS`` | days ranked games and codes stay after their day closes | ``400`` |
 | ``DAILY_HSTS`` | ``on``: HSTS on every answer (else only on https requests) | ``off`` |
@@ -205,9 +204,6 @@ class Config:
     #: Seconds a process trusts a token it has verified (the bound on how long a revoked
     #: or rotated token keeps working in the other processes).
     auth_cache_seconds: int = 2
-    #: ``DAILY_MOVE_LANE``: roll, score, hint, new players and ranked starts answered by
-    #: :mod:`daily.service.http.movelane`.
-    move_lane: bool = True
     #: ``DAILY_QUEUE_REDIS_URL``: the standalone Redis of the RQ queues (default REDIS_URL).
     queue_redis_url: str | None = None
     #: ``DAILY_FAIRPLAY_CEILING_ONLY``: checked rulesets held only for scoring the ceiling,
@@ -401,7 +397,6 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         weekly_special=weekly,
         redis_cluster=_switch(env, "DAILY_REDIS_CLUSTER", False),
         auth_cache_seconds=_int(env, "DAILY_AUTH_CACHE_SECONDS", 2, 0, 60),
-        move_lane=_switch(env, "DAILY_MOVE_LANE", True),
         queue_redis_url=env.get("DAILY_QUEUE_REDIS_URL") or None,
     )
     missing = uncovered(config.all_daily_rulesets, config.fairplay_rulesets)

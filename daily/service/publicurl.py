@@ -20,8 +20,9 @@ Outside a request (a worker, a CLI command) with no ``DAILY_PUBLIC_URL`` it is
 
 from __future__ import annotations
 
+from flask import has_request_context, request
+
 from daily.service.config import Config
-from daily.service.http.served import served_request
 
 
 def public_base_url(config: Config, *, from_request: bool = True) -> str:
@@ -31,7 +32,6 @@ def public_base_url(config: Config, *, from_request: bool = True) -> str:
     (a link that carries a secret, like the token's QR code)."""
     if config.public_url:
         return config.public_url
-    served = served_request() if from_request else None
-    if served is not None:
-        return served.host_url.rstrip("/")
+    if from_request and has_request_context():
+        return request.host_url.rstrip("/")
     return f"http://{config.host}:{config.port}"

@@ -6,8 +6,7 @@ Loaded by gunicorn (``tests.service.live_app:create()``) in the fixtures of
 - the clock is read from ``DAILY_TEST_CLOCK_FILE`` (ISO 8601, or ``now`` for the real
   time) at every call, so a test moves time for every worker process at once;
 - each response says which worker process served it (``X-Worker-Pid``, added around the
-  whole WSGI app, so the move lane's answers say it too); an answer Flask made says
-  ``X-Test-Flask: 1`` (a move the lane answered does not);
+  whole WSGI app);
 - with ``DAILY_TEST_WORLD`` = ``{"agreed": [[turn, roll], ...]}`` the dice of every day
   slot *not* listed are changed (each face ``f`` becomes ``7 - f``; ``"all"`` changes
   none): two servers that differ only there are two worlds that agree on the listed
@@ -26,7 +25,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask
 
 from daily.dice import SlotSource
 from daily.service.app import create_app
@@ -88,17 +87,12 @@ def create() -> Flask:
         log = os.environ.get("DAILY_TEST_SLOT_LOG")
         games.seeds = OtherWorld(games.seeds, agreed, Path(log) if log else None)
 
-    @app.after_request
-    def _through_flask(response: Response) -> Response:
-        response.headers["X-Test-Flask"] = "1"  # the move lane's answers have none
-        return response
-
     app.wsgi_app = WorkerPid(app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 
 class WorkerPid:
-    """WSGI middleware: every answer (the move lane's too) says which process served it."""
+    """WSGI middleware: every answer says which process served it."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner

@@ -15,7 +15,8 @@ from daily.service.http.error_handlers import DOMAIN_STATUS, classify
 
 SERVICE = Path(__file__).resolve().parents[2] / "daily" / "service"
 #: The request layer: parsing bodies, queries and tokens (and the rate limit's token check).
-EDGE = {"http/error_handlers.py", "http/parsing.py", "http/contract/bodies.py", "app.py"}
+EDGE = {"http/error_handlers.py", "http/parsing.py", "http/contract/bodies.py",
+        "http/ratelimit.py"}
 
 
 def _uses_api_error(path: Path) -> bool:

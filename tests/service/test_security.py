@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import subprocess
 import sys
 import time
@@ -24,7 +25,7 @@ from daily.service.games.store import PRACTICE_TTL, GameStore
 from daily.service.http.headers import CSP
 from daily.service.results.stats import record_keys
 from daily.web.routes import draw_qr
-from tests.service.conftest import PREFIX, Player, play_out
+from tests.service.conftest import NOON, PREFIX, Player, best_box, metric, play_out
 from tests.service.live import HttpClient
 
 pytestmark = [pytest.mark.redis, pytest.mark.live]
@@ -238,3 +239,49 @@ def test_a_players_statistics_expire_with_the_account(
     clock.advance(hours=24)
     assert player.call("GET", "/players/me").get_json()["stats"]["games"] == 1
     assert all(179 * 86400 < redis_client.ttl(k) <= 180 * 86400 for k in stats)
+
+
+#: What one trusted proxy in front says (the client's address, https, the host it was
+#: asked for), and the player's language.
+FORWARDED = {"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https",
+             "X-Forwarded-Host": "dice.test", "Accept-Language": "it-IT,it;q=0.9,en;q=0.5"}
+
+
+def test_a_game_behind_a_proxy_links_to_its_host_in_the_players_language(
+    live_variants: Any, live_clock: Any
+) -> None:
+    """With no ``DAILY_PUBLIC_URL``, behind one trusted proxy: a new player's ranked game
+    played to its end answers every call as JSON over https (HSTS), its result link is
+    on the forwarded host and its share text in the language asked for; the metrics
+    count every call by its route and the game once."""
+    server = live_variants(DAILY_PUBLIC_URL="", DAILY_TRUSTED_PROXIES="1")
+    client = server.client()
+    route = 'daily_http_requests_total{{endpoint="{}",method="POST",status="{}"}}'
+    lines = {"roll": route.format("/api/v1/games/<game_id>/roll", 200),
+             "score": route.format("/api/v1/games/<game_id>/score", 200),
+             "start": route.format("/api/v1/games", 201),
+             "player": route.format("/api/v1/players", 201),
+             "games": 'daily_games_started_total{mode="ranked",ruleset="yahtzee"}'}
+    before = {name: metric(client, line) for name, line in lines.items()}
+    created = client.post("/api/v1/players", json={"name": "Ida"}, headers=FORWARDED)
+    assert created.status_code == 201, created.get_json()
+    ida = {**FORWARDED, "Authorization": f"Bearer {created.get_json()['token']}"}
+    started = client.post("/api/v1/games", headers=ida, json={
+        "ruleset": "yahtzee", "date": NOON.date().isoformat(), "mode": "ranked"})
+    assert started.status_code == 201, started.get_json()
+    state, calls = started.get_json(), {"roll": 0, "score": 0}
+    while not state["over"]:
+        kind = "roll" if state["rolls_left"] else "score"
+        body = {"hold": "11100"} if kind == "roll" else {"box": best_box(state)}
+        answer = client.post(f"/api/v1/games/{state['id']}/{kind}", headers=ida,
+                             json={**body, "position": state["position"]})
+        assert answer.status_code == 200, answer.get_json()
+        assert answer.mimetype == "application/json"
+        assert answer.headers["Strict-Transport-Security"] == "max-age=31536000"
+        state, calls[kind] = answer.get_json(), calls[kind] + 1
+    share = state["result"]["share_text"]
+    assert f"https://dice.test/r/{state['result']['code']}" in share, share
+    assert re.search(r"\bpunti\b", share), share  # Accept-Language: it
+    after = {name: metric(client, line) for name, line in lines.items()}
+    assert {name: after[name] - before[name] for name in lines} == {
+        **calls, "start": 1, "player": 1, "games": 1}

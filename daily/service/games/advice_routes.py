@@ -13,7 +13,7 @@ triple-yahtzee``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Blueprint
 
@@ -22,8 +22,6 @@ from daily.service.http.contract.bodies import Hint
 from daily.service.http.contract.fields import GameId
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import Analysis, HintAnswer
-from daily.service.http.parsing import pending_limit
-from daily.service.http.ratelimit import Pending
 from daily.service.players.accounts import Player
 from daily.service.refusals import Conflict, Unavailable
 from daily.service.services import current_services
@@ -34,11 +32,7 @@ from daily.strategy.tables.lookup import advisor_for
 from daily.strategy.tables.status import table_status
 from daily.strategy.triple import TripleAdvisor
 
-if TYPE_CHECKING:
-    from daily.service.services import Services
-
 bp = Blueprint("strategy", __name__)
-
 
 
 def _advisor(rules: Ruleset, tables_dir: Path | None = None) -> Advisor | TripleAdvisor:
@@ -54,21 +48,6 @@ def _advisor(rules: Ruleset, tables_dir: Path | None = None) -> Advisor | Triple
                           detail={"table": table_status(rules, folder)}) from None
 
 
-def hint_answer(
-    services: Services, player: Player, game_id: str, top: int | None,
-    limit: Pending | None,
-) -> dict[str, Any]:
-    """The answer of a hint (the view's, and the move lane's: :mod:`daily.service.http.movelane`);
-    ``limit``: the request's rate-limit counters, spent in the read of the game."""
-    with services.games.game_to_advise(player, game_id, limit) as game:
-        if game.over:
-            raise Conflict("the game is over; ask for its analysis", field="id")
-        advisor = _advisor(game.rules, services.config.tables_dir)
-        out = advisor.hint(Position.from_game(game), 3 if top is None else top)
-        out.update(turn=game.turn + 1, roll=game.roll + 1, heuristic=advisor.heuristic)
-    return out
-
-
 @bp.post("/games/<game_id>/hint")
 @operation(HintAnswer, auth="required", path={"game_id": GameId}, body=Hint,
            errors=(403, 404, 409))
@@ -77,7 +56,14 @@ def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
 
     ``top`` (0 to 20, default 3) is how many alternatives besides the best.
     """
-    return hint_answer(current_services(), player, game_id, body.top, pending_limit())
+    services = current_services()  # the game is read in the call that spends the limits
+    with services.games.game_to_advise(player, game_id) as game:
+        if game.over:
+            raise Conflict("the game is over; ask for its analysis", field="id")
+        advisor = _advisor(game.rules, services.config.tables_dir)
+        out = advisor.hint(Position.from_game(game), 3 if body.top is None else body.top)
+        out.update(turn=game.turn + 1, roll=game.roll + 1, heuristic=advisor.heuristic)
+    return out
 
 
 @bp.get("/games/<game_id>/analysis")

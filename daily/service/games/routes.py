@@ -7,7 +7,7 @@ document), the game service does the rest, and its domain refusals become HTTP i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Blueprint
 
@@ -24,13 +24,9 @@ from daily.service.http.contract.bodies import (
 from daily.service.http.contract.fields import GameId
 from daily.service.http.contract.operations import Choice, operation
 from daily.service.http.contract.responses import Game
-from daily.service.http.parsing import pending_limit, spend_pending_limit
-from daily.service.http.ratelimit import Pending
+from daily.service.http.ratelimit import spend_folded_now
 from daily.service.players.accounts import Player
 from daily.service.services import current_services
-
-if TYPE_CHECKING:
-    from daily.service.services import Services
 
 bp = Blueprint("games", __name__)
 
@@ -51,17 +47,9 @@ def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
     strategy table is missing is 503.
     """
     if not isinstance(body, RankedStart):
-        spend_pending_limit()  # 429 before a practice game or a challenge's is stored
-    return start_answer(current_services(), player, body, pending_limit())
-
-
-def start_answer(
-    services: Services, player: Player, body: Body, limit: Pending | None
-) -> tuple[dict[str, Any], int]:
-    """The state and status of a start (the view's, and the lane's for a ranked start:
-    :mod:`daily.service.http.movelane`): 201 when the game is new, 200 when resumed.
-    ``limit``: the request's rate-limit counters, spent in the script that records a
-    ranked game (a practice start or a challenge's spent them before)."""
+        spend_folded_now()  # 429 before a practice game or a challenge's is stored
+    # (a ranked start spends the request's limits in the script that records the game)
+    services = current_services()
     fields = body.model_dump(exclude_unset=True)
     if isinstance(body, ChallengeStart):
         state, created = services.challenges.take(player, fields)
@@ -69,7 +57,7 @@ def start_answer(
         state, created = services.games.start(
             player, ruleset=fields["ruleset"], mode=fields.get("mode", "ranked"),
             date=fields.get("date"), options=fields.get("options"),
-            opponents=fields.get("opponents"), limit=limit,
+            opponents=fields.get("opponents"),
         )
     if created:
         services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()
@@ -89,7 +77,7 @@ def show(player: Player, game_id: str) -> dict[str, Any]:
 def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
     """Reroll the dice not held, at the position the move was decided at."""
     games = current_services().games
-    return games.roll(player, game_id, body.hold, body.position, pending_limit())
+    return games.roll(player, game_id, body.hold, body.position)
 
 
 @bp.post("/games/<game_id>/score")
@@ -98,7 +86,7 @@ def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
 def score(player: Player, game_id: str, body: Score) -> dict[str, Any]:
     """Fill a box with the dice showing; the next turn's first roll is shown."""
     games = current_services().games
-    return games.score(player, game_id, body.box, body.position, pending_limit())
+    return games.score(player, game_id, body.box, body.position)
 
 
 @bp.post("/games/<game_id>/log")

@@ -2,15 +2,16 @@
 
 Every write of a game checks, in the same atomic step, that the stored record is the
 one the caller decided on. On a single server that is one call of the move script
-(:data:`_MOVE`): it spends the request's rate-limit counters, compares the SHA-1 of the
-stored text with the caller's copy and writes (for the finish: claims the result code,
-stores the record and appends the result to the results stream); when the text
-differs it answers the record as it is. On a cluster (the code and the counters live
-in other slots) the position (``v``, the first field of the record's JSON, see
-:mod:`daily.service.games.record`) is compared by a Lua script for a move and by
-``WATCH``/``MULTI`` for the finish. A write whose record moved on changes nothing and
-reports it, so no decision is ever applied to a position it was not decided at.
-Keys: :mod:`daily.service.keymap` (``game``, ``ranked``, ``code``).
+(:data:`_MOVE`, redis-py's ``Script``): it spends the request's rate-limit counters
+(those :func:`daily.service.http.ratelimit.counters_to_fold` hands it, once),
+compares the SHA-1 of the stored text with the caller's copy and writes (for the
+finish: claims the result code, stores the record and appends the result to the
+results stream); when the text differs it answers the record as it is. On a cluster
+(the code and the counters live in other slots) the position (``v``, the first field
+of the record's JSON, see :mod:`daily.service.games.record`) is compared by a Lua
+script for a move and by ``WATCH``/``MULTI`` for the finish. A write whose record
+moved on changes nothing and reports it, so no decision is ever applied to a position
+it was not decided at. Keys: :mod:`daily.service.keymap` (``game``, ``ranked``, ``code``).
 
 Lifetimes: a practice game and its code expire :data:`PRACTICE_TTL` after their last
 write (each move restarts it; the finish writes both). A ranked game, its ``ranked``
@@ -32,9 +33,8 @@ import redis
 from daily import calendar
 from daily.service import keymap
 from daily.service.games.codes import new_code
-from daily.service.games.direct_script import direct_script
 from daily.service.games.record import GameRecord, plausible_id
-from daily.service.http.ratelimit import SPEND_LUA, Pending
+from daily.service.http.ratelimit import SPEND_LUA, Pending, counters_to_fold
 from daily.service.refusals import NotFound, RateLimited
 from daily.service.results.leaderboard import as_text
 from daily.service.shards import shard_of
@@ -199,10 +199,9 @@ class GameStore:
         self.conn = conn
         self.prefix = prefix
         self.ranked_days = ranked_days
-        self._start_ranked = direct_script(conn, _START_RANKED)
+        self._start_ranked = conn.register_script(_START_RANKED)
         self._set_if_at = conn.register_script(_SET_IF_AT)
-        # once per move: on a connection the call holds alone (see direct_script)
-        self._move = direct_script(conn, _MOVE)
+        self._move = conn.register_script(_MOVE)  # once per move
 
     def key(self, game_id: str) -> str:
         """The Redis key of a game."""
@@ -233,11 +232,11 @@ class GameStore:
         return Stored(GameRecord.loads(text), text)
 
     def _call(
-        self, game_id: str, spend: Pending | None, mode: str, args: list[Any],
-        keys: tuple[str, ...] = (),
+        self, game_id: str, mode: str, args: list[Any], keys: tuple[str, ...] = (),
     ) -> list[Any]:
-        """One call of the move script; spends ``spend`` (if not spent yet) first."""
-        counters = spend if spend is not None and not spend.spent else None
+        """One call of the move script; spends the request's counters (if it has
+        unspent ones) first."""
+        counters = counters_to_fold()
         keys_n, args_n = _counter_parts(counters)
         reply = self._move(keys=[self.key(game_id), *keys_n, *keys],
                            args=[*args_n, mode, *args])
@@ -252,28 +251,26 @@ class GameStore:
         text = as_text(raw)
         return Stored(GameRecord.loads(text), text)
 
-    def read_spending(self, game_id: str, spend: Pending | None) -> Stored:
-        """:meth:`read`, spending the request's rate-limit counters in the same call
-        (:class:`RateLimited` when over a limit)."""
-        if spend is None or spend.spent:
+    def read_spending(self, game_id: str) -> Stored:
+        """:meth:`read`, spending the request's unspent rate-limit counters in the same
+        call (:class:`RateLimited` when over a limit); a plain read when there are none."""
+        if counters_to_fold() is None:
             return self.read(game_id)
         if not plausible_id(game_id):
             raise NotFound(f"no game {game_id!r}", field="id")
-        return self._stored(game_id, self._call(game_id, spend, "read", [])[1])
+        return self._stored(game_id, self._call(game_id, "read", [])[1])
 
-    def write_if_same(
-        self, before: Stored, after: Stored, spend: Pending | None = None
-    ) -> Stored | None:
+    def write_if_same(self, before: Stored, after: Stored) -> Stored | None:
         """Write ``after`` (a record and its text) if the stored text is still
-        ``before``'s (one call, spending ``spend`` first); ``None`` when written, else
-        the record as it is now."""
+        ``before``'s (one call, spending the request's counters first); ``None`` when
+        written, else the record as it is now."""
         ttl = PRACTICE_TTL if after.record.mode == "practice" else 0
-        reply = self._call(after.record.id, spend, "set", [digest(before.raw), after.raw, ttl])
+        reply = self._call(after.record.id, "set", [digest(before.raw), after.raw, ttl])
         return None if reply[0] == "ok" else self._stored(after.record.id, reply[1])
 
     def finish_if_same(
         self, before: Stored, after: GameRecord,
-        result: Callable[[], tuple[str, str, str, str] | None], spend: Pending | None = None,
+        result: Callable[[], tuple[str, str, str, str] | None],
     ) -> Stored | None:
         """Store a finished game, claim its code (``after.code``, drawn here) and append
         ``result()`` (stream key, open key, entry, date; called once the code is drawn;
@@ -289,7 +286,7 @@ class GameStore:
             stream, opened, entry, date = appended or ("", "", "", "")
             keys = (keymap.code(self.prefix, after.code), *((stream, opened) if appended else ()))
             reply = self._call(
-                after.id, spend, "finish",
+                after.id, "finish",
                 [digest(before.raw), after.dumps(), 0, expiry, after.id, entry, date], keys,
             )
             if reply[0] != "code_taken":
@@ -313,13 +310,13 @@ class GameStore:
         raw = self.conn.get(keymap.code(self.prefix, code))
         return as_text(raw) if raw is not None else None
 
-    def start_ranked(self, record: GameRecord, spend: Pending | None = None) -> str | None:
+    def start_ranked(self, record: GameRecord) -> str | None:
         """Record a new ranked game unless the player has one; returns that one's id.
-        Spends ``spend`` (if not spent yet) in the same call (:class:`RateLimited` when
-        over a limit: then nothing is recorded)."""
+        Spends the request's unspent counters in the same call (:class:`RateLimited`
+        when over a limit: then nothing is recorded)."""
         if record.day is None:
             raise ValueError("a ranked game has a date")
-        counters = spend if spend is not None and not spend.spent else None
+        counters = counters_to_fold()
         keys_n, args_n = _counter_parts(counters)
         started = keymap.started(self.prefix, record.day, record.ruleset,
                                  shard_of(record.player))

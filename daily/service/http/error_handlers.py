@@ -26,10 +26,9 @@ from typing import Any
 
 import redis
 from flask import Flask, Response, jsonify
-from werkzeug.exceptions import HTTPException, TooManyRequests
+from werkzeug.exceptions import HTTPException
 
 from daily.errors import DailyError, IllegalMoveError, StateError
-from daily.service.http.ratelimit import Refusal
 from daily.service.refusals import (
     Conflict,
     Forbidden,
@@ -126,8 +125,7 @@ def classify(exc: DailyError) -> tuple[int, str]:
 
 @dataclass(frozen=True)
 class ErrorAnswer:
-    """An error answer before it is a response: its status, document and extra headers
-    (the same for Flask's handlers and the move lane, :mod:`daily.service.http.movelane`)."""
+    """An error answer before it is a response: its status, document and extra headers."""
 
     status: int
     body: dict[str, Any]
@@ -175,15 +173,6 @@ def http_error_answer(exc: HTTPException) -> ErrorAnswer:
     kept = tuple((name, value) for name, value in headers
                  if name.lower() not in ("content-type", "content-length"))
     return ErrorAnswer(status, error_body(status, code, message), kept)
-
-
-def too_many_requests(refusal: Refusal) -> TooManyRequests:
-    """The 429 of a request over a rate limit (counted by the edge, not a move script).
-
-    >>> too_many_requests(Refusal(9, "600 per 1 minute")).retry_after
-    9
-    """
-    return TooManyRequests(refusal.message, retry_after=refusal.retry_after)
 
 
 #: Seconds a client is asked to wait (``Retry-After``) when Redis is out of reach.

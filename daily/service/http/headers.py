@@ -15,7 +15,9 @@ script, style or event handler, so the policy allows nothing inline:
   ``DAILY_HSTS=on``; never on plain http otherwise, where a browser ignores it anyway
   and a local ``make run`` must keep working.
 
-A header the view already set is left alone.
+A header the view already set is left alone. The headers are added by the app's
+response class as the answer is sent (:func:`install_security_headers`), whatever
+made the answer (a view, an error handler, a static file).
 
 >>> "frame-ancestors 'none'" in CSP and "'unsafe-inline'" not in CSP
 True
@@ -23,7 +25,9 @@ True
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from typing import Any
+
+from flask import Flask, Response
 
 from daily.service.config import Config
 
@@ -70,7 +74,9 @@ def security_headers(present: set[str], secure: bool, config: Config) -> list[tu
 
 
 def install_security_headers(app: Flask, config: Config) -> None:
-    """Add :func:`security_headers` to every response of ``app``.
+    """Add :func:`security_headers` to every response of ``app`` (its response class
+    adds them to the headers it sends; ``https`` from the request's WSGI scheme, as
+    ``Request.is_secure`` reads it).
 
     >>> from daily.service.config import load_config
     >>> app = Flask(__name__)
@@ -80,10 +86,15 @@ def install_security_headers(app: Flask, config: Config) -> None:
     ('nosniff', 'max-age=31536000')
     """
 
-    @app.after_request
-    def _security_headers(response: Response) -> Response:
-        # One pass over the headers set so far (``setdefault`` walks them twice a name).
-        headers = response.headers
-        headers.extend(security_headers({name.lower() for name, _ in headers},
-                                        request.is_secure, config))
-        return response
+    class SecuredResponse(Response):
+        """The app's response, sent with the security headers."""
+
+        def get_wsgi_response(
+            self, environ: dict[str, Any]
+        ) -> tuple[Any, str, list[tuple[str, str]]]:
+            app_iter, status, headers = super().get_wsgi_response(environ)
+            secure = environ.get("wsgi.url_scheme") in ("https", "wss")
+            headers += security_headers({name.lower() for name, _ in headers}, secure, config)
+            return app_iter, status, headers
+
+    app.response_class = SecuredResponse

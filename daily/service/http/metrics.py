@@ -1,7 +1,9 @@
 """Prometheus metrics of the API: requests, latency and games, one registry per app.
 
 Under gunicorn with several workers set ``PROMETHEUS_MULTIPROC_DIR`` (an empty
-directory) and ``/metrics`` aggregates every worker's figures.
+directory) and ``/metrics`` aggregates every worker's figures. Every request is counted
+by its route (``unmatched`` for none), method and status, and timed from the moment
+its request object is made (:class:`TimedRequest`) to its after-request hook.
 
 >>> m = Metrics()
 >>> m.games_finished.labels("ranked", "yahtzee").inc()
@@ -12,8 +14,10 @@ True
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
+from flask import Flask, Request, Response, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -77,3 +81,39 @@ class Metrics:
             MultiProcessCollector(registry)
             return generate_latest(registry), CONTENT_TYPE_LATEST
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+
+class TimedRequest(Request):
+    """Flask's request, knowing when it was made (``started``, ``perf_counter`` s)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.started = time.perf_counter()
+
+
+def install_metrics(app: Flask, metrics: Metrics) -> None:
+    """Count and time every request of ``app`` in ``metrics``; serve ``/metrics``.
+
+    >>> app = Flask(__name__)
+    >>> m = Metrics()
+    >>> install_metrics(app, m)
+    >>> app.test_client().get("/nowhere").status_code
+    404
+    >>> m.requests.labels("GET", "unmatched", "404")._value.get()
+    1.0
+    """
+    app.request_class = TimedRequest
+
+    @app.after_request
+    def _observe(response: Response) -> Response:
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        rule = req.url_rule
+        metrics.observe(req.method, "unmatched" if rule is None else rule.rule,
+                        response.status_code, time.perf_counter() - req.started)
+        return response
+
+    def metrics_view() -> Response:
+        body, content_type = metrics.render()
+        return Response(body, content_type=content_type)
+
+    app.add_url_rule("/metrics", "metrics", metrics_view)

@@ -12,13 +12,11 @@ import json
 import re
 from typing import Any, TypeVar
 
-from flask import g, request
+from flask import g, has_request_context, request
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from daily.service.http.contract.fields import PATTERN_CODES, PATTERN_MEANINGS
-from daily.service.http.error_handlers import ApiError, too_many_requests
-from daily.service.http.ratelimit import Pending
-from daily.service.http.served import served_request
+from daily.service.http.error_handlers import ApiError
 from daily.service.players.accounts import Player
 from daily.service.services import current_services
 
@@ -65,6 +63,12 @@ def json_body() -> Any:
     raw = request.get_data(cache=True)  # 413 past the body limit
     if not raw:  # only a truly empty body is absent; white space alone is not JSON
         return None
+    return _decoded(raw)
+
+
+def _decoded(raw: bytes) -> Any:
+    """The JSON text ``raw`` decoded (400 naming ``body`` when it is not JSON or nests
+    too deep)."""
     if nesting_exceeds(raw):
         raise ApiError(
             400, "bad_request", f"the body nests deeper than {MAX_JSON_DEPTH} levels",
@@ -79,9 +83,10 @@ def json_body() -> Any:
 def json_object() -> dict[str, Any]:
     """The request body as a JSON object (an empty body counts as ``{}``; ``null`` is
     not an object, nor is white space alone)."""
-    if not request.get_data(cache=True):
+    raw = request.get_data(cache=True)  # 413 past the body limit
+    if not raw:
         return {}
-    body = json_body()
+    body = _decoded(raw)
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object", field="body")
     return body
@@ -196,7 +201,7 @@ def bearer_of(header: str) -> str | None:
 
 def bearer_token() -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header, if any."""
-    header = request.headers.get("Authorization")
+    header = request.environ.get("HTTP_AUTHORIZATION")  # as request.headers reads it
     if header is None:
         return None
     token = bearer_of(header)
@@ -215,25 +220,6 @@ def verified_player(token: str) -> Player | None:
     player = current_services().players.authenticate(token)
     g.daily_auth = (token, player)
     return player
-
-
-def pending_limit() -> Pending | None:
-    """The rate-limit counters this request has yet to spend (a move spends them in its
-    own Redis call; see ``FOLDED_ENDPOINTS`` in :mod:`daily.service.app`)."""
-    pending: Pending | None = g.get("rate_pending")
-    return pending
-
-
-def spend_pending_limit() -> None:
-    """Spend this request's rate-limit counters now, if a script was to spend them
-    and has not (429 when over a limit): for a request that writes before any such
-    script, so that a refused request has changed nothing."""
-    pending = pending_limit()
-    if pending is None or pending.spent:
-        return
-    refusal = current_services().limiter.spend(pending)
-    if refusal is not None:
-        raise too_many_requests(refusal)
 
 
 def optional_player() -> Player | None:
@@ -290,10 +276,9 @@ def request_lang() -> str:
     >>> request_lang()
     'en'
     """
-    served = served_request()
-    if served is None:
+    if not has_request_context():
         return TEXT_LANGS[0]
-    asked = served.args.get("lang")
+    asked = request.args.get("lang")
     if asked in TEXT_LANGS:
         return asked
-    return served.accept_languages.best_match(TEXT_LANGS) or TEXT_LANGS[0]
+    return request.accept_languages.best_match(TEXT_LANGS) or TEXT_LANGS[0]

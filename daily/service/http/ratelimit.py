@@ -15,13 +15,19 @@ answer is 429 with ``Retry-After``, the seconds until that counter expires. If R
 cannot be reached the request goes through (and a warning is logged): the limiter
 never takes the game down.
 
-The caller passes the identity it has already verified. A move (roll, score) does not
-count in a call of its own: :meth:`RateLimiter.pending` gives its counters to the game
-move script, which spends them and applies the move in one Redis call (a request that
-never reaches the script, refused before it, spends them afterwards with
-:meth:`RateLimiter.spend`). On a Redis Cluster every counter has a slot of its own (an
-address's counters cannot share a game's slot), so the limiter counts each counter with
-a call of its own there and moves are not folded.
+This module is the one seam between the limits and the rest of the service:
+:func:`install_rate_limits` counts every request in a Flask hook, with the identity the
+request's token verifies (checked once per request, before the limits are counted).
+A game move, a hint, a ranked start and (one-call creations) a new player do not count
+in a call of their own: the hook leaves their counters with the request, and the Redis
+script the request makes (the move script of :mod:`daily.service.games.store`, the
+creation of :mod:`daily.service.players.signup`) takes them with
+:func:`counters_to_fold` and spends them in the same call; a request that never
+reaches its script (refused before it: 401, 422, a move refused on the process's copy)
+spends them once its answer is ready, and gets 429 instead when over a limit. The
+services themselves take no rate-limit objects. On a Redis Cluster every counter has a
+slot of its own (an address's counters cannot share a game's slot), so the limiter
+counts each counter with a call of its own there and nothing is folded.
 
 >>> parse_limit("600/minute")
 Limit(count=600, seconds=60, text='600 per 1 minute')
@@ -33,12 +39,18 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import redis
+from flask import Flask, Response, g, has_app_context, request
+from werkzeug.exceptions import TooManyRequests
 
 from daily.service import keymap
 from daily.service.config import ConfigError
+from daily.service.http.error_handlers import ApiError, handle_http_error
+from daily.service.http.parsing import bearer_token, verified_player
+from daily.service.services import current_services
 
 log = logging.getLogger(__name__)
 
@@ -205,7 +217,12 @@ class RateLimiter:
 
     def pending(self, ip: str, player: str | None, kind: str) -> Pending | None:
         """The counters of a request, to be spent later by a script of the request (the
-        game move script), or by :meth:`spend` if the request never gets there."""
+        game move script), or by :meth:`spend` if the request never gets there.
+
+        >>> limiter = RateLimiter(redis.Redis(), "dd:", parse_limits("5/minute", "off", "off"))
+        >>> limiter.pending("10.0.0.1", None, "write").keys()
+        ['dd:rl:write:ip:10.0.0.1']
+        """
         counters = self.counters(ip, player, kind)
         return Pending(counters, kind) if counters else None
 
@@ -266,3 +283,116 @@ class Pending:
         per = "address" if who.startswith("address") else "player"
         period = limit.text.split(" per ", 1)[1]
         return Refusal(wait, f"{limit.count} {what} per {period} per {per}")
+
+
+def too_many_requests(refusal: Refusal) -> TooManyRequests:
+    """The 429 of a request over a rate limit (counted by the hook, not a script).
+
+    >>> too_many_requests(Refusal(9, "600 per 1 minute")).retry_after
+    9
+    """
+    return TooManyRequests(refusal.message, retry_after=refusal.retry_after)
+
+
+#: Where the hook leaves a request's counters for its script (in Flask's ``g``).
+_FOLDED = "daily_rate_counters"
+
+
+def fold_into_script(pending: Pending | None) -> None:
+    """Leave ``pending``, the counters of the request being served, to the Redis script
+    the request makes (:func:`counters_to_fold`); the hook spends them after the answer
+    if no script took them."""
+    setattr(g, _FOLDED, pending)
+
+
+def counters_to_fold() -> Pending | None:
+    """The rate-limit counters of the request being served that its Redis script is to
+    spend in the same call, unless spent already (``None`` outside a request, on a
+    cluster, or for a request whose hook counted it). The script's caller marks them
+    ``spent`` once the script answered.
+
+    >>> counters_to_fold() is None
+    True
+    """
+    if not has_app_context():
+        return None
+    pending: Pending | None = g.get(_FOLDED)
+    return pending if pending is not None and not pending.spent else None
+
+
+def spend_folded_now() -> None:
+    """Spend this request's folded counters now, if its script has not (429 when over
+    a limit): for a request that writes before any such script (a practice start, a
+    challenge's), so that a refused request has changed nothing."""
+    pending = counters_to_fold()
+    if pending is None:
+        return
+    refusal = current_services().limiter.spend(pending)
+    if refusal is not None:
+        raise too_many_requests(refusal)
+
+
+def _verified_id() -> str | None:
+    """The id of the player whose token this request carries, if the token checks out.
+
+    A malformed header or an unknown token gives ``None`` here (the request is then
+    counted against its IP); the view answers 401 if it needs a player.
+    """
+    try:
+        token = bearer_token()
+        player = verified_player(token) if token is not None else None
+    except ApiError:
+        return None
+    except redis.RedisError as exc:
+        log.warning("token not checked for the rate limit, Redis failed: %s", exc)
+        return None
+    return player.id if player is not None else None
+
+
+def install_rate_limits(
+    app: Flask, limiter: RateLimiter, *, unlimited: Iterable[str], folded: Iterable[str],
+) -> None:
+    """Count every request of ``app`` but those of the ``unlimited`` endpoints (probes,
+    scrapers, static files); leave the counters of the ``folded`` endpoints to the
+    request's script (:func:`counters_to_fold`) on a single server, and spend them after
+    the answer when no script took them. ``RATELIMIT_ENABLED`` false in the app's config
+    (tests) switches the limits off.
+
+    >>> app = Flask(__name__)
+    >>> limiter = RateLimiter(redis.Redis(), "dd:", parse_limits("off", "off", "off"))
+    >>> install_rate_limits(app, limiter, unlimited=(), folded=())  # off: no hook at all
+    >>> dict(app.before_request_funcs)
+    {}
+    """
+    if limiter.limits.off:
+        return
+    skip = frozenset(unlimited)
+    fold = frozenset(() if limiter.cluster else folded)
+    config = app.config
+
+    @app.before_request
+    def _rate_limit() -> None:
+        if not config.get("RATELIMIT_ENABLED", True):
+            return
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        endpoint = req.endpoint
+        if endpoint in skip:
+            return
+        ip = req.remote_addr or "unknown"
+        kind = request_kind(req.method)
+        if endpoint in fold:
+            fold_into_script(limiter.pending(ip, _verified_id(), kind))
+            return
+        refusal = limiter.check(ip, _verified_id(), kind)
+        if refusal is not None:
+            raise too_many_requests(refusal)
+
+    @app.after_request
+    def _spend_unspent(response: Response) -> Response:
+        pending = counters_to_fold()
+        if pending is None:
+            return response
+        refusal = limiter.spend(pending)
+        if refusal is None:
+            return response
+        return handle_http_error(too_many_requests(refusal))

@@ -4,7 +4,7 @@ your token."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Blueprint, current_app, request
 
@@ -13,13 +13,9 @@ from daily.service.http.contract.fields import trim_name
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import CreatedPlayer, Me, Player, PowChallenge
 from daily.service.http.parsing import bearer_token
-from daily.service.http.ratelimit import Pending
 from daily.service.players.accounts import Player as PlayerRecord
 from daily.service.results.stats import player_history, player_stats
 from daily.service.services import current_services
-
-if TYPE_CHECKING:
-    from daily.service.services import Services
 
 bp = Blueprint("players", __name__)
 
@@ -51,22 +47,12 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
     """
     ip, now = _client()
     limits = bool(current_app.config.get("RATELIMIT_ENABLED", True))
-    return new_player_answer(current_services(), body, ip, now, limits=limits), 201
-
-
-def new_player_answer(
-    services: Services, body: NewPlayer, ip: str, now: dt.datetime, *, limits: bool,
-    spend: Pending | None = None,
-) -> dict[str, Any]:
-    """The answer of a creation from ``ip`` at ``now`` (the view's, and the lane's:
-    :mod:`daily.service.http.movelane`); ``limits``: whether the new-player limits count;
-    ``spend``: the request's rate-limit counters, spent in the creation's own call
-    (:mod:`daily.service.players.signup`)."""
     proof = (body.pow.challenge, body.pow.nonce) if body.pow is not None else None
     name = trim_name(body.name) if body.name is not None else None
-    player, token = services.new_players.create(name, ip, now, proof, limits=limits,
-                                                spend=spend)
-    return {"player": player.to_json(), "token": token}
+    # one Redis call, which also spends the request's rate limits (players.signup)
+    player, token = current_services().new_players.create(name, ip, now, proof,
+                                                          limits=limits)
+    return {"player": player.to_json(), "token": token}, 201
 
 
 @bp.get("/players/me")

@@ -9,7 +9,9 @@ single server :class:`NewPlayers` makes them one call of :data:`_CREATE`: it spe
 the counters in the same order (the request's, then the address's and the network's)
 with ``spend_limits``, stops at the first one over its limit, and writes the account
 and the note only when none is. The proof-of-work, when one is asked for, is checked
-before (it may need Redis to mark its challenge used). A refusal is the one the long
+before (it may need Redis to mark its challenge used: the app then has the request's
+limits spent before the view runs, so that a refused request keeps its challenge). A
+refusal is the one the long
 way gives: the request's own 429 (``rate_limited``) or ``too_many_players``.
 
 On a cluster the keys live in different slots: the long way, as before.
@@ -22,8 +24,7 @@ import datetime as dt
 import redis
 
 from daily.service.config import Config
-from daily.service.games.direct_script import direct_script
-from daily.service.http.ratelimit import SPEND_LUA, Pending
+from daily.service.http.ratelimit import SPEND_LUA, Pending, counters_to_fold
 from daily.service.players.accounts import Player, Players
 from daily.service.players.creation import NETWORK_COUNT_SECONDS, CreationGuard
 from daily.service.refusals import RateLimited
@@ -65,7 +66,7 @@ class NewPlayers:
                  guard: CreationGuard) -> None:
         self.players = players
         self.guard = guard
-        self._create = None if config.redis_cluster else direct_script(conn, _CREATE)
+        self._create = None if config.redis_cluster else conn.register_script(_CREATE)
 
     @property
     def one_call(self) -> bool:
@@ -74,20 +75,21 @@ class NewPlayers:
 
     def create(
         self, name: str | None, ip: str, now: dt.datetime, proof: tuple[str, str] | None,
-        *, limits: bool, spend: Pending | None = None,
+        *, limits: bool,
     ) -> tuple[Player, str]:
         """A new player and its token, created from ``ip`` at ``now`` with the
         proof-of-work ``proof`` (``(challenge, nonce)``, if sent). ``limits``: whether
-        the creation limits count; ``spend``: the request's own counters, spent in the
-        same call (if not spent yet). Raises :class:`RateLimited` over a limit, or the
-        proof-of-work's refusal."""
+        the creation limits count; the request's own unspent rate-limit counters
+        (:func:`daily.service.http.ratelimit.counters_to_fold`) are spent in the same
+        call. Raises :class:`RateLimited` over a limit, or the proof-of-work's refusal."""
         day = now.date().isoformat()
         if self._create is None:
             self.guard.admit(ip, now, proof, limits=limits)
             return self.players.create(
                 name, also=lambda pipe, player_id: self.guard.remember(pipe, player_id, ip, day))
         self.guard.prove(ip, now, proof)
-        own = spend.counters if spend is not None and not spend.spent else []
+        spend = counters_to_fold()
+        own = spend.counters if spend is not None else []
         counters = Pending(own + (self.guard.counters(ip) if limits else []),
                            spend.kind if spend is not None else "write")
         account = self.players.new_account(name)
