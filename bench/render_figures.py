@@ -114,7 +114,8 @@ class Row:
 
 ROWS = (
     Row("instructions per move in the app (callgrind)", "move_instructions", "per_call",
-        spread(), "REDIS_URL=... python bench/move_instructions.py --moves 1000"),
+        beside(0, "baseline_per_call", "the move lane of 8c69040:"),
+        "REDIS_URL=... python bench/move_instructions.py --moves 500 --baseline-commit 8c69040"),
     Row("roll and score against a bare Flask hello-world, Python clients", "api_throughput",
         "ratio", spread(), "python bench/api_throughput.py --seconds 5 --rounds 5"),
     Row("the same under wrk", "api_wrk", "ratio", spread(),
