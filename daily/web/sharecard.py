@@ -22,14 +22,14 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from daily.service.atomicfile import write_atomic
 
 #: The size chat apps expect of a large preview (1.91:1).
 WIDTH, HEIGHT = 1200, 630
@@ -131,15 +131,7 @@ def cached_card(card: ShareCard, folder: Path) -> bytes:
     except FileNotFoundError:
         pass
     png = render_card(card)
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".card-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(png)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, [png], durable=False)  # a cache: drawn again if a crash loses it
     _WRITES[0] += 1
     if _WRITES[0] % SWEEP_EVERY == 0:
         sweep(folder)

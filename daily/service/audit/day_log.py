@@ -42,8 +42,6 @@ import datetime as dt
 import gc
 import json
 import logging
-import os
-import tempfile
 import threading
 import zlib
 from collections import OrderedDict
@@ -62,6 +60,7 @@ from daily.audit.proof import ConsistencyProof, InclusionProof
 from daily.audit.signing import SignedHead, sign_head, sign_receipt
 from daily.errors import StateError
 from daily.service import keymap
+from daily.service.atomicfile import write_atomic
 from daily.service.audit.receipts import accepted_of
 from daily.service.config import Config
 from daily.service.days.keyring import Keyring
@@ -249,8 +248,8 @@ class DayLog:
         """Write the log and the heads beside the day's archive (atomic replace)."""
         base = archive_path(self.config.archive_dir, self.day.isoformat(), self.ruleset)
         log_path, heads_path = base.with_suffix(".log.jsonl"), base.with_suffix(".heads.jsonl")
-        _write_atomic(log_path, self.chunks())
-        _write_atomic(heads_path, (
+        write_atomic(log_path, self.chunks())
+        write_atomic(heads_path, (
             json.dumps(h.to_json(), separators=(",", ":")).encode() + b"\n"
             for h in self.heads()))
         return log_path, heads_path
@@ -393,21 +392,6 @@ def _names(conn: redis.Redis, prefix: str, player_ids: list[str]) -> dict[str, s
             found = pipe.execute()
         out.update((pid, as_text(raw)) for pid, raw in zip(batch, found, strict=True) if raw)
     return out
-
-
-def _write_atomic(path: Path, parts: Iterator[bytes]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            for part in parts:
-                out.write(part)
-            out.flush()
-            os.fsync(out.fileno())
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def head_expected_at(config: Config, day: dt.date) -> dt.datetime:

@@ -41,8 +41,6 @@ rebuild``) puts it back.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -56,6 +54,7 @@ from daily.dice import parse_date
 from daily.errors import DailyError, StateError
 from daily.rules import canonical_name
 from daily.service import keymap
+from daily.service.atomicfile import write_atomic
 from daily.service.results.archive import (
     ArchiveSummary,
     Progress,
@@ -382,17 +381,7 @@ def write_review_archive(queue: ReviewQueue, date: str, ruleset: str, archive_di
     header = {"format": REVIEW_FORMAT, "date": parse_date(date).isoformat(),
               "ruleset": canonical_name(ruleset), "entries": len(entries)}
     text = "".join(_dumps(x) + "\n" for x in [header, *(e.to_json() for e in entries)])
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_atomic(path, [text.encode("utf-8")])
 
 
 def read_review_archive(path: Path) -> list[ReviewEntry]:
