@@ -1,8 +1,8 @@
 """Files written whole or not at all: a temporary file beside the target, renamed over it.
 
 A reader (another worker, a restarted process, nginx) sees the old file or the new one,
-never a half-written one; ``durable`` also syncs the data to disk before the rename, for
-records that must survive a crash.
+never a half-written one; ``durable`` also syncs the data to disk before the rename and
+the folder after it, for records that must survive a crash.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -21,7 +21,7 @@ from pathlib import Path
 
 def write_atomic(path: Path, parts: Iterable[bytes], *, durable: bool = True) -> Path:
     """Write ``parts`` to ``path`` through a temporary file in the same folder (created if
-    missing), synced first when ``durable``; on any error the temporary file goes and
+    missing), synced (and the rename too) when ``durable``; on any error the temporary file goes and
     ``path`` is untouched. Returns ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -33,7 +33,17 @@ def write_atomic(path: Path, parts: Iterable[bytes], *, durable: bool = True) ->
                 out.flush()
                 os.fsync(out.fileno())
         Path(tmp).replace(path)
+        if durable:
+            _fsync_folder(path.parent)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def _fsync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

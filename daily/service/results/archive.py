@@ -23,8 +23,6 @@ entries from the file next to it as well.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -38,6 +36,7 @@ from daily.errors import DailyError
 from daily.movelog import MoveLog
 from daily.rules import canonical_name
 from daily.service import keymap
+from daily.service.atomicfile import write_atomic
 from daily.service.results.leaderboard import Leaderboard, Result
 from daily.service.results.stats import record_game
 
@@ -72,20 +71,11 @@ def archive_path(archive_dir: Path, date: str, ruleset: str) -> Path:
     return archive_dir / parse_date(date).isoformat() / f"{canonical_name(ruleset)}.jsonl"
 
 
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def write_archive(
     board: Leaderboard, archive_dir: Path, *, progress: Progress | None = None
 ) -> ArchiveSummary:
     """Write the board's results (rank order, with move logs) atomically to disk."""
     path = archive_path(archive_dir, board.date.isoformat(), board.ruleset)
-    path.parent.mkdir(parents=True, exist_ok=True)
     players = board.players()
     frozen = board.frozen()
     header = {
@@ -96,42 +86,35 @@ def write_archive(
         "frozen": frozen,
         "written_at": time.time(),
     }
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(json.dumps(header, separators=(",", ":")) + "\n")
-            written = 0
-            for entry, log in board.iter_results():
-                line = {
-                    "rank": entry.rank,
-                    "game_id": entry.game_id,
-                    "player_id": entry.player_id,
-                    "player_name": entry.player_name,
-                    "date": header["date"],
-                    "ruleset": board.ruleset,
-                    "total": entry.score,
-                    "finished_at": entry.finished_at,
-                    "code": entry.code,
-                    "log": MoveLog.from_text(log).to_json() if log else None,
-                }
-                out.write(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n")
-                written += 1
-                if progress and written % PROGRESS_EVERY == 0:
-                    progress(written, players)
-            if written != players:
-                raise ArchiveError(
-                    f"board changed while archiving ({written} rows, {players} players);"
-                    " freeze it first",
-                    field="date",
-                )
-            out.flush()
-            os.fsync(out.fileno())
-        tmp.replace(path)
-        _fsync_dir(path.parent)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+
+    def lines() -> Iterator[bytes]:
+        yield (json.dumps(header, separators=(",", ":")) + "\n").encode()
+        written = 0
+        for entry, log in board.iter_results():
+            line = {
+                "rank": entry.rank,
+                "game_id": entry.game_id,
+                "player_id": entry.player_id,
+                "player_name": entry.player_name,
+                "date": header["date"],
+                "ruleset": board.ruleset,
+                "total": entry.score,
+                "finished_at": entry.finished_at,
+                "code": entry.code,
+                "log": MoveLog.from_text(log).to_json() if log else None,
+            }
+            yield (json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+            written += 1
+            if progress and written % PROGRESS_EVERY == 0:
+                progress(written, players)
+        if written != players:
+            raise ArchiveError(
+                f"board changed while archiving ({written} rows, {players} players);"
+                " freeze it first",
+                field="date",
+            )
+
+    write_atomic(path, lines())
     if progress:
         progress(players, players)
     return ArchiveSummary(path, str(header["date"]), board.ruleset, players, frozen)
