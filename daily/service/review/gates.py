@@ -345,26 +345,7 @@ def check_result(conn: redis.Redis | None, config: Config, result: Result) -> Ve
     The ordinary test, on the day's secret line. Raises :class:`CeilingPending` while
     the day's ceiling (or Triple Yahtzee's column table) is computed in the background.
     """
-    game = _log_of(result)
-    if game is None:
-        return None
-    rules = game.rules
-    if rules.name not in config.fairplay_rulesets:
-        return None
-    from daily.fairplay.foresight import assess, assess_ceiling_value
-
-    params = day_params(config, rules, result.date)
-    if len(rules.weights) > 1:
-        from daily.fairplay.columns import assess_columns
-
-        return assess_columns(game, _day_slots(config, rules, result.date),
-                              _column_table(config, rules), params)
-    table = None if rules.name in config.fairplay_ceiling_only else _table(config, rules)
-    if table is None:
-        value, slots = ceiling_value(conn, config, rules, result.date)
-        # The total is the server's, computed when the game finished: no replay needed.
-        return assess_ceiling_value(game, value, slots, total=result.total)
-    return assess(game, day_ceiling(conn, config, rules, result.date), table, params)
+    return _check(conn, config, result, strict=False)
 
 
 def strict_check(conn: redis.Redis | None, config: Config, result: Result) -> Verdict | None:
@@ -378,6 +359,13 @@ def strict_check(conn: redis.Redis | None, config: Config, result: Result) -> Ve
     reason). Without the ruleset's strategy table (Maxi Yatzy's while it is built, or a
     set of ``DAILY_FAIRPLAY_CEILING_ONLY``) it is the ordinary check, ceiling-only.
     """
+    return _check(conn, config, result, strict=True)
+
+
+def _check(
+    conn: redis.Redis | None, config: Config, result: Result, *, strict: bool
+) -> Verdict | None:
+    """:func:`check_result` or, with ``strict``, :func:`strict_check`."""
     game = _log_of(result)
     if game is None:
         return None
@@ -389,17 +377,23 @@ def strict_check(conn: redis.Redis | None, config: Config, result: Result) -> Ve
         from daily.fairplay.columns import assess_columns
 
         return assess_columns(game, _day_slots(config, rules, result.date),
-                              _column_table(config, rules), params, strict=True)
+                              _column_table(config, rules), params, strict=strict)
+    from daily.fairplay.foresight import assess, assess_ceiling_value
     from daily.fairplay.strict import strict_assess
 
     table = None if rules.name in config.fairplay_ceiling_only else _table(config, rules)
     if table is None:  # not built yet (Maxi Yatzy's, in the background): what can run
-        if rules.name not in _NO_TABLE_WARNED:
+        if strict and rules.name not in _NO_TABLE_WARNED:
             _NO_TABLE_WARNED.add(rules.name)
             log.warning("the stricter fair-play check of %s needs its strategy table, not"
                         " built: its top games are checked for the ceiling only", rules.name)
-        return check_result(conn, config, result)
-    return strict_assess(game, day_ceiling(conn, config, rules, result.date), table, params)
+        value, slots = ceiling_value(conn, config, rules, result.date)
+        # The total is the server's, computed when the game finished: no replay needed.
+        return assess_ceiling_value(game, value, slots, total=result.total)
+    ceiling = day_ceiling(conn, config, rules, result.date)
+    if strict:
+        return strict_assess(game, ceiling, table, params)
+    return assess(game, ceiling, table, params)
 
 
 def _day_slots(config: Config, rules: Ruleset, date: dt.date) -> np.ndarray:
