@@ -7,8 +7,8 @@ stores it at ``fairplay:ceiling:<date>:<ruleset>`` (:func:`store_prepared`; secr
 until the reveal, never served). The consumer reads it with one GET and keeps it
 (:func:`ceiling_value`).
 
-* Ceiling-only rulesets (no strategy table, or ``DAILY_FAIRPLAY_CEILING_ONLY``, Maxi
-  Yatzy by default): a game that scores the ceiling is held
+* Ceiling-only rulesets (no strategy table, as Maxi Yatzy's while it is built, or
+  ``DAILY_FAIRPLAY_CEILING_ONLY``, none by default): a game that scores the ceiling is held
   (:func:`daily.fairplay.foresight.assess_ceiling_value`). It needs the value and the
   day's slots (derived from the seed in microseconds), nothing else.
 * The full foresight test (:func:`daily.fairplay.foresight.assess`) needs the
