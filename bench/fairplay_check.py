@@ -6,8 +6,8 @@
 Plays ``--games`` medium-bot games on one day's dice, then times what the results
 worker does for each: :func:`daily.fairplay.foresight.assess` (replay of the log
 against the day's ceiling and the strategy table), and once per day the ceiling. With
-``--ceiling-only`` (what runs without the strategy table, and for Maxi Yatzy by
-default) the games are random players' (no table needed; the third is the perfect
+``--ceiling-only`` (what runs without the strategy table, as for Maxi Yatzy while it
+is built) the games are random players' (no table needed; the third is the perfect
 game, which must be held) and the time per game is the parse of the log text plus
 :func:`daily.fairplay.foresight.assess_ceiling_value`, with the server's total (what
 the results path does) and, side by side, with a replay of the log against the day's

@@ -265,9 +265,10 @@ def _start_consumer(config: Config, log_path: Path) -> subprocess.Popen[bytes]:
 def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     service_config: Config, redis_client: redis.Redis, make_player: Any, tmp_path: Path
 ) -> None:
-    """Maxi Yatzy is checked by default (ceiling-only). With the ceiling prepared ahead
-    the consumer only reads it; without it, the consumer computes it in the background
-    and defers the Maxi results meanwhile, while Yahtzee results reach their board."""
+    """Maxi Yatzy is checked by default (here ceiling-only: no table is built). With the
+    ceiling prepared ahead the consumer only reads it; without it, the consumer computes
+    it in the background and defers the Maxi results meanwhile, while Yahtzee results
+    reach their board."""
     config = service_config
     assert "maxi-yatzy" in config.fairplay_rulesets
     conn = redis_client

@@ -170,7 +170,7 @@ def test_rollover_prepares_the_open_and_next_days(
 def test_the_gate_holds_by_the_servers_total_and_refuses_a_log_of_another_day(
     env: dict[str, str], redis_client: redis.Redis
 ) -> None:
-    """Ceiling-only (Maxi Yatzy by default): the prepared value, one GET, against the
+    """Ceiling-only (Maxi Yatzy without its table): the prepared value, one GET, against the
     total the server computed; a log of another day cannot be checked and is held."""
     from daily.movelog import MoveLog, Turn
     from daily.service.results.leaderboard import Result
