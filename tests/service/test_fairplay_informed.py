@@ -122,7 +122,7 @@ def test_the_informed_cheaters_games_meet_the_stricter_test(
         state = play_through_the_api(player, name, game.decided)
         assert state["total"] == game.total > max(e.score for e in board.top(2))
         expected = strict_assess(MoveLog.from_json(state["log"]), ceiling, table,
-                                 params_of(name))
+                                 params_of(name), state["id"])  # its audit: by its id
         done = run_worker_burst(service_config)
         assert done.returncode == 0, done.stderr[-3000:]
         entry = queue.entry(state["id"])
@@ -164,7 +164,7 @@ def test_maxi_yatzy_gets_the_stricter_test_with_its_table(
     _old, informed = attacks("maxi-yatzy", slots, table)
     state = play_through_the_api(cheat, "maxi-yatzy", informed.decided)
     expected = strict_assess(MoveLog.from_json(state["log"]), solve_ceiling(rules, slots),
-                             table, params_of("maxi-yatzy"))
+                             table, params_of("maxi-yatzy"), state["id"])
     done = run_worker_burst(service_config)
     assert done.returncode == 0, done.stderr[-3000:]
     entry = ReviewQueue(redis_client, PREFIX).entry(state["id"])
