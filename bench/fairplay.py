@@ -78,7 +78,7 @@ from daily.strategy.triple import column_rules
 TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
 #: Other lowest audit lines measured side by side (each a range of the same width as
 #: AUDIT_RANGE), for the trade-off between the review load and the informed cheater.
-AUDIT_LOWS = (1.0, 1.5, AUDIT_RANGE[0], 2.5, 3.0, 4.0)
+AUDIT_LOWS = (1.0, AUDIT_RANGE[0], 2.0, 2.5, 3.0, 4.0)
 #: The cheaters measured (see the module text).
 CHEATERS = ("informed", "gambling", "under the top")
 #: Bootstrap runs and horizon (days) of the gambling cheater's record across days.
@@ -310,7 +310,7 @@ def record_days(gains: np.ndarray, held: np.ndarray, spread: float | None,
     out: dict[str, Any] = {}
     for name, values in firsts.items():
         a = np.array(values)
-        out[name] = {q: (None if not np.isfinite(np.quantile(a, p)) else
+        out[name] = {q: (None if not np.isfinite(np.quantile(a, p, method="lower")) else
                          int(np.quantile(a, p, method="lower")))
                      for q, p in (("p50", 0.5), ("p90", 0.9))}
         out[name]["within_horizon"] = round(float(np.isfinite(a).mean()), 3)

@@ -29,8 +29,8 @@ ASCII name) read as uniform numbers (:func:`uniform`):
   held against those lines as well as the strict ones.
 
 The audit is the low end of the lines' distribution, rare and drawn per game: a cheater
-who wants certainty must stay under it, while honest games meet it on one game in a
-hundred only, so their false positives average over the lines. It is drawn per game
+who wants certainty must stay under it, while honest games meet it on one game in
+two hundred only, so their false positives average over the lines. It is drawn per game
 (not per day) so that a probe game learns nothing about the next one.
 
 The key of a day set is published after the reveal, next to the day seed (the day's
@@ -71,9 +71,9 @@ STRICT_POSITIONAL_RANGE = (7.5, 9.5)
 #: Share of the decisions in the secret scrutiny subset.
 SCRUTINY_SHARE = 0.5
 #: Share of the games entering the top that are audited (drawn per game from the key).
-AUDIT_SHARE = 0.01
+AUDIT_SHARE = 0.005
 #: The audit's lines (scrutiny likelihood ratio, scrutiny positional test).
-AUDIT_RANGE = (2.0, 3.0)
+AUDIT_RANGE = (1.5, 2.5)
 AUDIT_POSITIONAL_RANGE = (3.0, 4.0)
 
 
@@ -119,7 +119,7 @@ def is_audited(key: bytes, game_id: str) -> bool:
     ``1 / AUDIT_SHARE``).
 
     >>> sum(is_audited(bytes(32), f"g_{k}") for k in range(10_000))
-    96
+    50
     """
     return uniform(key, f"audit:{game_id}") < AUDIT_SHARE
 

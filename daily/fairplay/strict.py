@@ -12,7 +12,7 @@ little cost in honest games held. It passes when both hold:
   scrutiny subset only (:meth:`DayParams.weights`: a random half of the (turn, roll)
   slots), under the day's secret line :attr:`DayParams.strict_threshold`, and the
   positional test over the same subset under :attr:`DayParams.strict_positional_threshold`;
-* on an audited game (:meth:`DayParams.audited`: one in a hundred, drawn from the key
+* on an audited game (:meth:`DayParams.audited`: one in 200, drawn from the key
   and the game's id), both scrutiny statistics under the audit's far lower lines too
   (:attr:`DayParams.audit_threshold`, :attr:`DayParams.audit_positional_threshold`).
 
