@@ -12,23 +12,37 @@ this run). On each day:
   line (the top 100, or the top 1% where that is fewer);
 * **honest games, checked**: ``--honest`` games of the same populations, walked through
   the detector: the ordinary test on the day's line, and the stricter test for those
-  that reach the board's top line (what the service runs before a game enters the top);
-* **the informed cheater**: it knows the code, every slot of the day and every published
-  range, not the day's parameters. It plays the best-scoring game, among the mixed
-  foresight games (``argmax E + rho V`` for a grid of ``rho``) and the partial foresight
-  games (optimal play with full foresight on its ``b`` best decisions), that the public
-  parts of the detector would not hold: the ordinary statistic under the lowest line of
-  its range and, since it aims at the top, the scrutiny statistic under the lowest strict
-  line for each of ``--cheater-subsets`` subsets it draws itself. The game it keeps is then
-  judged with the day's real parameters: held, or not; its gain over optimal play on the
-  same dice; and whether it would have entered the board's top 10.
+  that reach the board's top line (what the service runs before a game enters the top),
+  unaudited and audited (the probability over the audit's lines, exact for a uniform
+  line), weighted by the audit's share for the review load;
+* **the cheaters who have read the code**: they know the code, every slot of the day and
+  every published range, not the day's parameters. Each plays the best-scoring game,
+  among the mixed foresight games (``argmax E + rho V`` for a grid of ``rho``) and the
+  partial foresight games (optimal play with full foresight on its ``b`` best
+  decisions), that the public parts of the detector would not hold as far as it can
+  tell (:mod:`daily.fairplay.informed`), or optimal play:
+
+  - *informed*: wants never to be held, so stays under the lowest line the stricter
+    test can use, the audit's, for each of ``--cheater-subsets`` subsets it draws;
+  - *gambling*: ignores the audit (one top game in 200), stays under the lowest strict
+    lines only;
+  - *under the top*: stays out of the top, where only the ordinary test runs, so under
+    the lowest ordinary lines only.
+
+  Each game is then judged with the day's real parameters: held or not (as drawn, and
+  as a probability over the audit's draw), its gain over optimal play on the same dice,
+  whether it would have entered the board's top 10; and how many days a cheater who
+  plays so every day lasts before a game is held or its record of residuals is
+  evidence (:mod:`daily.fairplay.residual`; days drawn from the run). The informed
+  cheater is also measured with the audit's line drawn from other ranges
+  (:data:`AUDIT_LOWS`), beside what each holds of the honest top games.
 
 The summary is printed and recorded (``bench/benchjson.py``) as
 ``bench/results/fairplay-informed-<ruleset>.json`` (``--out`` names another folder), the
 aims as figures and the whole summary as details; a long run also keeps what is done so
 far in ``--out``'s folder as ``fairplay-informed-<ruleset>.partial.json``::
 
-    nice -n 10 .venv/bin/python bench/fairplay.py --ruleset yahtzee --days 200
+    .venv/bin/python bench/fairplay.py --ruleset yahtzee --days 200 --board 2000 --honest 200
 
 Triple Yahtzee is checked by its turn-foresight test (:mod:`daily.fairplay.columns`);
 its board is walked too (no compiled player at a temperature), so use a smaller
