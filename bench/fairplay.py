@@ -281,6 +281,7 @@ def judged(walked: Walked, sim: SimDay, lines: tuple[int, int, int],
             "statistic": round(statistic(walked.loglik), 3),
             "scrutiny": round(sim.scrutiny(walked), 3),
             "at_top": bool(at_top), "in_top10": bool(walked.total >= top10),
+            "optimal_in_top10": bool(optimal >= top10),
             "held_share": round(p_held, 4), "held_unaudited": bool(normal),
             "held_if_audited": bool(if_audited), "audited": bool(audited),
             "held": bool(if_audited if audited else normal)}
@@ -422,7 +423,9 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
                 **{key: value for key, value in _cheater(
                     [d["at_audit_lows"][f"{low:g}"] for d in days], None).items()
                    if key in ("unheld_mean_gain", "mean_gain_all",
-                              "days_unheld_in_top10_expected", "at_top_share")},
+                              "days_unheld_in_top10_expected",
+                              "days_unheld_in_top10_beyond_optimal_expected",
+                              "at_top_share")},
             } for k, low in enumerate(AUDIT_LOWS)},
         "blind_cheaters": {
             name: {"held_share": round(float(np.mean([d["blind"][name]["held"]
@@ -463,6 +466,11 @@ def _cheater(games: list[dict[str, Any]], ruleset: str | None) -> dict[str, Any]
         "days_unheld_in_top10_drawn": sum(1 for g in drawn if g["in_top10"]),
         "share_of_days_unheld_in_top10_expected": round(
             float(np.mean(in_top10 * unheld)), 4),
+        # The days when optimal play (allowed: a strategy table) is not in the top 10
+        # itself: what the cheating adds.
+        "days_unheld_in_top10_beyond_optimal_expected": round(float(np.sum(
+            in_top10 * unheld * np.array([not g["optimal_in_top10"] for g in games]))), 3),
+        "days_optimal_in_top10": sum(1 for g in games if g["optimal_in_top10"]),
     }
     if ruleset is not None:
         out["record"] = record_days(gains, p_held, SPREAD.get(ruleset),
