@@ -141,8 +141,10 @@ def test_the_informed_cheaters_games_meet_the_stricter_test(
         assert public["state"] == "pending_review" and public["reason_code"] == "strict"
         params = params_of(name)  # nothing of the day's secret parameters is shown
         for secret in (params.threshold, params.strict_threshold,
-                       params.positional_threshold, params.strict_positional_threshold):
+                       params.positional_threshold, params.strict_positional_threshold,
+                       params.audit_threshold, params.audit_positional_threshold):
             assert f"{secret:.1f}" not in public["reason"]
+        assert "audit" not in public["reason"] and "audit" not in str(public)
 
 
 @pytest.mark.skipif(not MAXI_TABLES, reason="needs the Maxi Yatzy table (840 MB): set"
