@@ -12,23 +12,37 @@ this run). On each day:
   line (the top 100, or the top 1% where that is fewer);
 * **honest games, checked**: ``--honest`` games of the same populations, walked through
   the detector: the ordinary test on the day's line, and the stricter test for those
-  that reach the board's top line (what the service runs before a game enters the top);
-* **the informed cheater**: it knows the code, every slot of the day and every published
-  range, not the day's parameters. It plays the best-scoring game, among the mixed
-  foresight games (``argmax E + rho V`` for a grid of ``rho``) and the partial foresight
-  games (optimal play with full foresight on its ``b`` best decisions), that the public
-  parts of the detector would not hold: the ordinary statistic under the lowest line of
-  its range and, since it aims at the top, the scrutiny statistic under the lowest strict
-  line for each of ``--cheater-subsets`` subsets it draws itself. The game it keeps is then
-  judged with the day's real parameters: held, or not; its gain over optimal play on the
-  same dice; and whether it would have entered the board's top 10.
+  that reach the board's top line (what the service runs before a game enters the top),
+  unaudited and audited (the probability over the audit's lines, exact for a uniform
+  line), weighted by the audit's share for the review load;
+* **the cheaters who have read the code**: they know the code, every slot of the day and
+  every published range, not the day's parameters. Each plays the best-scoring game,
+  among the mixed foresight games (``argmax E + rho V`` for a grid of ``rho``) and the
+  partial foresight games (optimal play with full foresight on its ``b`` best
+  decisions), that the public parts of the detector would not hold as far as it can
+  tell (:mod:`daily.fairplay.informed`), or optimal play:
+
+  - *informed*: wants never to be held, so stays under the lowest line the stricter
+    test can use, the audit's, for each of ``--cheater-subsets`` subsets it draws;
+  - *gambling*: ignores the audit (one top game in 200), stays under the lowest strict
+    lines only;
+  - *under the top*: stays out of the top, where only the ordinary test runs, so under
+    the lowest ordinary lines only.
+
+  Each game is then judged with the day's real parameters: held or not (as drawn, and
+  as a probability over the audit's draw), its gain over optimal play on the same dice,
+  whether it would have entered the board's top 10; and how many days a cheater who
+  plays so every day lasts before a game is held or its record of residuals is
+  evidence (:mod:`daily.fairplay.residual`; days drawn from the run). The informed
+  cheater is also measured with the audit's line drawn from other ranges
+  (:data:`AUDIT_LOWS`), beside what each holds of the honest top games.
 
 The summary is printed and recorded (``bench/benchjson.py``) as
 ``bench/results/fairplay-informed-<ruleset>.json`` (``--out`` names another folder), the
 aims as figures and the whole summary as details; a long run also keeps what is done so
 far in ``--out``'s folder as ``fairplay-informed-<ruleset>.partial.json``::
 
-    nice -n 10 .venv/bin/python bench/fairplay.py --ruleset yahtzee --days 200
+    .venv/bin/python bench/fairplay.py --ruleset yahtzee --days 200 --board 2000 --honest 200
 
 Triple Yahtzee is checked by its turn-foresight test (:mod:`daily.fairplay.columns`);
 its board is walked too (no compiled player at a temperature), so use a smaller
@@ -55,6 +69,9 @@ from benchjson import figure
 
 from daily.fairplay import kernel
 from daily.fairplay.daykey import (
+    AUDIT_POSITIONAL_RANGE,
+    AUDIT_RANGE,
+    AUDIT_SHARE,
     POSITIONAL_RANGE,
     SCRUTINY_SHARE,
     STRICT_POSITIONAL_RANGE,
@@ -64,7 +81,8 @@ from daily.fairplay.daykey import (
     fairplay_key,
 )
 from daily.fairplay.foresight import Walked, positional_statistic, statistic
-from daily.fairplay.informed import SimDay, candidates, own_subsets
+from daily.fairplay.informed import SimDay, candidates, own_subsets, safe_lines
+from daily.fairplay.residual import KEPT, MIN_GAMES, SPREAD, Z_LINE
 from daily.rules import Ruleset, get_ruleset
 from daily.strategy.simulate import play_slots, random_slots
 from daily.strategy.solver import StrategyTable
@@ -72,9 +90,13 @@ from daily.strategy.tables.lookup import table_or_solve
 from daily.strategy.triple import column_rules
 
 TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
-#: Other lowest strict lines measured side by side (each a range of the same width as
-#: STRICT_RANGE), for the trade-off between the review load and the informed cheater.
-STRICT_LOWS = (4.0, 5.0, 6.0, STRICT_RANGE[0])
+#: Other lowest audit lines measured side by side (each a range of the same width as
+#: AUDIT_RANGE), for the trade-off between the review load and the informed cheater.
+AUDIT_LOWS = (1.0, AUDIT_RANGE[0], 2.0, 2.5, 3.0, 4.0)
+#: The cheaters measured (see the module text).
+CHEATERS = ("informed", "gambling", "under the top")
+#: Bootstrap runs and horizon (days) of the gambling cheater's record across days.
+RECORD_RUNS, RECORD_DAYS = 400, 365
 #: The blind cheaters of the first calibration: (name, policy, foresight budget).
 BLIND = (("full foresight", kernel.FORESIGHT, 0), ("next-roll foresight", kernel.NEXT_ROLL, 0),
          ("foresight on 1 decision", kernel.PARTIAL, 1),
@@ -104,15 +126,35 @@ def top_tests(players: int) -> float:
     return float(np.sum(np.minimum(tops, n) / n))
 
 
-def held_at(sim: SimDay, walked: Walked, low: float, at_top: bool) -> bool:
-    """The day's decision had its strict line been drawn in ``[low, low + width)`` (the
-    same draw: the day's position within its range)."""
-    p = sim.params
-    width = STRICT_RANGE[1] - STRICT_RANGE[0]
-    line = low + (p.strict_threshold - STRICT_RANGE[0])
-    assert line < low + width + 1e-9
-    moved = replace(p, strict_threshold=line)
-    return SimDay(sim.rules, sim.table, sim.slots, moved, sim.ceiling).held(walked, at_top)
+def moved(params: DayParams, low: float) -> DayParams:
+    """The day's parameters had its audit line been drawn in ``[low, low + width)`` (the
+    same draw: the day's position within its range).
+
+    >>> p = DayParams.from_key(bytes(32))
+    >>> round(moved(p, 5.0).audit_threshold - p.audit_threshold, 6) == 5.0 - AUDIT_RANGE[0]
+    True
+    """
+    return replace(params, audit_threshold=low + params.audit_threshold - AUDIT_RANGE[0])
+
+
+def exceeds(value: float, span: tuple[float, float]) -> float:
+    """The probability that ``value`` reaches a line drawn uniformly in ``span``.
+
+    >>> exceeds(2.5, (2.0, 3.0)), exceeds(1.0, (2.0, 3.0)), exceeds(9.0, (2.0, 3.0))
+    (0.5, 0.0, 1.0)
+    """
+    return float(min(1.0, max(0.0, (value - span[0]) / (span[1] - span[0]))))
+
+
+def held_share(sim: SimDay, walked: Walked, at_top: bool) -> tuple[float, bool, bool]:
+    """The probability that the game is held over the audit's draw (one top game in
+    1 / AUDIT_SHARE), with the day's lines; then held when not audited, and when audited.
+    """
+    normal = sim.held(walked, at_top, audited=False)
+    audited = sim.held(walked, at_top, audited=True)
+    if not at_top:
+        return float(normal), normal, normal
+    return (1 - AUDIT_SHARE) * normal + AUDIT_SHARE * audited, normal, audited
 
 
 def honest_board(sim: SimDay, players: int, seed: int) -> np.ndarray:
@@ -152,12 +194,18 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
             tau = TEMPERATURES[k % len(TEMPERATURES)]
             walked = sim.walk(kernel.SOFTMAX, tau, seed=day * 100_003 + k + 1)
             weights = sim.weights(walked)
-            honest.append((day, tau, statistic(walked.loglik), sim.scrutiny(walked),
-                           positional_statistic(walked.evidence),
-                           positional_statistic(walked.evidence, weights),
-                           walked.total, walked.total >= top, sim.held(walked, False),
-                           sim.held(walked, True),
-                           *(held_at(sim, walked, low, True) for low in STRICT_LOWS)))
+            scr, scr_pos = sim.scrutiny(walked), positional_statistic(walked.evidence, weights)
+            at_top = walked.total >= top
+            ordinary = sim.held(walked, False)
+            audited = params.audited(f"honest-{day}-{k}")
+            # Held when audited, over the draw of the audit's lines (exact for a uniform
+            # line): at each of AUDIT_LOWS.
+            if_audited = [1.0 if ordinary else 1 - (1 - exceeds(scr, (low, low + _width()))) * (
+                1 - exceeds(scr_pos, AUDIT_POSITIONAL_RANGE)) for low in AUDIT_LOWS]
+            honest.append((day, tau, statistic(walked.loglik), scr,
+                           positional_statistic(walked.evidence), scr_pos,
+                           walked.total, at_top, ordinary, sim.held(walked, True),
+                           sim.held(walked, at_top, audited), *if_audited))
         blind = {}
         for name, policy, budget in BLIND:
             if sim.columns and policy not in (kernel.FORESIGHT,):
@@ -165,46 +213,42 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
             walked = sim.walk(policy, 0.0, 0, budget, 5.0)
             blind[name] = {"gain": walked.total - optimal,
                            "held": bool(sim.held(walked, walked.total >= top))}
-        # The informed cheater's candidates and its choice (at each lowest strict line).
-        chosen: Walked | None = None
-        tried = []
+        # The cheaters' candidates, what the public parts say of each, and their choices.
         games = candidates(sim)
         worst = [own_subsets(w, rng, args.cheater_subsets) for w in games]
         public_ok = [statistic(w.loglik) < THRESHOLD_RANGE[0] and
                      positional_statistic(w.evidence) < POSITIONAL_RANGE[0] for w in games]
+        optimal_game = sim.walk(kernel.SOFTMAX, 0.0)
+
+        lines = (optimal, top, top10)
+        chosen = {}
+        for name in CHEATERS:
+            if name == "under the top":  # stays out of the top: the ordinary test only
+                ok = [k and g.total < top for g, k in zip(games, public_ok, strict=True)]
+            else:
+                line, line_pos = safe_lines(gamble=name == "gambling")
+                ok = [k and w_s < line and w_p < line_pos
+                      for k, (w_s, w_p) in zip(public_ok, worst, strict=True)]
+            chosen[name] = judged(best_of(games, ok, optimal_game), sim, lines,
+                                  f"{name}-{day}")
         at_lows = {}
-        for low in STRICT_LOWS:
-            safe = [ok and w_s < low and w_p < STRICT_POSITIONAL_RANGE[0]
-                    for ok, (w_s, w_p) in zip(public_ok, worst, strict=True)]
-            best = max((g for g, ok in zip(games, safe, strict=True) if ok),
-                       key=lambda g: g.total, default=None) or sim.walk(kernel.SOFTMAX, 0.0)
-            at_top_low = best.total >= top
-            at_lows[f"{low:g}"] = {
-                "gain": best.total - optimal, "at_top": bool(at_top_low),
-                "in_top10": bool(best.total >= top10),
-                "held": bool(held_at(sim, best, low, at_top_low))}
-            if low == STRICT_RANGE[0]:
-                chosen = best
-                tried = [(g.total, round(statistic(g.loglik), 3), ok)
-                         for g, ok in zip(games, safe, strict=True)]
-        assert chosen is not None
-        stat, scr = statistic(chosen.loglik), sim.scrutiny(chosen)
-        pos = positional_statistic(chosen.evidence)
-        at_top = chosen.total >= top
-        held = sim.held(chosen, at_top)
+        for low in AUDIT_LOWS:
+            ok = [k and w_s < low and w_p < AUDIT_POSITIONAL_RANGE[0]
+                  for k, (w_s, w_p) in zip(public_ok, worst, strict=True)]
+            day_sim = SimDay(rules, table, sim.slots, moved(params, low), sim.ceiling)
+            at_lows[f"{low:g}"] = judged(best_of(games, ok, optimal_game), day_sim, lines,
+                                         f"informed-{day}")
         days.append({
             "day": day, "optimal": optimal, "top10": top10, "top": top,
             "best_honest": int(board[0]),
             "ceiling": sim.ceiling.value if sim.ceiling is not None else None,
             "threshold": round(params.threshold, 3),
             "strict_threshold": round(params.strict_threshold, 3),
-            "cheater": {"total": chosen.total, "gain": chosen.total - optimal,
-                        "statistic": round(stat, 3), "scrutiny": round(scr, 3),
-                        "positional": round(pos, 3),
-                        "at_top": bool(at_top), "in_top10": bool(chosen.total >= top10),
-                        "held": bool(held)},
-            "best_unsafe": max((t for t, _, s in tried if not s), default=None),
-            "at_strict_lows": at_lows,
+            "audit_threshold": round(params.audit_threshold, 3),
+            "cheaters": chosen,
+            "best_unsafe": max((g.total for g, k in zip(games, public_ok, strict=True)
+                                if not k), default=None),
+            "at_audit_lows": at_lows,
             "blind": blind,
         })
         if (day + 1) % max(1, args.days // 20) == 0 or day + 1 == args.days:
@@ -218,23 +262,109 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
     return summarise(args, rules, table, honest, days, time.perf_counter() - started)
 
 
+def best_of(games: list[Walked], ok: list[bool], fallback: Walked) -> Walked:
+    """The best-scoring game of those ``ok`` and ``fallback`` (optimal play, always
+    safe: its statistics are 0)."""
+    return max([fallback, *(g for g, k in zip(games, ok, strict=True) if k)],
+               key=lambda g: g.total)
+
+
+def judged(walked: Walked, sim: SimDay, lines: tuple[int, int, int],
+           game_id: str) -> dict[str, Any]:
+    """A cheater's game judged on the day: ``lines`` are optimal play's total, the top
+    line and the top 10's line of the day's board."""
+    optimal, top, top10 = lines
+    at_top = walked.total >= top
+    p_held, normal, if_audited = held_share(sim, walked, at_top)
+    audited = at_top and sim.params.audited(game_id)
+    return {"total": walked.total, "gain": walked.total - optimal,
+            "statistic": round(statistic(walked.loglik), 3),
+            "scrutiny": round(sim.scrutiny(walked), 3),
+            "at_top": bool(at_top), "in_top10": bool(walked.total >= top10),
+            "optimal_in_top10": bool(optimal >= top10),
+            "held_share": round(p_held, 4), "held_unaudited": bool(normal),
+            "held_if_audited": bool(if_audited), "audited": bool(audited),
+            "held": bool(if_audited if audited else normal)}
+
+
+def _width() -> float:
+    return AUDIT_RANGE[1] - AUDIT_RANGE[0]
+
+
+def record_days(gains: np.ndarray, held: np.ndarray, spread: float | None,
+                rng: np.random.Generator) -> dict[str, Any]:
+    """How many days a cheater who plays every day lasts: days drawn at random from the
+    run (with replacement) up to :data:`RECORD_DAYS`, until its game is held (each day
+    with its probability ``held``) or its record of residuals (its gains: optimal play
+    is the par) is evidence (:mod:`daily.fairplay.residual`: the latest ``KEPT`` days).
+    Medians and 90th percentiles over :data:`RECORD_RUNS` runs; ``None`` past the horizon.
+
+    >>> out = record_days(np.full(10, 50.0), np.zeros(10), 50.0, np.random.default_rng(1))
+    >>> out["residual_evidence"]["p50"], out["held"]["p50"]
+    (14, None)
+    """
+    firsts: dict[str, list[float]] = {"held": [], "residual_evidence": [], "either": []}
+    for _ in range(RECORD_RUNS):
+        pick = rng.integers(0, len(gains), RECORD_DAYS)
+        caught = np.flatnonzero(rng.random(RECORD_DAYS) < held[pick])
+        first_held = int(caught[0]) + 1 if len(caught) else None
+        first_record = None
+        if spread is not None:
+            g = gains[pick]
+            sums = np.cumsum(g)
+            window = np.array([sums[n] - (sums[n - KEPT] if n >= KEPT else 0.0)
+                               for n in range(RECORD_DAYS)])
+            count = np.minimum(np.arange(1, RECORD_DAYS + 1), KEPT)
+            hit = np.flatnonzero((window / (spread * np.sqrt(count)) >= Z_LINE)
+                                 & (np.arange(1, RECORD_DAYS + 1) >= MIN_GAMES))
+            first_record = int(hit[0]) + 1 if len(hit) else None
+        both = [x for x in (first_held, first_record) if x is not None]
+        for name, x in (("held", first_held), ("residual_evidence", first_record),
+                        ("either", min(both) if both else None)):
+            firsts[name].append(np.inf if x is None else float(x))
+    out: dict[str, Any] = {}
+    for name, values in firsts.items():
+        a = np.array(values)
+        out[name] = {q: (None if not np.isfinite(np.quantile(a, p, method="lower")) else
+                         int(np.quantile(a, p, method="lower")))
+                     for q, p in (("p50", 0.5), ("p90", 0.9))}
+        out[name]["within_horizon"] = round(float(np.isfinite(a).mean()), 3)
+    return out
+
+
 def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
               honest: list[Any], days: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     h = np.array(honest, dtype=float)
-    # columns: day, tau, statistic, scrutiny, positional, scrutiny positional, total,
-    # at the top, held by the ordinary test, held by the stricter test
+    # columns: 0 day, 1 tau, 2 statistic, 3 scrutiny, 4 positional, 5 scrutiny
+    # positional, 6 total, 7 at the top, 8 held by the ordinary test, 9 held by the
+    # stricter test (not audited), 10 held with this game's own audit draw, 11.. held
+    # if audited (probability over the audit's lines) at each of AUDIT_LOWS
     top = h[:, 7] == 1
     held_ordinary = h[:, 8] == 1
-    held = np.where(top, h[:, 9] == 1, held_ordinary)
     n_top = int(top.sum())
     fp_ordinary = float(held_ordinary.mean())
-    fp_top = float((h[:, 9] == 1)[top].mean()) if n_top else float("nan")
-    load = {str(n): round(n * fp_ordinary + top_tests(n) * fp_top, 3)
-            for n in (1_000, 10_000, 100_000)}
-    cheat = [d["cheater"] for d in days]
-    unheld = [c for c in cheat if not c["held"]]
-    in_top10 = sum(1 for c in unheld if c["in_top10"])
+    strict_normal = (h[:, 9] == 1)[top]
+    k_audit = AUDIT_LOWS.index(AUDIT_RANGE[0])
+
+    def fp_top_at(k: int) -> float:  # the share of top games held, over the audit's draw
+        if not n_top:
+            return float("nan")
+        return float(np.mean((1 - AUDIT_SHARE) * strict_normal
+                             + AUDIT_SHARE * h[top, 11 + k]))
+
+    def load_of(fp_top: float) -> dict[str, float]:
+        return {str(n): round(n * fp_ordinary + top_tests(n) * fp_top, 4)
+                for n in (1_000, 10_000, 100_000)}
+
+    fp_top = fp_top_at(k_audit)
+    load = load_of(fp_top)
+    held_expected = np.where(top, (1 - AUDIT_SHARE) * (h[:, 9] == 1)
+                             + AUDIT_SHARE * h[:, 11 + k_audit], held_ordinary)
+    held_drawn = np.where(top, h[:, 10] == 1, held_ordinary)
     top_stats = h[top]
+    cheaters = {name: _cheater([d["cheaters"][name] for d in days], rules.name)
+                for name in CHEATERS}
+    informed = cheaters["informed"]
     summary = {
         "ruleset": rules.name,
         "command": " ".join(["bench/fairplay.py", *sys.argv[1:]]),
@@ -242,13 +372,21 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
         "honest_per_day": args.honest,
         "cheater_subsets": args.cheater_subsets,
         "threshold_range": list(THRESHOLD_RANGE), "strict_range": list(STRICT_RANGE),
-        "scrutiny_share": SCRUTINY_SHARE,
+        "strict_positional_range": list(STRICT_POSITIONAL_RANGE),
+        "audit_range": list(AUDIT_RANGE), "audit_positional_range": list(AUDIT_POSITIONAL_RANGE),
+        "audit_share": AUDIT_SHARE, "scrutiny_share": SCRUTINY_SHARE,
         "optimal_expected": round(table.expected, 2) if len(rules.weights) == 1 else None,
         "honest": {
-            "games": len(h), "held": int(held.sum()),
-            "held_per_10000": round(10_000 * float(held.mean()), 3),
+            "games": len(h),
+            "held_expected": round(float(held_expected.sum()), 3),
+            "held_per_10000": round(10_000 * float(held_expected.mean()), 3),
+            "held_drawn": int(held_drawn.sum()),
             "held_ordinary": int(held_ordinary.sum()),
-            "top_games": n_top, "top_held": int(held[top].sum()),
+            "top_games": n_top, "top_held_unaudited": int(strict_normal.sum()),
+            "top_held_if_audited": round(float(h[top, 11 + k_audit].sum()), 3),
+            "top_held_share_unaudited": round(float(strict_normal.mean()), 5) if n_top else None,
+            "top_held_share_if_audited": (round(float(h[top, 11 + k_audit].mean()), 5)
+                                          if n_top else None),
             "top_held_share": round(fp_top, 5) if n_top else None,
             "statistic_quantiles": _quantiles(h[:, 2]),
             "positional_quantiles": _quantiles(h[:, 4]),
@@ -264,43 +402,31 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
         "review_load_per_day": load,
         "review_load_per_100000_players": {
             n: round(v / int(n) * 100_000, 3) for n, v in load.items()},
-        "informed_cheater": {
-            "held_share": round(1 - len(unheld) / len(cheat), 4),
-            "unheld_mean_gain": round(float(np.mean([c["gain"] for c in unheld])), 2)
-            if unheld else None,
-            "unheld_gain_quantiles": _quantiles(np.array([c["gain"] for c in unheld]))
-            if unheld else None,
-            "days_unheld_in_top10": in_top10,
-            "share_of_days_unheld_in_top10": round(in_top10 / len(days), 4),
-            "at_top_share": round(float(np.mean([c["at_top"] for c in cheat])), 4),
-            "mean_gain_all": round(float(np.mean([c["gain"] for c in cheat])), 2),
-        },
+        "cheaters": cheaters,
         "aims": {
-            "no_unheld_top10_on_99pct_of_days": in_top10 <= 0.01 * len(days),
-            "unheld_gain_at_most_10": bool(unheld) and float(
-                np.mean([c["gain"] for c in unheld])) <= 10.0,
-            "honest_held_at_most_1_in_10000": float(held.mean()) <= 1e-4,
+            "no_unheld_top10_on_99pct_of_days": (
+                informed["share_of_days_unheld_in_top10_expected"] <= 0.01),
+            "unheld_gain_at_most_10": (informed["unheld_mean_gain"] is not None
+                                       and informed["unheld_mean_gain"] <= 10.0),
+            "honest_held_at_most_1_in_10000": float(held_expected.mean()) <= 1e-4,
             "review_load_at_most_3_per_100000": all(
                 v / int(n) * 100_000 <= 3.0 for n, v in load.items()),
         },
-        "strict_line_tradeoff": {
+        "audit_line_tradeoff": {
             f"{low:g}": {
-                "range": [low, low + STRICT_RANGE[1] - STRICT_RANGE[0]],
-                "honest_top_held_share": (round(float((h[:, 10 + k] == 1)[top].mean()), 5)
-                                          if n_top else None),
+                "range": [low, low + _width()],
+                "honest_top_held_share_if_audited": (round(float(h[top, 11 + k].mean()), 5)
+                                                     if n_top else None),
                 "review_load_per_100000_players": {
-                    str(n): round((n * fp_ordinary + top_tests(n) * float(
-                        (h[:, 10 + k] == 1)[top].mean())) / n * 100_000, 3)
-                    for n in (1_000, 10_000, 100_000)} if n_top else None,
-                "cheater_held_share": round(float(np.mean(
-                    [d["at_strict_lows"][f"{low:g}"]["held"] for d in days])), 4),
-                "cheater_unheld_mean_gain": _mean([
-                    d["at_strict_lows"][f"{low:g}"]["gain"] for d in days
-                    if not d["at_strict_lows"][f"{low:g}"]["held"]]),
-                "days_unheld_in_top10": sum(
-                    1 for d in days if d["at_strict_lows"][f"{low:g}"]["in_top10"]
-                    and not d["at_strict_lows"][f"{low:g}"]["held"]),
-            } for k, low in enumerate(STRICT_LOWS)},
+                    n: round(v / int(n) * 100_000, 3)
+                    for n, v in load_of(fp_top_at(k)).items()} if n_top else None,
+                **{key: value for key, value in _cheater(
+                    [d["at_audit_lows"][f"{low:g}"] for d in days], None).items()
+                   if key in ("unheld_mean_gain", "mean_gain_all",
+                              "days_unheld_in_top10_expected",
+                              "days_unheld_in_top10_beyond_optimal_expected",
+                              "at_top_share")},
+            } for k, low in enumerate(AUDIT_LOWS)},
         "blind_cheaters": {
             name: {"held_share": round(float(np.mean([d["blind"][name]["held"]
                                                       for d in days])), 4),
@@ -315,6 +441,41 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
         "per_day": days,
     }
     return summary
+
+
+def _cheater(games: list[dict[str, Any]], ruleset: str | None) -> dict[str, Any]:
+    """A cheater's figures over the days: held (over the audit's draw, and as drawn),
+    the gain of its unheld games (weighted by the chance of not being held), the days
+    it is unheld in the top 10, and (with ``ruleset``) how long its record lasts."""
+    gains = np.array([g["gain"] for g in games], dtype=float)
+    p_held = np.array([g["held_share"] for g in games])
+    unheld = 1 - p_held
+    in_top10 = np.array([g["in_top10"] for g in games], dtype=float)
+    drawn = [g for g in games if not g["held"]]
+    out: dict[str, Any] = {
+        "held_share": round(float(p_held.mean()), 4),
+        "held_drawn": sum(1 for g in games if g["held"]),
+        "unheld_mean_gain": (round(float(np.sum(gains * unheld) / unheld.sum()), 2)
+                             if unheld.sum() > 0 else None),
+        "unheld_mean_gain_drawn": _mean([g["gain"] for g in drawn]),
+        "unheld_gain_quantiles": _quantiles(np.array([g["gain"] for g in drawn])),
+        "mean_gain_all": round(float(gains.mean()), 2),
+        "at_top_share": round(float(np.mean([g["at_top"] for g in games])), 4),
+        "in_top10_days": int(in_top10.sum()),
+        "days_unheld_in_top10_expected": round(float(np.sum(in_top10 * unheld)), 3),
+        "days_unheld_in_top10_drawn": sum(1 for g in drawn if g["in_top10"]),
+        "share_of_days_unheld_in_top10_expected": round(
+            float(np.mean(in_top10 * unheld)), 4),
+        # The days when optimal play (allowed: a strategy table) is not in the top 10
+        # itself: what the cheating adds.
+        "days_unheld_in_top10_beyond_optimal_expected": round(float(np.sum(
+            in_top10 * unheld * np.array([not g["optimal_in_top10"] for g in games]))), 3),
+        "days_optimal_in_top10": sum(1 for g in games if g["optimal_in_top10"]),
+    }
+    if ruleset is not None:
+        out["record"] = record_days(gains, p_held, SPREAD.get(ruleset),
+                                    np.random.default_rng(len(games)))
+    return out
 
 
 def _mean(values: list[float]) -> float | None:
@@ -353,16 +514,25 @@ def main() -> None:
 
 
 def headline(summary: dict[str, Any]) -> dict[str, benchjson.Figure]:
-    """The figures of the issue's aims, from a run's summary."""
-    cheater, honest = summary["informed_cheater"], summary["honest"]
+    """The figures of the aims, from a run's summary."""
+    cheaters, honest = summary["cheaters"], summary["honest"]
+    informed, gambling = cheaters["informed"], cheaters["gambling"]
     return {
-        "informed_held": figure(round(100 * cheater["held_share"], 1), "% of games"),
-        "informed_unheld_gain": figure(cheater["unheld_mean_gain"] or 0.0,
+        "informed_held": figure(round(100 * informed["held_share"], 2), "% of games"),
+        "informed_unheld_gain": figure(informed["unheld_mean_gain"] or 0.0,
                                        "points over optimal play"),
-        "informed_unheld_in_top10": figure(round(100 * cheater["share_of_days_unheld_in_top10"],
-                                                 1), "% of days"),
+        "informed_unheld_in_top10": figure(
+            round(100 * informed["share_of_days_unheld_in_top10_expected"], 2), "% of days"),
+        "gambling_unheld_gain": figure(gambling["unheld_mean_gain"] or 0.0,
+                                       "points over optimal play"),
+        "gambling_unheld_in_top10": figure(
+            round(100 * gambling["share_of_days_unheld_in_top10_expected"], 2), "% of days"),
         "honest_held": figure(honest["held_per_10000"], "per 10,000 games",
                               games=honest["games"]),
+        "review_load_1000": figure(summary["review_load_per_100000_players"]["1000"],
+                                   "games per 100,000 players a day (1,000 players)"),
+        "review_load_10000": figure(summary["review_load_per_100000_players"]["10000"],
+                                    "games per 100,000 players a day (10,000 players)"),
         "days": figure(summary["days"], "days"),
     }
 

@@ -179,14 +179,26 @@ def select_descriptor(obj: Any, date: str, ruleset: str) -> Any:
     return obj
 
 
-def parse_public_keys(obj: Any) -> dict[str, Ed25519PublicKey]:
-    """Key id to public key from a ``GET /keys`` answer (or its ``keys`` list).
+#: What a published key signs: day descriptors, or results logs and their receipts.
+DESCRIPTORS, RESULTS = "descriptors", "results"
+PURPOSES = (DESCRIPTORS, RESULTS)
 
-    Every id must be the hash of its key, so a list cannot relabel a key.
+
+def parse_public_keys(obj: Any, purpose: str | None = None) -> dict[str, Ed25519PublicKey]:
+    """Key id to public key from a ``GET /keys`` answer (or its ``keys`` list); with
+    ``purpose``, only the keys of that purpose (``descriptors`` or ``results``; an entry
+    without one is a ``descriptors`` key, as every key was before results were signed).
+
+    Every id must be the hash of its key, so a list cannot relabel a key, and a key is
+    trusted only for what it signs: a results key never vouches for a descriptor, nor a
+    descriptor key for a results log.
 
     >>> parse_public_keys({"keys": [{"id": "66687aadf862bd77", "algorithm": "Ed25519",
     ...                              "public_key": "00" * 32}]})  # doctest: +ELLIPSIS
     {'66687aadf862bd77': <cryptography...Ed25519PublicKey object at ...>}
+    >>> parse_public_keys({"keys": [{"id": "66687aadf862bd77", "algorithm": "Ed25519",
+    ...                              "public_key": "00" * 32}]}, "results")
+    {}
     """
     entries = obj.get("keys") if isinstance(obj, Mapping) else obj
     if not isinstance(entries, list):
@@ -207,8 +219,14 @@ def parse_public_keys(obj: Any) -> dict[str, Ed25519PublicKey]:
                 f"id {entry.get('id')!r} is not the id of its public key ({key_id_of(raw)})",
                 field=where,
             )
-        out[entry["id"]] = Ed25519PublicKey.from_public_bytes(raw)
-    if not out:
+        kind = entry.get("purpose", PURPOSES[0])
+        if kind not in PURPOSES:
+            raise VerificationInputError(
+                f"purpose is {kind!r}, expected one of {', '.join(PURPOSES)}", field=where
+            )
+        if purpose is None or kind == purpose:
+            out[entry["id"]] = Ed25519PublicKey.from_public_bytes(raw)
+    if not entries:
         raise VerificationInputError("the key list is empty", field="keys")
     return out
 
@@ -218,7 +236,8 @@ def verify_signature(descriptor: Descriptor, keys: Mapping[str, Ed25519PublicKey
     public = keys.get(descriptor.key_id)
     if public is None:
         raise VerificationFailed(
-            f"signed by key {descriptor.key_id}, which is not in the key list",
+            f"signed by key {descriptor.key_id}, which is not in the key list "
+            "(as a descriptors key)",
             field="signature",
         )
     try:
@@ -369,6 +388,8 @@ class DayReport:
     descriptor: Descriptor | None = None
     seed: bytes | None = None
     keys: Mapping[str, Ed25519PublicKey] = field(default_factory=dict)
+    #: The key list's ``results`` keys, the only ones a results log is checked with.
+    results_keys: Mapping[str, Ed25519PublicKey] = field(default_factory=dict)
 
 
 def verify_day(
@@ -391,8 +412,9 @@ def verify_day(
     if date is not None and ruleset is not None:
         descriptor_obj = select_descriptor(descriptor_obj, date, ruleset)
     descriptor = parse_descriptor(descriptor_obj)
-    keys = parse_public_keys(keys_obj)
+    keys = parse_public_keys(keys_obj, DESCRIPTORS)
     report.descriptor, report.keys = descriptor, keys
+    report.results_keys = parse_public_keys(keys_obj, RESULTS)
     wanted = (date or descriptor.date, ruleset or descriptor.ruleset)
     if (descriptor.date, descriptor.ruleset) != wanted:
         raise VerificationFailed(

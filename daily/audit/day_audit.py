@@ -63,7 +63,8 @@ class AuditReport:
 
 @dataclass
 class DayContext:
-    """The verified day the log is checked against: descriptor, seed, public keys."""
+    """The verified day the log is checked against: descriptor, seed, and the key list's
+    results keys (:attr:`daily.verify.DayReport.results_keys`)."""
 
     descriptor: Descriptor
     seed: bytes
@@ -96,7 +97,8 @@ def check_head(day: DayContext, head: SignedHead, what: str = "head") -> str:
     public = day.keys.get(head.key_id)
     if public is None:
         raise VerificationFailed(
-            f"{what}: key_id: signed by key {head.key_id}, which is not in the key list"
+            f"{what}: key_id: signed by key {head.key_id}, which is not in the key list "
+            "(as a results key)"
         )
     if not verify_head(public, head):
         raise VerificationFailed(
@@ -155,7 +157,8 @@ def check_game(day: DayContext, leaf: Leaf, where: str) -> None:
     public = day.keys.get(key_id)
     if public is None:
         raise VerificationFailed(
-            f"{where}: receipt: made by key {key_id}, which is not in the key list"
+            f"{where}: receipt: made by key {key_id}, which is not in the key list "
+            "(as a results key)"
         )
     if not verify_receipt(public, acc, leaf.receipt or ""):
         raise VerificationFailed(

@@ -190,6 +190,7 @@ def _scheduler(args: argparse.Namespace) -> int:
 
 
 def _rebuild(args: argparse.Namespace) -> int:
+    from daily.service.audit.day_log import DayLog
     from daily.service.results.archive import archive_path
     from daily.service.review.queue import rebuild_day
 
@@ -207,4 +208,7 @@ def _rebuild(args: argparse.Namespace) -> int:
         conn, path, prefix=config.key_prefix, progress=progress, expect=(date, ruleset)
     )
     print(f"rebuilt {summary.date} {summary.ruleset}: {summary.players} players from {path}")
+    leaves = DayLog(conn, config, parse_date(date), ruleset).restore(Path(path))
+    if leaves is not None:
+        print(f"restored the results log of {date} {ruleset}: {leaves} leaves")
     return 0

@@ -97,10 +97,11 @@ def play_columns(table: StrategyTable, rules: Ruleset, slots: np.ndarray, policy
 
 def assess_columns(
     log: MoveLog, slots: np.ndarray, table: StrategyTable, params: DayParams | None = None,
-    *, strict: bool = False,
+    *, strict: bool = False, game_id: str | None = None,
 ) -> Verdict:
     """Check a finished multi-column game (ordinary test; ``strict`` adds the weighted
-    test of :mod:`daily.fairplay.strict`, which needs ``params``)."""
+    test of :mod:`daily.fairplay.strict`, which needs ``params``, and its audit drawn by
+    ``game_id``)."""
     rules = log.rules
     walked = walk_columns(table, rules, slots, actions=turns_to_actions(rules, log))
     if params is None:
@@ -112,5 +113,5 @@ def assess_columns(
         return ordinary
     if params is None:
         raise ValueError("the stricter test needs the day's parameters")
-    return strict_verdict(ordinary, walked, params, TURN_STRICT_METHOD)
+    return strict_verdict(ordinary, walked, params, TURN_STRICT_METHOD, game_id=game_id)
 

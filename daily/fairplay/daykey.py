@@ -20,7 +20,18 @@ ASCII name) read as uniform numbers (:func:`uniform`):
 * ``scrutiny``: the secret subset of decisions the stricter test looks at: turn ``t``,
   roll ``r`` (both from 0) is in it when the first 8 bytes of HMAC-SHA256(key =
   fairplay_key, message = ASCII "scrutiny:{t}:{r}") read as a big-endian number are below
-  ``SCRUTINY_SHARE * 2^64`` (about half of the decisions).
+  ``SCRUTINY_SHARE * 2^64`` (about half of the decisions);
+* ``audit_threshold`` and ``audit_positional_threshold``: the far lower lines of an
+  *audit*, uniform in :data:`AUDIT_RANGE` and :data:`AUDIT_POSITIONAL_RANGE`; a game on
+  its way into the top is audited (:meth:`DayParams.audited`) when the first 8 bytes of
+  HMAC-SHA256(key = fairplay_key, message = ASCII "audit:{game id}") read as above are
+  below ``AUDIT_SHARE * 2^64`` (one game in :data:`AUDIT_SHARE`'s inverse), and then
+  held against those lines as well as the strict ones.
+
+The audit is the low end of the lines' distribution, rare and drawn per game: a cheater
+who wants certainty must stay under it, while honest games meet it on one game in
+two hundred only, so their false positives average over the lines. It is drawn per game
+(not per day) so that a probe game learns nothing about the next one.
 
 The key of a day set is published after the reveal, next to the day seed (the day's
 descriptor, ``fairplay_key``): anyone can then derive the same parameters
@@ -59,6 +70,11 @@ STRICT_RANGE = (7.0, 9.0)
 STRICT_POSITIONAL_RANGE = (7.5, 9.5)
 #: Share of the decisions in the secret scrutiny subset.
 SCRUTINY_SHARE = 0.5
+#: Share of the games entering the top that are audited (drawn per game from the key).
+AUDIT_SHARE = 0.005
+#: The audit's lines (scrutiny likelihood ratio, scrutiny positional test).
+AUDIT_RANGE = (1.5, 2.5)
+AUDIT_POSITIONAL_RANGE = (3.0, 4.0)
 
 
 if TYPE_CHECKING:  # numpy is imported where the weights are needed (not by web processes)
@@ -98,6 +114,16 @@ def in_scrutiny(key: bytes, turn: int, roll: int) -> bool:
     return uniform(key, f"scrutiny:{turn}:{roll}") < SCRUTINY_SHARE
 
 
+def is_audited(key: bytes, game_id: str) -> bool:
+    """Whether the game ``game_id`` is audited on its way into the top (one in about
+    ``1 / AUDIT_SHARE``).
+
+    >>> sum(is_audited(bytes(32), f"g_{k}") for k in range(10_000))
+    50
+    """
+    return uniform(key, f"audit:{game_id}") < AUDIT_SHARE
+
+
 def key_matches(key: bytes, expected: bytes) -> bool:
     """Whether two keys are the same, compared in constant time.
 
@@ -116,6 +142,8 @@ class DayParams:
     strict_threshold: float
     positional_threshold: float
     strict_positional_threshold: float
+    audit_threshold: float
+    audit_positional_threshold: float
 
     @classmethod
     def from_key(cls, key: bytes) -> DayParams:
@@ -131,6 +159,8 @@ class DayParams:
             draw("strict_threshold", STRICT_RANGE),
             draw("positional_threshold", POSITIONAL_RANGE),
             draw("strict_positional_threshold", STRICT_POSITIONAL_RANGE),
+            draw("audit_threshold", AUDIT_RANGE),
+            draw("audit_positional_threshold", AUDIT_POSITIONAL_RANGE),
         )
 
     @classmethod
@@ -172,6 +202,14 @@ class DayParams:
                 out[d] = 1.0
         return out
 
+    def audited(self, game_id: str | None) -> bool:
+        """Whether the game ``game_id`` is audited (never without an id).
+
+        >>> DayParams.from_key(bytes(32)).audited(None)
+        False
+        """
+        return game_id is not None and is_audited(self.key, game_id)
+
     def to_json(self) -> dict[str, Any]:
         """What is published after the reveal: the key and what it gives."""
         return {
@@ -181,4 +219,7 @@ class DayParams:
             "strict_threshold": round(self.strict_threshold, 6),
             "positional_threshold": round(self.positional_threshold, 6),
             "strict_positional_threshold": round(self.strict_positional_threshold, 6),
+            "audit_threshold": round(self.audit_threshold, 6),
+            "audit_positional_threshold": round(self.audit_positional_threshold, 6),
+            "audit_share": AUDIT_SHARE,
         }

@@ -122,6 +122,9 @@ class Verdict:
     positional_threshold: float | None = None
     strict_positional: float | None = None
     strict_positional_threshold: float | None = None
+    #: The audit's lines when the game was audited (None: it was not).
+    audit_threshold: float | None = None
+    audit_positional_threshold: float | None = None
 
     @property
     def reason(self) -> str | None:
@@ -154,6 +157,8 @@ class Verdict:
             "positional_threshold": _rounded(self.positional_threshold, 6),
             "strict_positional": _rounded(self.strict_positional, 3),
             "strict_positional_threshold": _rounded(self.strict_positional_threshold, 6),
+            "audit_threshold": _rounded(self.audit_threshold, 6),
+            "audit_positional_threshold": _rounded(self.audit_positional_threshold, 6),
             "total": self.total,
             "ceiling": self.ceiling,
             "decisions": self.decisions,

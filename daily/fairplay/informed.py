@@ -11,10 +11,16 @@ candidate games with foresight and keeps the best-scoring one that it can check 
   at least ``g`` points in hindsight (:data:`PARTIAL`);
 
 safe meaning: the ordinary statistic under the lowest line of its range, and the
-scrutiny statistic under the lowest strict line for each of ``subsets`` subsets it draws
+scrutiny statistics under the lowest line the stricter test can use, the audit's
+(:data:`daily.fairplay.daykey.AUDIT_RANGE`), for each of ``subsets`` subsets it draws
 itself (it aims at the top, where the stricter test runs). Optimal play is always safe
-(its statistic is 0). ``bench/fairplay.py`` measures it over many days; the tests run it
-on a few.
+(its statistic is 0).
+
+The *gambling* cheater (``gamble=True``) ignores the audit: it stays under the lowest
+strict lines only and accepts being held on the audited games (one in two hundred of
+those entering the top); the evidence across days is what catches it
+(:mod:`daily.fairplay.residual`). ``bench/fairplay.py`` measures both over many days;
+the tests run them on a few.
 
 >>> from daily.rules import get_ruleset
 >>> from daily.strategy.solver import solve
@@ -35,6 +41,8 @@ from daily.fairplay import kernel
 from daily.fairplay.ceiling import Ceiling, solve_ceiling
 from daily.fairplay.columns import walk_columns
 from daily.fairplay.daykey import (
+    AUDIT_POSITIONAL_RANGE,
+    AUDIT_RANGE,
     POSITIONAL_RANGE,
     SCRUTINY_SHARE,
     STRICT_POSITIONAL_RANGE,
@@ -43,7 +51,7 @@ from daily.fairplay.daykey import (
     DayParams,
 )
 from daily.fairplay.foresight import BETAS_E, BETAS_V, Walked, positional_statistic, statistic
-from daily.fairplay.strict import weighted_statistic
+from daily.fairplay.strict import strict_lines, weighted_statistic
 from daily.rules import Ruleset
 from daily.strategy.solver import StrategyTable
 
@@ -92,16 +100,17 @@ class SimDay:
         """The day's scrutiny subset, as weights of the game's decisions."""
         return self.params.weights(walked.evidence[:, :2].astype(np.int64))
 
-    def held(self, walked: Walked, at_top: bool) -> bool:
-        """The day's decision: the ordinary test, and the stricter one at the top."""
+    def held(self, walked: Walked, at_top: bool, audited: bool = False) -> bool:
+        """The day's decision: the ordinary test, and the stricter one at the top (with
+        the audit's lines when ``audited``)."""
         p = self.params
         if (statistic(walked.loglik) >= p.threshold
                 or positional_statistic(walked.evidence) >= p.positional_threshold):
             return True
         weights = self.weights(walked)
-        return at_top and (
-            weighted_statistic(walked.per, weights) >= p.strict_threshold
-            or positional_statistic(walked.evidence, weights) >= p.strict_positional_threshold)
+        line, line_pos = strict_lines(p, audited)
+        return at_top and (weighted_statistic(walked.per, weights) >= line
+                           or positional_statistic(walked.evidence, weights) >= line_pos)
 
 
 def own_subsets(walked: Walked, rng: np.random.Generator, count: int) -> tuple[float, float]:
@@ -120,14 +129,30 @@ def own_subsets(walked: Walked, rng: np.random.Generator, count: int) -> tuple[f
     return worst, worst_pos
 
 
-def looks_safe(walked: Walked, rng: np.random.Generator, subsets: int) -> bool:
+def safe_lines(gamble: bool = False) -> tuple[float, float]:
+    """The scrutiny lines the cheater stays under: the audit's lowest (the lowest lines
+    the stricter test can use), or with ``gamble`` the strict ones' lowest.
+
+    >>> safe_lines() < safe_lines(gamble=True)
+    True
+    """
+    if gamble:
+        return STRICT_RANGE[0], STRICT_POSITIONAL_RANGE[0]
+    return (min(AUDIT_RANGE[0], STRICT_RANGE[0]),
+            min(AUDIT_POSITIONAL_RANGE[0], STRICT_POSITIONAL_RANGE[0]))
+
+
+def looks_safe(walked: Walked, rng: np.random.Generator, subsets: int,
+               gamble: bool = False) -> bool:
     """Whether the public parts of the detector let the game through, as far as the
-    cheater can tell (the lowest lines; its own draws of the subset)."""
+    cheater can tell (the lowest lines; its own draws of the subset; ``gamble``: the
+    audit ignored)."""
     if (statistic(walked.loglik) >= THRESHOLD_RANGE[0]
             or positional_statistic(walked.evidence) >= POSITIONAL_RANGE[0]):
         return False
     worst, worst_pos = own_subsets(walked, rng, subsets)
-    return worst < STRICT_RANGE[0] and worst_pos < STRICT_POSITIONAL_RANGE[0]
+    line, line_pos = safe_lines(gamble)
+    return worst < line and worst_pos < line_pos
 
 
 def candidates(day: SimDay) -> list[Walked]:
@@ -139,10 +164,12 @@ def candidates(day: SimDay) -> list[Walked]:
     return out
 
 
-def informed_game(day: SimDay, rng: np.random.Generator, subsets: int = 32) -> Walked:
-    """The best-scoring candidate that looks safe (optimal play if none does)."""
-    best: Walked | None = None
+def informed_game(day: SimDay, rng: np.random.Generator, subsets: int = 32,
+                  gamble: bool = False) -> Walked:
+    """The best-scoring candidate that looks safe, or optimal play (always safe) when
+    none scores more (``gamble``: the gambling cheater's)."""
+    best = day.walk(kernel.SOFTMAX, 0.0)
     for walked in candidates(day):
-        if (best is None or walked.total > best.total) and looks_safe(walked, rng, subsets):
+        if walked.total > best.total and looks_safe(walked, rng, subsets, gamble):
             best = walked
-    return best if best is not None else day.walk(kernel.SOFTMAX, 0.0)
+    return best

@@ -22,12 +22,12 @@ RESULTS_KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 GAMES = 12
 
 
-def key_entry(key: Ed25519PrivateKey) -> dict[str, Any]:
-    """A key as ``GET /api/v1/keys`` lists it."""
+def key_entry(key: Ed25519PrivateKey, purpose: str = "results") -> dict[str, Any]:
+    """A key as ``GET /api/v1/keys`` lists it (a results key unless told)."""
     raw = key.public_key().public_bytes(serialization.Encoding.Raw,
                                         serialization.PublicFormat.Raw)
     return {"id": public_key_id(key), "algorithm": "Ed25519", "public_key": raw.hex(),
-            "created": "2026-11-01T00:00:00Z", "active": True}
+            "created": "2026-11-01T00:00:00Z", "active": True, "purpose": purpose}
 
 
 KEYS = {"keys": [*DAYS["keys"]["keys"], key_entry(RESULTS_KEY)]}

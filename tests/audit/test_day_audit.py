@@ -17,7 +17,7 @@ from daily.audit.sample_day import SampleDay
 from daily.audit.signing import sign_head
 from daily.cli import main
 from daily.standings import standings
-from tests.audit.dayfiles import DESCRIPTOR, KEYS, RESULTS_KEY, DayFiles, key_entry
+from tests.audit.dayfiles import DAYS, DESCRIPTOR, KEYS, RESULTS_KEY, DayFiles, key_entry
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -132,7 +132,8 @@ def test_a_head_signed_with_another_key_is_caught(
     resigned = sign_head(other, head.date, head.ruleset, head.size, head.root_bytes, head.time)
     files.write_json("head.json", resigned.to_json())
     assert failed(files, capsys) == (
-        f"head: key_id: signed by key {resigned.key_id}, which is not in the key list"
+        f"head: key_id: signed by key {resigned.key_id}, which is not in the key list "
+        "(as a results key)"
     )
     # the same signature passed off under the results key's id
     files.write_json("head.json", {**resigned.to_json(), "key_id": head.key_id})
@@ -231,6 +232,40 @@ def test_the_log_needs_the_revealed_seed(
     status, _, err = run(files.argv(), capsys)
     assert status == 2
     assert "seed: the results log can be audited once the day's seed is revealed" in err
+
+
+def test_a_head_signed_by_the_descriptors_key_is_caught(
+    files: DayFiles, sample_day: SampleDay, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the example day's descriptor key, listed as such: it signs descriptors, not heads
+    descriptor_key = Ed25519PrivateKey.from_private_bytes(
+        bytes.fromhex(DAYS["keys"]["signing_key_private_example"]))
+    head = sample_day.head
+    resigned = sign_head(descriptor_key, head.date, head.ruleset, head.size,
+                         head.root_bytes, head.time)
+    assert resigned.key_id in {k["id"] for k in KEYS["keys"]}
+    files.write_json("head.json", resigned.to_json())
+    assert failed(files, capsys) == (
+        f"head: key_id: signed by key {resigned.key_id}, which is not in the key list "
+        "(as a results key)"
+    )
+
+
+def test_a_descriptor_signed_by_the_results_key_is_caught(
+    files: DayFiles, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the results key lists as a results key only, whatever it signed
+    files.write_json("keys.json", {"keys": [key_entry(RESULTS_KEY)]})
+    assert "which is not in the key list (as a descriptors key)" in failed(files, capsys)
+
+
+def test_a_key_of_an_unknown_purpose_is_malformed_input(
+    files: DayFiles, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files.write_json("keys.json", {"keys": [key_entry(RESULTS_KEY, purpose="anything")]})
+    status, _, err = run(files.argv(), capsys)
+    assert status == 2
+    assert "purpose is 'anything', expected one of descriptors, results" in err
 
 
 def test_the_results_key_is_listed_like_the_others() -> None:

@@ -122,7 +122,7 @@ def test_the_informed_cheaters_games_meet_the_stricter_test(
         state = play_through_the_api(player, name, game.decided)
         assert state["total"] == game.total > max(e.score for e in board.top(2))
         expected = strict_assess(MoveLog.from_json(state["log"]), ceiling, table,
-                                 params_of(name))
+                                 params_of(name), state["id"])  # its audit: by its id
         done = run_worker_burst(service_config)
         assert done.returncode == 0, done.stderr[-3000:]
         entry = queue.entry(state["id"])
@@ -135,14 +135,16 @@ def test_the_informed_cheaters_games_meet_the_stricter_test(
         if not expected.flagged:
             assert [s["game_id"] for s in entry.verdict["scouts"]] == [scout_game]
             continue
-        assert entry.verdict["method"] == "foresight-strict/1"
+        assert entry.verdict["method"] == "foresight-strict/2"
         assert entry.verdict["strict"] == pytest.approx(expected.strict, abs=1e-3)
         public = player.call("GET", f"/games/{state['id']}").get_json()["result"]["review"]
         assert public["state"] == "pending_review" and public["reason_code"] == "strict"
         params = params_of(name)  # nothing of the day's secret parameters is shown
         for secret in (params.threshold, params.strict_threshold,
-                       params.positional_threshold, params.strict_positional_threshold):
+                       params.positional_threshold, params.strict_positional_threshold,
+                       params.audit_threshold, params.audit_positional_threshold):
             assert f"{secret:.1f}" not in public["reason"]
+        assert "audit" not in public["reason"] and "audit" not in str(public)
 
 
 @pytest.mark.skipif(not MAXI_TABLES, reason="needs the Maxi Yatzy table (840 MB): set"
@@ -164,13 +166,13 @@ def test_maxi_yatzy_gets_the_stricter_test_with_its_table(
     _old, informed = attacks("maxi-yatzy", slots, table)
     state = play_through_the_api(cheat, "maxi-yatzy", informed.decided)
     expected = strict_assess(MoveLog.from_json(state["log"]), solve_ceiling(rules, slots),
-                             table, params_of("maxi-yatzy"))
+                             table, params_of("maxi-yatzy"), state["id"])
     done = run_worker_burst(service_config)
     assert done.returncode == 0, done.stderr[-3000:]
     entry = ReviewQueue(redis_client, PREFIX).entry(state["id"])
     assert entry is not None and entry.state == "pending"  # by the test, or the link
     if expected.flagged:
-        assert entry.verdict["method"] == "foresight-strict/1"
+        assert entry.verdict["method"] == "foresight-strict/2"
 
 
 @pytest.mark.parametrize(

@@ -294,3 +294,50 @@ def test_the_seal_waits_for_the_results_key_then_seals_the_board(
     assert all(verify_receipt(key.public_key(), leaf.accepted, leaf.receipt) for leaf in leaves
                if leaf.accepted is not None and leaf.receipt is not None)
     assert rollover_module.rollover(AFTER_CLOSE)["days"] == []  # sealed once
+
+
+def test_rebuild_restores_a_lost_results_log_from_its_files(
+    redis_client, make_result, job_env
+) -> None:
+    """Redis loses the sealed log: ``daily rebuild`` puts it back from the files beside
+    the archive (the same leaves and heads), and refuses a truncated file."""
+    from daily.service.audit.day_log import DayLog
+    from daily.service.days.keyring import init_keys
+
+    config = load_config()
+    init_keys(config.keys_dir)
+    fill(redis_client, make_result, 4)
+    rollover_module.rollover(AFTER_CLOSE)
+    day_log = DayLog(redis_client, config, dt.date(2026, 11, 29), "yahtzee")
+    heads, leaves = day_log.heads(), list(day_log.leaves())
+    assert len(leaves) == 4 and heads[-1].size == 4
+    code = leaves[0].code
+    proof = day_log.proof(code)
+
+    def lose_the_log() -> None:
+        lost = redis_client.keys(day_log.key("*"))
+        assert lost
+        redis_client.delete(*lost)
+        assert day_log.latest() is None
+
+    def rebuild() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "daily", "rebuild", "2026-11-29", "yahtzee"],
+            env=job_env, cwd=ROOT, capture_output=True, text=True, timeout=60,
+        )
+
+    lose_the_log()
+    cli = rebuild()
+    assert cli.returncode == 0, cli.stderr
+    assert "restored the results log of 2026-11-29 yahtzee: 4 leaves" in cli.stdout
+    assert day_log.heads() == heads and list(day_log.leaves()) == leaves
+    assert day_log.proof(code) == proof
+
+    log_path, _ = day_log.files()
+    log_path.write_bytes(b"".join(log_path.read_bytes().splitlines(keepends=True)[:3]))
+    lose_the_log()
+    cli = rebuild()
+    assert cli.returncode != 0
+    errors = [line for line in cli.stderr.splitlines() if not line.startswith("rebuild ")]
+    assert len(errors) == 1 and "do not hash to the latest head" in errors[0]
+    assert "Traceback" not in cli.stderr and day_log.latest() is None

@@ -246,13 +246,54 @@ class DayLog:
 
     def write_files(self) -> tuple[Path, Path]:
         """Write the log and the heads beside the day's archive (atomic replace)."""
-        base = archive_path(self.config.archive_dir, self.day.isoformat(), self.ruleset)
-        log_path, heads_path = base.with_suffix(".log.jsonl"), base.with_suffix(".heads.jsonl")
+        log_path, heads_path = self.files()
         write_atomic(log_path, self.chunks())
         write_atomic(heads_path, (
             json.dumps(h.to_json(), separators=(",", ":")).encode() + b"\n"
             for h in self.heads()))
         return log_path, heads_path
+
+    def files(self, archive: Path | None = None) -> tuple[Path, Path]:
+        """The log's and the heads' files beside the day's archive (or beside
+        ``archive``, a copy of it elsewhere)."""
+        base = archive or archive_path(self.config.archive_dir, self.day.isoformat(),
+                                       self.ruleset)
+        return base.with_suffix(".log.jsonl"), base.with_suffix(".heads.jsonl")
+
+    def restore(self, archive: Path | None = None) -> int | None:
+        """Put the log and its heads back in Redis from their files (``daily rebuild``
+        after Redis lost them), replacing what Redis holds; the number of leaves, or
+        ``None`` when the day set has no heads file (its log was never sealed).
+
+        The leaves must hash to the latest head's size and root, so a truncated or
+        edited file is refused (:class:`StateError`) and Redis is left as it was.
+        """
+        log_path, heads_path = self.files(archive)
+        if not heads_path.exists():
+            return None
+        try:
+            heads = [SignedHead.from_json(json.loads(line))
+                     for line in heads_path.read_bytes().splitlines() if line.strip()]
+            leaves = [Leaf.from_json(json.loads(line))
+                      for line in log_path.read_bytes().splitlines() if line.strip()]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise StateError(f"the results log of {self.day} {self.ruleset} cannot be "
+                             f"read: {exc}", field="log") from None
+        if not heads:
+            raise StateError(f"{heads_path} holds no head", field="heads")
+        latest = heads[-1]
+        root = MerkleTree([leaf_hash(leaf_bytes(leaf)) for leaf in leaves]).root()
+        if len(leaves) != latest.size or root != latest.root_bytes:
+            raise StateError(
+                f"{log_path}: {len(leaves)} leaves that do not hash to the latest head "
+                f"({latest.size} leaves, root {latest.root[:16]}...)", field="log")
+        self._append(leaves, 0, CHUNK, fresh=True)
+        with self.conn.pipeline(transaction=True) as pipe:
+            pipe.delete(self.key("heads"))
+            pipe.rpush(self.key("heads"), *(
+                json.dumps(h.to_json(), separators=(",", ":")) for h in heads))
+            pipe.execute()
+        return len(leaves)
 
     # -- what the service knows of the day ------------------------------------------
 

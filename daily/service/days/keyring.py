@@ -62,6 +62,7 @@ from daily.dice import commitment, day_seed
 from daily.fairplay.daykey import fairplay_key
 from daily.service.clock import iso
 from daily.service.config import Config, ConfigError
+from daily.verify import DESCRIPTORS, RESULTS
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +70,7 @@ MASTER_FILE = "master.secret"
 SIGNING_FILE = "signing.key"
 RESULTS_FILE = "results.key"
 #: The purposes of the signing keys, and the file of each one's current private key.
-PURPOSES = {"descriptors": SIGNING_FILE, "results": RESULTS_FILE}
-DESCRIPTORS, RESULTS = "descriptors", "results"
+PURPOSES = {DESCRIPTORS: SIGNING_FILE, RESULTS: RESULTS_FILE}
 PUBLIC_FILE = "public-keys.json"
 RETIRED_DIR = "retired"
 ALGORITHM = "Ed25519"

@@ -377,7 +377,8 @@ def _check(
         from daily.fairplay.columns import assess_columns
 
         return assess_columns(game, _day_slots(config, rules, result.date),
-                              _column_table(config, rules), params, strict=strict)
+                              _column_table(config, rules), params, strict=strict,
+                              game_id=result.game_id)
     from daily.fairplay.foresight import assess, assess_ceiling_value
     from daily.fairplay.strict import strict_assess
 
@@ -392,7 +393,7 @@ def _check(
         return assess_ceiling_value(game, value, slots, total=result.total)
     ceiling = day_ceiling(conn, config, rules, result.date)
     if strict:
-        return strict_assess(game, ceiling, table, params)
+        return strict_assess(game, ceiling, table, params, result.game_id)
     return assess(game, ceiling, table, params)
 
 
