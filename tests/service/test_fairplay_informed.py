@@ -151,7 +151,13 @@ def test_the_informed_cheaters_games_meet_the_stricter_test(
                     " DAILY_TEST_MAXI_TABLES to a folder holding it")
 def test_maxi_yatzy_gets_the_stricter_test_with_its_table(
     tables: Path, service_config: Config, redis_client: redis.Redis, make_player: Any,
+    clock: Any,
 ) -> None:
+    """The attack of the issue (the best game under the old published line) and the
+    informed cheater's game on a Maxi Yatzy board get the consumer's decision of the core
+    on the day's parameters: pending at the top, by the stricter test or by the link to
+    the day's scout, and not reviewed below it. (On this seeded day the attack scores
+    486 of a ceiling of 494 and passes the stricter test: only the scout link holds it.)"""
     assert MAXI_TABLES is not None
     rules = get_ruleset("maxi-yatzy")
     table = get_table(rules, Path(MAXI_TABLES))
@@ -159,20 +165,33 @@ def test_maxi_yatzy_gets_the_stricter_test_with_its_table(
         link = tables / path.name
         if not link.exists():
             link.symlink_to(path)
-    honest, throwaway, cheat = make_player("Ada"), make_player("x1"), make_player("Ace")
+    honest, throwaway = make_player("Ada"), make_player("x1")
     play_out(honest, ranked(honest, "maxi-yatzy"))
     slots = scout(throwaway, "maxi-yatzy")
     assert run_worker_burst(service_config).returncode == 0
-    _old, informed = attacks("maxi-yatzy", slots, table)
-    state = play_through_the_api(cheat, "maxi-yatzy", informed.decided)
-    expected = strict_assess(MoveLog.from_json(state["log"]), solve_ceiling(rules, slots),
-                             table, params_of("maxi-yatzy"), state["id"])
-    done = run_worker_burst(service_config)
-    assert done.returncode == 0, done.stderr[-3000:]
-    entry = ReviewQueue(redis_client, PREFIX).entry(state["id"])
-    assert entry is not None and entry.state == "pending"  # by the test, or the link
-    if expected.flagged:
-        assert entry.verdict["method"] == "foresight-strict/2"
+    clock.advance(minutes=5)  # the cheats play after the scout
+    board = Leaderboard(redis_client, DATE, "maxi-yatzy", prefix=PREFIX)
+    ceiling = solve_ceiling(rules, slots)
+    old, informed = attacks("maxi-yatzy", slots, table)
+    queue = ReviewQueue(redis_client, PREFIX)
+    for player, game in ((make_player("Old"), old), (make_player("Ace"), informed)):
+        top = max(e.score for e in board.top(3))
+        state = play_through_the_api(player, "maxi-yatzy", game.decided)
+        assert state["total"] == game.total
+        expected = strict_assess(MoveLog.from_json(state["log"]), ceiling, table,
+                                 params_of("maxi-yatzy"), state["id"])
+        done = run_worker_burst(service_config)
+        assert done.returncode == 0, done.stderr[-3000:]
+        entry = queue.entry(state["id"])
+        if game is old:
+            assert game.total > top  # the issue's attack enters the top
+        if game.total <= top:  # not entering the top: the ordinary test only
+            assert entry is None
+            continue
+        assert entry is not None and entry.state == "pending"  # by the test, or the link
+        assert entry.reason_code == ("strict" if expected.flagged else "scout_link")
+        if expected.flagged:
+            assert entry.verdict["method"] == "foresight-strict/2"
 
 
 @pytest.mark.parametrize(
