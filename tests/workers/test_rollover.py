@@ -341,3 +341,9 @@ def test_rebuild_restores_a_lost_results_log_from_its_files(
     errors = [line for line in cli.stderr.splitlines() if not line.startswith("rebuild ")]
     assert len(errors) == 1 and "do not hash to the latest head" in errors[0]
     assert "Traceback" not in cli.stderr and day_log.latest() is None
+
+    log_path.write_bytes(b'{"not": "a leaf"}\n')
+    cli = rebuild()
+    errors = [line for line in cli.stderr.splitlines() if not line.startswith("rebuild ")]
+    assert cli.returncode != 0 and len(errors) == 1 and "Traceback" not in cli.stderr
+    assert f"{log_path}: line 1:" in errors[0] and day_log.latest() is None

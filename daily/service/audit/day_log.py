@@ -45,10 +45,10 @@ import logging
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 
@@ -73,6 +73,7 @@ from daily.service.review.queue import CLEARED, DISQUALIFIED, ReviewQueue
 log = logging.getLogger(__name__)
 
 #: Leaf lines per zlib chunk of the stored log.
+T = TypeVar("T")
 CHUNK = 1024
 #: Game records read per pipelined round trip at the close.
 BATCH = 1000
@@ -271,14 +272,8 @@ class DayLog:
         log_path, heads_path = self.files(archive)
         if not heads_path.exists():
             return None
-        try:
-            heads = [SignedHead.from_json(json.loads(line))
-                     for line in heads_path.read_bytes().splitlines() if line.strip()]
-            leaves = [Leaf.from_json(json.loads(line))
-                      for line in log_path.read_bytes().splitlines() if line.strip()]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise StateError(f"the results log of {self.day} {self.ruleset} cannot be "
-                             f"read: {exc}", field="log") from None
+        heads = _read_lines(heads_path, SignedHead.from_json, "heads")
+        leaves = _read_lines(log_path, Leaf.from_json, "log")
         if not heads:
             raise StateError(f"{heads_path} holds no head", field="heads")
         latest = heads[-1]
@@ -415,6 +410,24 @@ class DayLog:
         if new:
             self._append(new, self.size(), 1, fresh=False)
         return len(new)
+
+
+def _read_lines(path: Path, parse: Callable[[Any], T], field: str) -> list[T]:
+    """Each non-blank line of a JSON Lines file, parsed; :class:`StateError` naming the
+    file and the line at fault."""
+    try:
+        lines = path.read_bytes().splitlines()
+    except OSError as exc:
+        raise StateError(f"{path} cannot be read: {exc.strerror}", field=field) from None
+    out = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(parse(json.loads(line)))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise StateError(f"{path}: line {number}: {exc}", field=field) from None
+    return out
 
 
 def _raw(value: bytes | str) -> bytes:
