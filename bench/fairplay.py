@@ -70,7 +70,6 @@ from benchjson import figure
 from daily.fairplay import kernel
 from daily.fairplay.daykey import (
     AUDIT_POSITIONAL_RANGE,
-    AUDIT_RANGE,
     AUDIT_SHARE,
     POSITIONAL_RANGE,
     SCRUTINY_SHARE,
@@ -78,6 +77,7 @@ from daily.fairplay.daykey import (
     STRICT_RANGE,
     THRESHOLD_RANGE,
     DayParams,
+    audit_range,
     fairplay_key,
 )
 from daily.fairplay.foresight import Walked, positional_statistic, statistic
@@ -90,9 +90,11 @@ from daily.strategy.tables.lookup import table_or_solve
 from daily.strategy.triple import column_rules
 
 TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
-#: Other lowest audit lines measured side by side (each a range of the same width as
-#: AUDIT_RANGE), for the trade-off between the review load and the informed cheater.
-AUDIT_LOWS = (1.0, AUDIT_RANGE[0], 2.0, 2.5, 3.0, 4.0)
+#: Lowest audit lines measured side by side (each a range one wide, as the ruleset's
+#: audit_range, which is one of them), for the trade-off between the review load and the
+#: informed cheater.
+AUDIT_LOWS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
+AUDIT_WIDTH = 1.0
 #: The cheaters measured (see the module text).
 CHEATERS = ("informed", "gambling", "under the top")
 #: Bootstrap runs and horizon (days) of the gambling cheater's record across days.
@@ -126,15 +128,16 @@ def top_tests(players: int) -> float:
     return float(np.sum(np.minimum(tops, n) / n))
 
 
-def moved(params: DayParams, low: float) -> DayParams:
+def moved(params: DayParams, ruleset: str, low: float) -> DayParams:
     """The day's parameters had its audit line been drawn in ``[low, low + width)`` (the
-    same draw: the day's position within its range).
+    same draw: the day's position within its range, ``audit_range(ruleset)``).
 
-    >>> p = DayParams.from_key(bytes(32))
-    >>> round(moved(p, 5.0).audit_threshold - p.audit_threshold, 6) == 5.0 - AUDIT_RANGE[0]
-    True
+    >>> p = DayParams.from_key(bytes(32), "yahtzee")
+    >>> round(moved(p, "yahtzee", 5.0).audit_threshold - p.audit_threshold, 6)
+    3.5
     """
-    return replace(params, audit_threshold=low + params.audit_threshold - AUDIT_RANGE[0])
+    start = audit_range(ruleset)[0]
+    return replace(params, audit_threshold=low + params.audit_threshold - start)
 
 
 def exceeds(value: float, span: tuple[float, float]) -> float:
@@ -181,7 +184,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
     days: list[dict[str, Any]] = []
     started = time.perf_counter()
     for day in range(args.days):
-        params = DayParams.from_key(fairplay_key(master, rules.name, f"sim-{day}"))
+        params = DayParams.from_key(fairplay_key(master, rules.name, f"sim-{day}"), rules.name)
         sim = SimDay(rules, table, slots_all[day], params)
         board = np.sort(honest_board(sim, args.board, args.seed + day))[::-1]
         # The lines of a board of --board-of players, from a sample of --board: its
@@ -200,7 +203,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
             audited = params.audited(f"honest-{day}-{k}")
             # Held when audited, over the draw of the audit's lines (exact for a uniform
             # line): at each of AUDIT_LOWS.
-            if_audited = [1.0 if ordinary else 1 - (1 - exceeds(scr, (low, low + _width()))) * (
+            if_audited = [1.0 if ordinary else 1 - (1 - exceeds(scr, (low, low + AUDIT_WIDTH))) * (
                 1 - exceeds(scr_pos, AUDIT_POSITIONAL_RANGE)) for low in AUDIT_LOWS]
             honest.append((day, tau, statistic(walked.loglik), scr,
                            positional_statistic(walked.evidence), scr_pos,
@@ -226,7 +229,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
             if name == "under the top":  # stays out of the top: the ordinary test only
                 ok = [k and g.total < top for g, k in zip(games, public_ok, strict=True)]
             else:
-                line, line_pos = safe_lines(gamble=name == "gambling")
+                line, line_pos = safe_lines(rules.name, gamble=name == "gambling")
                 ok = [k and w_s < line and w_p < line_pos
                       for k, (w_s, w_p) in zip(public_ok, worst, strict=True)]
             chosen[name] = judged(best_of(games, ok, optimal_game), sim, lines,
@@ -235,7 +238,8 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
         for low in AUDIT_LOWS:
             ok = [k and w_s < low and w_p < AUDIT_POSITIONAL_RANGE[0]
                   for k, (w_s, w_p) in zip(public_ok, worst, strict=True)]
-            day_sim = SimDay(rules, table, sim.slots, moved(params, low), sim.ceiling)
+            day_sim = SimDay(rules, table, sim.slots, moved(params, rules.name, low),
+                             sim.ceiling)
             at_lows[f"{low:g}"] = judged(best_of(games, ok, optimal_game), day_sim, lines,
                                          f"informed-{day}")
         days.append({
@@ -285,10 +289,6 @@ def judged(walked: Walked, sim: SimDay, lines: tuple[int, int, int],
             "held_share": round(p_held, 4), "held_unaudited": bool(normal),
             "held_if_audited": bool(if_audited), "audited": bool(audited),
             "held": bool(if_audited if audited else normal)}
-
-
-def _width() -> float:
-    return AUDIT_RANGE[1] - AUDIT_RANGE[0]
 
 
 def record_days(gains: np.ndarray, held: np.ndarray, spread: float | None,
@@ -344,7 +344,7 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
     n_top = int(top.sum())
     fp_ordinary = float(held_ordinary.mean())
     strict_normal = (h[:, 9] == 1)[top]
-    k_audit = AUDIT_LOWS.index(AUDIT_RANGE[0])
+    k_audit = AUDIT_LOWS.index(audit_range(rules.name)[0])
 
     def fp_top_at(k: int) -> float:  # the share of top games held, over the audit's draw
         if not n_top:
@@ -373,7 +373,8 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
         "cheater_subsets": args.cheater_subsets,
         "threshold_range": list(THRESHOLD_RANGE), "strict_range": list(STRICT_RANGE),
         "strict_positional_range": list(STRICT_POSITIONAL_RANGE),
-        "audit_range": list(AUDIT_RANGE), "audit_positional_range": list(AUDIT_POSITIONAL_RANGE),
+        "audit_range": list(audit_range(rules.name)),
+        "audit_positional_range": list(AUDIT_POSITIONAL_RANGE),
         "audit_share": AUDIT_SHARE, "scrutiny_share": SCRUTINY_SHARE,
         "optimal_expected": round(table.expected, 2) if len(rules.weights) == 1 else None,
         "honest": {
@@ -404,8 +405,11 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
             n: round(v / int(n) * 100_000, 3) for n, v in load.items()},
         "cheaters": cheaters,
         "aims": {
+            # An unheld game in the top 10 on a day when optimal play (anyone's, with
+            # the public strategy table) is there too is no gain of the cheating: the
+            # aim counts the days when the cheating put it there.
             "no_unheld_top10_on_99pct_of_days": (
-                informed["share_of_days_unheld_in_top10_expected"] <= 0.01),
+                informed["share_of_days_unheld_in_top10_beyond_optimal_expected"] <= 0.01),
             "unheld_gain_at_most_10": (informed["unheld_mean_gain"] is not None
                                        and informed["unheld_mean_gain"] <= 10.0),
             "honest_held_at_most_1_in_10000": float(held_expected.mean()) <= 1e-4,
@@ -414,7 +418,7 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
         },
         "audit_line_tradeoff": {
             f"{low:g}": {
-                "range": [low, low + _width()],
+                "range": [low, low + AUDIT_WIDTH],
                 "honest_top_held_share_if_audited": (round(float(h[top, 11 + k].mean()), 5)
                                                      if n_top else None),
                 "review_load_per_100000_players": {
@@ -452,6 +456,7 @@ def _cheater(games: list[dict[str, Any]], ruleset: str | None) -> dict[str, Any]
     unheld = 1 - p_held
     in_top10 = np.array([g["in_top10"] for g in games], dtype=float)
     drawn = [g for g in games if not g["held"]]
+    beyond = np.array([not g["optimal_in_top10"] for g in games], dtype=float)
     out: dict[str, Any] = {
         "held_share": round(float(p_held.mean()), 4),
         "held_drawn": sum(1 for g in games if g["held"]),
@@ -467,9 +472,11 @@ def _cheater(games: list[dict[str, Any]], ruleset: str | None) -> dict[str, Any]
         "share_of_days_unheld_in_top10_expected": round(
             float(np.mean(in_top10 * unheld)), 4),
         # The days when optimal play (allowed: a strategy table) is not in the top 10
-        # itself: what the cheating adds.
+        # itself: what the cheating adds (the aim's measure).
         "days_unheld_in_top10_beyond_optimal_expected": round(float(np.sum(
-            in_top10 * unheld * np.array([not g["optimal_in_top10"] for g in games]))), 3),
+            in_top10 * unheld * beyond)), 3),
+        "share_of_days_unheld_in_top10_beyond_optimal_expected": round(float(np.mean(
+            in_top10 * unheld * beyond)), 4),
         "days_optimal_in_top10": sum(1 for g in games if g["optimal_in_top10"]),
     }
     if ruleset is not None:
@@ -523,6 +530,9 @@ def headline(summary: dict[str, Any]) -> dict[str, benchjson.Figure]:
                                        "points over optimal play"),
         "informed_unheld_in_top10": figure(
             round(100 * informed["share_of_days_unheld_in_top10_expected"], 2), "% of days"),
+        "informed_unheld_in_top10_beyond_optimal": figure(
+            round(100 * informed["share_of_days_unheld_in_top10_beyond_optimal_expected"], 2),
+            "% of days (optimal play out of the top 10)"),
         "gambling_unheld_gain": figure(gambling["unheld_mean_gain"] or 0.0,
                                        "points over optimal play"),
         "gambling_unheld_in_top10": figure(

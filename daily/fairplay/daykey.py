@@ -22,7 +22,8 @@ ASCII name) read as uniform numbers (:func:`uniform`):
   fairplay_key, message = ASCII "scrutiny:{t}:{r}") read as a big-endian number are below
   ``SCRUTINY_SHARE * 2^64`` (about half of the decisions);
 * ``audit_threshold`` and ``audit_positional_threshold``: the far lower lines of an
-  *audit*, uniform in :data:`AUDIT_RANGE` and :data:`AUDIT_POSITIONAL_RANGE`; a game on
+  *audit*, uniform in the ruleset's :func:`audit_range` (:data:`AUDIT_RANGE`, lower for
+  Maxi Yatzy: :data:`AUDIT_RANGES`) and in :data:`AUDIT_POSITIONAL_RANGE`; a game on
   its way into the top is audited (:meth:`DayParams.audited`) when the first 8 bytes of
   HMAC-SHA256(key = fairplay_key, message = ASCII "audit:{game id}") read as above are
   below ``AUDIT_SHARE * 2^64`` (one game in :data:`AUDIT_SHARE`'s inverse), and then
@@ -35,15 +36,16 @@ two hundred only, so their false positives average over the lines. It is drawn p
 
 The key of a day set is published after the reveal, next to the day seed (the day's
 descriptor, ``fairplay_key``): anyone can then derive the same parameters
-(:meth:`DayParams.from_key`) and re-check every decision of that day. Before the reveal
+(:meth:`DayParams.from_key`, with the day set's ruleset) and re-check every decision of
+that day. Before the reveal
 it appears nowhere: not in logs, answers, job results or errors; :class:`DayParams`
 never shows it in its ``repr``.
 
 >>> params = DayParams.from_key(fairplay_key(b"daily-dice-example-master-secret",
-...                                          "yahtzee", "2026-11-29"))
+...                                          "yahtzee", "2026-11-29"), "yahtzee")
 >>> THRESHOLD_RANGE[0] <= params.threshold < THRESHOLD_RANGE[1]
 True
->>> params == DayParams.from_key(bytes.fromhex(params.to_json()["key"]))
+>>> params == DayParams.from_key(bytes.fromhex(params.to_json()["key"]), "yahtzee")
 True
 >>> "key" in repr(params)
 False
@@ -75,6 +77,12 @@ AUDIT_SHARE = 0.005
 #: The audit's lines (scrutiny likelihood ratio, scrutiny positional test).
 AUDIT_RANGE = (1.5, 2.5)
 AUDIT_POSITIONAL_RANGE = (3.0, 4.0)
+#: The rulesets whose audit likelihood line is drawn from a range of their own. Maxi
+#: Yatzy's games have half as many decisions again as Yahtzee's, and the informed
+#: cheater kept +11.8 points under a line of 1.5 to 2.5 (36 days); under 1 to 2 it keeps
+#: less, for about one audited honest top game in five held instead of one in eight
+#: (``docs/fairplay.md``, *Measured*).
+AUDIT_RANGES: dict[str, tuple[float, float]] = {"maxi-yatzy": (1.0, 2.0)}
 
 
 if TYPE_CHECKING:  # numpy is imported where the weights are needed (not by web processes)
@@ -124,6 +132,15 @@ def is_audited(key: bytes, game_id: str) -> bool:
     return uniform(key, f"audit:{game_id}") < AUDIT_SHARE
 
 
+def audit_range(ruleset: str) -> tuple[float, float]:
+    """The range the audit's likelihood line of ``ruleset`` is drawn in.
+
+    >>> audit_range("yahtzee"), audit_range("maxi-yatzy")
+    ((1.5, 2.5), (1.0, 2.0))
+    """
+    return AUDIT_RANGES.get(ruleset, AUDIT_RANGE)
+
+
 def key_matches(key: bytes, expected: bytes) -> bool:
     """Whether two keys are the same, compared in constant time.
 
@@ -146,8 +163,9 @@ class DayParams:
     audit_positional_threshold: float
 
     @classmethod
-    def from_key(cls, key: bytes) -> DayParams:
-        """Derive every parameter from the day set's fair-play key."""
+    def from_key(cls, key: bytes, ruleset: str) -> DayParams:
+        """Derive every parameter from the fair-play key of a day set of ``ruleset``
+        (whose name chooses the audit's range, :func:`audit_range`)."""
         if not isinstance(key, bytes) or len(key) != 32:
             raise DayKeyError("a fair-play key is 32 bytes", field="fairplay_key")
         def draw(name: str, span: tuple[float, float]) -> float:
@@ -159,15 +177,15 @@ class DayParams:
             draw("strict_threshold", STRICT_RANGE),
             draw("positional_threshold", POSITIONAL_RANGE),
             draw("strict_positional_threshold", STRICT_POSITIONAL_RANGE),
-            draw("audit_threshold", AUDIT_RANGE),
+            draw("audit_threshold", audit_range(ruleset)),
             draw("audit_positional_threshold", AUDIT_POSITIONAL_RANGE),
         )
 
     @classmethod
-    def from_hex(cls, text: str) -> DayParams:
-        """From the published key (64 hex digits).
+    def from_hex(cls, text: str, ruleset: str) -> DayParams:
+        """From the published key (64 hex digits) of a day set of ``ruleset``.
 
-        >>> DayParams.from_hex("zz")
+        >>> DayParams.from_hex("zz", "yahtzee")
         Traceback (most recent call last):
         ...
         daily.fairplay.daykey.DayKeyError: fairplay_key: is not 64 hex digits
@@ -178,7 +196,7 @@ class DayParams:
             key = b""
         if len(key) != 32:
             raise DayKeyError("is not 64 hex digits", field="fairplay_key")
-        return cls.from_key(key)
+        return cls.from_key(key, ruleset)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DayParams) and key_matches(self.key, other.key)
@@ -191,7 +209,7 @@ class DayParams:
         in the scrutiny subset, 0 outside.
 
         >>> import numpy as np
-        >>> DayParams.from_key(bytes(32)).weights(np.array([[0, 0], [1, 1]])).tolist()
+        >>> DayParams.from_key(bytes(32), "yahtzee").weights(np.array([[0, 0], [1, 1]])).tolist()
         [1.0, 0.0]
         """
         import numpy as np
@@ -205,7 +223,7 @@ class DayParams:
     def audited(self, game_id: str | None) -> bool:
         """Whether the game ``game_id`` is audited (never without an id).
 
-        >>> DayParams.from_key(bytes(32)).audited(None)
+        >>> DayParams.from_key(bytes(32), "yahtzee").audited(None)
         False
         """
         return game_id is not None and is_audited(self.key, game_id)

@@ -12,7 +12,7 @@ candidate games with foresight and keeps the best-scoring one that it can check 
 
 safe meaning: the ordinary statistic under the lowest line of its range, and the
 scrutiny statistics under the lowest line the stricter test can use, the audit's
-(:data:`daily.fairplay.daykey.AUDIT_RANGE`), for each of ``subsets`` subsets it draws
+(:func:`daily.fairplay.daykey.audit_range`), for each of ``subsets`` subsets it draws
 itself (it aims at the top, where the stricter test runs). Optimal play is always safe
 (its statistic is 0).
 
@@ -27,7 +27,8 @@ the tests run them on a few.
 >>> from daily.strategy.simulate import random_slots
 >>> from daily.fairplay.daykey import DayParams
 >>> rules = get_ruleset("yacht", {"forced_order": True})
->>> day = SimDay(rules, solve(rules), random_slots(rules, 1, 3)[0], DayParams.from_key(bytes(32)))
+>>> params = DayParams.from_key(bytes(32), "yacht")
+>>> day = SimDay(rules, solve(rules), random_slots(rules, 1, 3)[0], params)
 >>> game = informed_game(day, np.random.default_rng(1), subsets=4)
 >>> game.total >= day.walk(kernel.SOFTMAX).total  # never worse than optimal play
 True
@@ -42,13 +43,13 @@ from daily.fairplay.ceiling import Ceiling, solve_ceiling
 from daily.fairplay.columns import walk_columns
 from daily.fairplay.daykey import (
     AUDIT_POSITIONAL_RANGE,
-    AUDIT_RANGE,
     POSITIONAL_RANGE,
     SCRUTINY_SHARE,
     STRICT_POSITIONAL_RANGE,
     STRICT_RANGE,
     THRESHOLD_RANGE,
     DayParams,
+    audit_range,
 )
 from daily.fairplay.foresight import BETAS_E, BETAS_V, Walked, positional_statistic, statistic
 from daily.fairplay.strict import strict_lines, weighted_statistic
@@ -129,29 +130,32 @@ def own_subsets(walked: Walked, rng: np.random.Generator, count: int) -> tuple[f
     return worst, worst_pos
 
 
-def safe_lines(gamble: bool = False) -> tuple[float, float]:
-    """The scrutiny lines the cheater stays under: the audit's lowest (the lowest lines
-    the stricter test can use), or with ``gamble`` the strict ones' lowest.
+def safe_lines(ruleset: str, gamble: bool = False) -> tuple[float, float]:
+    """The scrutiny lines the cheater stays under on a day of ``ruleset``: the audit's
+    lowest (the lowest lines the stricter test can use), or with ``gamble`` the strict
+    ones' lowest.
 
-    >>> safe_lines() < safe_lines(gamble=True)
+    >>> safe_lines("yahtzee") < safe_lines("yahtzee", gamble=True)
+    True
+    >>> safe_lines("maxi-yatzy") < safe_lines("yahtzee")
     True
     """
     if gamble:
         return STRICT_RANGE[0], STRICT_POSITIONAL_RANGE[0]
-    return (min(AUDIT_RANGE[0], STRICT_RANGE[0]),
+    return (min(audit_range(ruleset)[0], STRICT_RANGE[0]),
             min(AUDIT_POSITIONAL_RANGE[0], STRICT_POSITIONAL_RANGE[0]))
 
 
-def looks_safe(walked: Walked, rng: np.random.Generator, subsets: int,
+def looks_safe(walked: Walked, ruleset: str, rng: np.random.Generator, subsets: int,
                gamble: bool = False) -> bool:
-    """Whether the public parts of the detector let the game through, as far as the
-    cheater can tell (the lowest lines; its own draws of the subset; ``gamble``: the
-    audit ignored)."""
+    """Whether the public parts of the detector let a game of ``ruleset`` through, as
+    far as the cheater can tell (the lowest lines; its own draws of the subset;
+    ``gamble``: the audit ignored)."""
     if (statistic(walked.loglik) >= THRESHOLD_RANGE[0]
             or positional_statistic(walked.evidence) >= POSITIONAL_RANGE[0]):
         return False
     worst, worst_pos = own_subsets(walked, rng, subsets)
-    line, line_pos = safe_lines(gamble)
+    line, line_pos = safe_lines(ruleset, gamble)
     return worst < line and worst_pos < line_pos
 
 
@@ -170,6 +174,7 @@ def informed_game(day: SimDay, rng: np.random.Generator, subsets: int = 32,
     none scores more (``gamble``: the gambling cheater's)."""
     best = day.walk(kernel.SOFTMAX, 0.0)
     for walked in candidates(day):
-        if walked.total > best.total and looks_safe(walked, rng, subsets, gamble):
+        if walked.total > best.total and looks_safe(walked, day.rules.name, rng, subsets,
+                                                    gamble):
             best = walked
     return best

@@ -29,7 +29,7 @@ one random subset, not its worst. ``docs/fairplay.md`` gives the method and the 
 >>> from daily.fairplay.daykey import DayParams
 >>> rules = get_ruleset("yacht", {"forced_order": True})
 >>> ceiling = ceiling_of_seed(rules, bytes(32))
->>> params = DayParams.from_key(bytes(32))
+>>> params = DayParams.from_key(bytes(32), "yacht")
 >>> verdict = strict_assess(ceiling.perfect_log(seed=bytes(32)), ceiling, solve(rules), params)
 >>> verdict.method, verdict.strict is not None, verdict.audit_threshold is None
 ('foresight-strict/2', True, True)
@@ -87,7 +87,7 @@ def strict_lines(params: DayParams, audited: bool) -> tuple[float, float]:
     """The lines of the scrutiny statistics (likelihood, positional): the strict ones,
     or the audit's on an audited game.
 
-    >>> p = DayParams.from_key(bytes(32))
+    >>> p = DayParams.from_key(bytes(32), "yahtzee")
     >>> strict_lines(p, True) < strict_lines(p, False)
     True
     """

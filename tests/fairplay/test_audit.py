@@ -5,6 +5,7 @@ on the games that are audited."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from daily.fairplay import kernel
 from daily.fairplay.daykey import (
@@ -14,6 +15,7 @@ from daily.fairplay.daykey import (
     STRICT_POSITIONAL_RANGE,
     STRICT_RANGE,
     DayParams,
+    audit_range,
     fairplay_key,
 )
 from daily.fairplay.informed import SimDay, informed_game, safe_lines
@@ -25,8 +27,8 @@ MASTER = b"daily-dice-example-master-secret"
 
 
 def test_the_audit_is_drawn_per_game_from_the_days_key() -> None:
-    params = DayParams.from_key(fairplay_key(MASTER, "yahtzee", "2026-11-29"))
-    other = DayParams.from_key(fairplay_key(MASTER, "yahtzee", "2026-11-30"))
+    params = DayParams.from_key(fairplay_key(MASTER, "yahtzee", "2026-11-29"), "yahtzee")
+    other = DayParams.from_key(fairplay_key(MASTER, "yahtzee", "2026-11-30"), "yahtzee")
     assert AUDIT_RANGE[0] <= params.audit_threshold < AUDIT_RANGE[1] <= STRICT_RANGE[0]
     assert (AUDIT_POSITIONAL_RANGE[0] <= params.audit_positional_threshold
             < AUDIT_POSITIONAL_RANGE[1] <= STRICT_POSITIONAL_RANGE[0])
@@ -37,10 +39,28 @@ def test_the_audit_is_drawn_per_game_from_the_days_key() -> None:
     assert not params.audited(None)  # no id, no audit
     # Published after the reveal: anyone re-derives the lines and which games were audited.
     published = params.to_json()
-    again = DayParams.from_hex(published["key"])
+    again = DayParams.from_hex(published["key"], "yahtzee")
     assert published["audit_threshold"] == round(params.audit_threshold, 6)
     assert {i for i in ids if again.audited(i)} == audited
     assert params.key.hex() not in repr(params)
+
+
+def test_maxi_yatzys_audit_line_is_drawn_from_its_own_lower_range() -> None:
+    """Maxi Yatzy's audit line is drawn in 1 to 2 (its games hide more gain under the
+    same line); the ruleset named with the key chooses the range, nothing else moves."""
+    assert audit_range("maxi-yatzy") == (1.0, 2.0) and audit_range("yacht") == AUDIT_RANGE
+    lines = []
+    for d in range(1, 29):
+        key = fairplay_key(MASTER, "maxi-yatzy", f"2026-02-{d:02d}")
+        maxi, other = DayParams.from_key(key, "maxi-yatzy"), DayParams.from_key(key, "yatzy")
+        assert 1.0 <= maxi.audit_threshold < 2.0
+        assert maxi.audit_threshold == pytest.approx(other.audit_threshold - 0.5)
+        assert (maxi.threshold, maxi.strict_threshold) == (other.threshold,
+                                                           other.strict_threshold)
+        assert DayParams.from_hex(maxi.to_json()["key"], "maxi-yatzy").audit_threshold == (
+            maxi.audit_threshold)
+        lines.append(maxi.audit_threshold)
+    assert max(lines) - min(lines) > 0.5
 
 
 def test_the_informed_cheater_stays_under_the_audit_and_the_gambler_is_held_by_it(
@@ -53,7 +73,7 @@ def test_the_informed_cheater_stays_under_the_audit_and_the_gambler_is_held_by_i
     rules = yahtzee_table.rules
     informed_gains, gambling_gains, held_when_audited = [], [], 0
     for k, slots in enumerate(random_slots(rules, 5, seed=26)):
-        params = DayParams.from_key(fairplay_key(MASTER, "yahtzee", f"sim-{k}"))
+        params = DayParams.from_key(fairplay_key(MASTER, "yahtzee", f"sim-{k}"), "yahtzee")
         day = SimDay(rules, yahtzee_table, slots, params)
         optimal = day.walk(kernel.SOFTMAX, 0.0).total
         audited_id = next(f"g_{i}" for i in range(10_000) if params.audited(f"g_{i}"))
@@ -76,4 +96,4 @@ def test_the_informed_cheater_stays_under_the_audit_and_the_gambler_is_held_by_i
         gambling_gains.append(gambling.total - optimal)
     assert held_when_audited >= 1  # the audit holds the gambler's game on some days
     assert sum(informed_gains) < sum(gambling_gains)  # and costs the informed cheater
-    assert safe_lines() < safe_lines(gamble=True)
+    assert safe_lines("yahtzee") < safe_lines("yahtzee", gamble=True)

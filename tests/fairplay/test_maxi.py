@@ -40,7 +40,7 @@ def test_maxi_yatzy_bots_pass_the_full_test_and_the_perfect_game_does_not() -> N
     seed = bytes([61]) * 32
     ceiling = ceiling_of_seed(rules, seed)
     params = DayParams.from_key(fairplay_key(b"daily-dice-maxi-test-master-key", rules.name,
-                                             "2026-11-29"))
+                                             "2026-11-29"), rules.name)
     for level in ("easy", "medium", "hard"):
         game = Bot(table, level, seed=seed).play(Game.from_seed(rules, seed))
         log = MoveLog.of_game(game, seed=seed)

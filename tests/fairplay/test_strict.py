@@ -32,14 +32,15 @@ def test_the_key_has_its_own_domain_and_derives_every_parameter() -> None:
     assert len(key) == 32 and key != day_seed(MASTER, "yahtzee", "2026-11-29")
     assert key != fairplay_key(MASTER, "yatzy", "2026-11-29")
     assert key != fairplay_key(MASTER, "yahtzee", "2026-11-30")
-    params = DayParams.from_key(key)
+    params = DayParams.from_key(key, "yahtzee")
     assert THRESHOLD_RANGE[0] <= params.threshold < THRESHOLD_RANGE[1]
     assert STRICT_RANGE[0] <= params.strict_threshold < STRICT_RANGE[1]
     published = params.to_json()
-    assert DayParams.from_hex(published["key"]) == params  # re-checkable after the reveal
+    # Re-checkable after the reveal.
+    assert DayParams.from_hex(published["key"], "yahtzee") == params
     assert key.hex() not in repr(params) and "key" not in repr(params)
     # Over many days the lines cover their ranges and the subset is about half.
-    many = [DayParams.from_key(fairplay_key(MASTER, "yahtzee", f"2026-01-{d:02d}"))
+    many = [DayParams.from_key(fairplay_key(MASTER, "yahtzee", f"2026-01-{d:02d}"), "yahtzee")
             for d in range(1, 29)]
     lines = [p.threshold for p in many]
     assert max(lines) - min(lines) > 0.5 * (THRESHOLD_RANGE[1] - THRESHOLD_RANGE[0])
@@ -47,7 +48,7 @@ def test_the_key_has_its_own_domain_and_derives_every_parameter() -> None:
     share = np.mean([p.weights(pairs).mean() for p in many])
     assert 0.4 < share < 0.6
     with pytest.raises(DayKeyError, match="fairplay_key"):
-        DayParams.from_key(b"short")
+        DayParams.from_key(b"short", "yahtzee")
 
 
 @pytest.mark.parametrize("seed", [bytes([k + 40]) * 32 for k in range(2)], ids=["a", "b"])
@@ -56,7 +57,7 @@ def test_bots_pass_the_stricter_test_and_the_perfect_game_does_not(
 ) -> None:
     rules = yahtzee_table.rules
     ceiling = ceiling_of_seed(rules, seed)
-    params = DayParams.from_key(fairplay_key(MASTER, "yahtzee", seed.hex()[:8]))
+    params = DayParams.from_key(fairplay_key(MASTER, "yahtzee", seed.hex()[:8]), "yahtzee")
     for level in ("easy", "medium", "hard"):
         game = Bot(yahtzee_table, level, seed=seed).play(Game.from_seed(rules, seed))
         verdict = strict_assess(MoveLog.of_game(game, seed=seed), ceiling, yahtzee_table,
@@ -76,7 +77,7 @@ def test_generala_gets_the_full_test(generala_table: StrategyTable) -> None:
     rules = generala_table.rules
     seed = bytes([9]) * 32
     ceiling = ceiling_of_seed(rules, seed)
-    params = DayParams.from_key(fairplay_key(MASTER, "generala", "2026-11-29"))
+    params = DayParams.from_key(fairplay_key(MASTER, "generala", "2026-11-29"), "generala")
     game = Bot(generala_table, "hard").play(Game.from_seed(rules, seed))
     assert not assess(MoveLog.of_game(game, seed=seed), ceiling, generala_table,
                       params).flagged
@@ -93,12 +94,12 @@ def test_the_informed_cheater_on_seeded_days(yahtzee_table: StrategyTable) -> No
     rng = np.random.default_rng(26)
     gains, old_gains = [], []
     for k, day_slots in enumerate(slots):
-        params = DayParams.from_key(fairplay_key(MASTER, "yahtzee", f"sim-{k}"))
+        params = DayParams.from_key(fairplay_key(MASTER, "yahtzee", f"sim-{k}"), "yahtzee")
         day = SimDay(rules, yahtzee_table, day_slots, params)
         optimal = day.walk(0 + 1, 0.0).total  # SOFTMAX at 0: optimal play
         game = informed_game(day, rng, subsets=16)
         assert statistic(game.loglik) < THRESHOLD_RANGE[0]
-        assert looks_safe(game, np.random.default_rng(k), 16)
+        assert looks_safe(game, "yahtzee", np.random.default_rng(k), 16)
         gains.append(game.total - optimal)
         # The cheater of the old check: the best game under the published line 12.
         from daily.fairplay.informed import candidates
@@ -123,7 +124,8 @@ def test_triple_yahtzee_turn_foresight(tmp_path_factory: pytest.TempPathFactory)
     table = shared_table(tmp_path_factory, column_rules(rules))
     seed = bytes([5]) * 32
     slots = slots_of_seed(rules, seed)
-    params = DayParams.from_key(fairplay_key(MASTER, "triple-yahtzee", "2026-11-29"))
+    params = DayParams.from_key(fairplay_key(MASTER, "triple-yahtzee", "2026-11-29"),
+                               "triple-yahtzee")
     for tau in (0.0, 1.0, 4.0):
         honest = play_columns(table, rules, slots, "softmax", tau=tau, seed=7)
         verdict = assess_columns(honest, slots, table, params, strict=True)

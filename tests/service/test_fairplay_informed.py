@@ -68,7 +68,7 @@ def tables(live_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -
 
 
 def params_of(name: str) -> DayParams:
-    return DayParams.from_key(fairplay_key(MASTER, name, DATE))
+    return DayParams.from_key(fairplay_key(MASTER, name, DATE), name)
 
 
 def play_through_the_api(player: Player, name: str, decided: np.ndarray) -> dict[str, Any]:
@@ -226,4 +226,4 @@ def test_the_day_key_is_published_with_the_seed_and_never_before(
     clock.set(dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC))
     revealed = client.get(f"/api/v1/days/{DATE}/yahtzee").get_json()
     assert revealed["status"] == "revealed" and "seed" in revealed
-    assert DayParams.from_hex(revealed["fairplay_key"]) == params_of("yahtzee")
+    assert DayParams.from_hex(revealed["fairplay_key"], "yahtzee") == params_of("yahtzee")

@@ -305,7 +305,8 @@ def day_params(config: Config, rules: Ruleset, date: dt.date) -> DayParams:
     key = _key(rules, date)
     hit = _kept(_PARAMS, key)
     if hit is None:
-        hit = DayParams.from_key(Keyring.load(config).fairplay_key(rules.name, date))
+        hit = DayParams.from_key(Keyring.load(config).fairplay_key(rules.name, date),
+                                  rules.name)
         _keep(_PARAMS, key, hit)
     return hit
 
