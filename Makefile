@@ -45,16 +45,17 @@ typecheck: install
 
 # With no Redis on 127.0.0.1:6379 (and DAILY_TEST_REDIS_URL unset) the tests start the
 # embedded Valkey for the run (tests/conftest.py). mypy fails the run on any type error
-# (its cache in .mypy_cache makes a rerun take about a second). Three test processes on
+# (its cache in .mypy_cache makes a rerun take about a second). Four test processes on
 # two cores: about a quarter of the suite waits on servers it started (gunicorn, Valkey,
-# Chromium, RQ workers), and a third process fills those waits (6 min 39 s against
-# 7 min 26 s with two, on the same machine). --dist worksteal gives each process a
+# Chromium, RQ workers) or on a low-priority table build, and the extra processes fill
+# those waits (8 min 24 s against 9 min 54 s with three, on the same machine; three
+# against two: 6 min 39 s against 7 min 26 s on another). --dist worksteal gives each process a
 # contiguous share of the tests (a module's live server starts once, not once per
 # process) and lets a process that runs out take half of the busiest one's rest.
 test: install test-prereqs
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/pytest -n 3 --dist worksteal
+	$(BIN)/pytest -n 4 --dist worksteal
 
 # The fast tier (tests/README.md): what needs no live server, browser, worker process or
 # server of its own, and takes no more than a few seconds (the markers of tests/tiers.py).

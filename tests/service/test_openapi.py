@@ -37,7 +37,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.live]
 
 FUZZ = os.environ.get("DAILY_FUZZ") == "1"
 _MORE = int(os.environ.get("DAILY_FUZZ_EXAMPLES", "0"))
-EXAMPLES = {GenerationMode.POSITIVE: _MORE or 12, GenerationMode.NEGATIVE: _MORE or 8}
+EXAMPLES = {GenerationMode.POSITIVE: _MORE or 8, GenerationMode.NEGATIVE: _MORE or 5}
 #: Every check on, with one addition: an invalid body too large for the body limit is
 #: refused with 413 before it is read, which is a refusal like any 4xx.
 CONFIG = SchemathesisConfig.from_str("""
