@@ -13,11 +13,11 @@ operator.
 
 The spread is measured (``bench/evidence.py``): the standard deviation of (medium bot,
 temperature 1) minus (hard bot) over 300 seeded days per ruleset. A ruleset without a
-measured spread (Maxi Yatzy, Triple Yahtzee) has no residual test.
+measured spread (Triple Yahtzee, which has no hard bot) has no residual test.
 
 >>> persistent([90.0, 110.0, 95.0, 100.0], "yahtzee"), persistent([150.0, 150.0], "yahtzee")
 (True, False)
->>> persistent([-20.0, 35.0, 10.0, -5.0], "yahtzee"), persistent([90.0] * 5, "maxi-yatzy")
+>>> persistent([-20.0, 35.0, 10.0, -5.0], "yahtzee"), persistent([90.0] * 5, "triple-yahtzee")
 (False, False)
 """
 
@@ -27,7 +27,8 @@ import math
 from collections.abc import Sequence
 
 #: Standard deviation of an honest game's residual, per ruleset (see the module text).
-SPREAD: dict[str, float] = {"yahtzee": 50.4, "yatzy": 38.2, "yacht": 40.9, "generala": 34.9}
+SPREAD: dict[str, float] = {"yahtzee": 50.4, "yatzy": 38.2, "yacht": 40.9, "generala": 34.9,
+                             "maxi-yatzy": 70.2}
 #: The one-sided line of the record's statistic (about 1 honest record in 10,000).
 Z_LINE = 3.7
 #: Days a record needs before it can be evidence.
@@ -52,6 +53,8 @@ def persistent(residuals: Sequence[float], ruleset: str) -> bool:
 
     >>> persistent([120.0, 95.0, 110.0], "yacht"), persistent([120.0, 95.0, 110.0], "maxi-yatzy")
     (True, False)
+    >>> persistent([160.0, 170.0, 150.0], "maxi-yatzy")
+    True
     """
     spread = SPREAD.get(ruleset)
     if spread is None or len(residuals) < MIN_GAMES:
