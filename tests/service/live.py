@@ -174,7 +174,9 @@ def start_gunicorn(
     full = {
         **os.environ, **env, "PYTHONPATH": str(ROOT),
         "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(workers),
-        "DAILY_TEST_HANDOFF": "0" if production else env.get("DAILY_TEST_HANDOFF", "0.05"),
+        # Half a second of handoff: on a loaded machine (four test processes on two cores)
+        # a client's next request can come more than 50 ms after the last answer.
+        "DAILY_TEST_HANDOFF": "0" if production else env.get("DAILY_TEST_HANDOFF", "0.5"),
         # No warm-up of the strategy engine in every worker of every test server (CPU the
         # suite cannot spare, and it would shift the handoff); tests/ops/test_serve.py
         # and bench/first_hint.py run with it.
