@@ -11,10 +11,11 @@ this run). On each day:
   compiled players of :mod:`daily.strategy.simulate`), for the day's top 10 and its top
   line (the top 100, or the top 1% where that is fewer);
 * **honest games, checked**: ``--honest`` games of the same populations, walked through
-  the detector: the ordinary test on the day's line, and the stricter test for those
-  that reach the board's top line (what the service runs before a game enters the top),
-  unaudited and audited (the probability over the audit's lines, exact for a uniform
-  line), weighted by the audit's share for the review load;
+  the detector: the ordinary test, and the stricter test for those that reach the
+  board's top line (what the service runs before a game enters the top), unaudited and
+  audited, each as drawn on the day and as the probability over the draw of the day's
+  lines (exact for uniform lines); the honest games held and the review load are the
+  latter (the audit weighted by its share), which does not hang on one draw;
 * **the cheaters who have read the code**: they know the code, every slot of the day and
   every published range, not the day's parameters. Each plays the best-scoring game,
   among the mixed foresight games (``argmax E + rho V`` for a grid of ``rho``) and the
@@ -201,14 +202,19 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
             at_top = walked.total >= top
             ordinary = sim.held(walked, False)
             audited = params.audited(f"honest-{day}-{k}")
-            # Held when audited, over the draw of the audit's lines (exact for a uniform
-            # line): at each of AUDIT_LOWS.
-            if_audited = [1.0 if ordinary else 1 - (1 - exceeds(scr, (low, low + AUDIT_WIDTH))) * (
+            # Held over the draw of the day's lines (exact for uniform lines, each drawn
+            # on its own): by the ordinary test; by it or the unaudited stricter test; and
+            # when audited, at each of AUDIT_LOWS.
+            lam, pos = statistic(walked.loglik), positional_statistic(walked.evidence)
+            p_ord = 1 - (1 - exceeds(lam, THRESHOLD_RANGE)) * (
+                1 - exceeds(pos, POSITIONAL_RANGE))
+            p_strict = 1 - (1 - p_ord) * (1 - exceeds(scr, STRICT_RANGE)) * (
+                1 - exceeds(scr_pos, STRICT_POSITIONAL_RANGE))
+            if_audited = [1 - (1 - p_ord) * (1 - exceeds(scr, (low, low + AUDIT_WIDTH))) * (
                 1 - exceeds(scr_pos, AUDIT_POSITIONAL_RANGE)) for low in AUDIT_LOWS]
-            honest.append((day, tau, statistic(walked.loglik), scr,
-                           positional_statistic(walked.evidence), scr_pos,
+            honest.append((day, tau, lam, scr, pos, scr_pos,
                            walked.total, at_top, ordinary, sim.held(walked, True),
-                           sim.held(walked, at_top, audited), *if_audited))
+                           sim.held(walked, at_top, audited), p_ord, p_strict, *if_audited))
         blind = {}
         for name, policy, budget in BLIND:
             if sim.columns and policy not in (kernel.FORESIGHT,):
@@ -336,21 +342,23 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
               honest: list[Any], days: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     h = np.array(honest, dtype=float)
     # columns: 0 day, 1 tau, 2 statistic, 3 scrutiny, 4 positional, 5 scrutiny
-    # positional, 6 total, 7 at the top, 8 held by the ordinary test, 9 held by the
-    # stricter test (not audited), 10 held with this game's own audit draw, 11.. held
-    # if audited (probability over the audit's lines) at each of AUDIT_LOWS
+    # positional, 6 total, 7 at the top; as drawn on the day: 8 held by the ordinary
+    # test, 9 held by the stricter test (not audited), 10 held with this game's own
+    # audit draw; over the draw of the lines (what the review load is made of): 11 held
+    # by the ordinary test, 12 by the unaudited stricter test, 13.. if audited, at each
+    # of AUDIT_LOWS
     top = h[:, 7] == 1
     held_ordinary = h[:, 8] == 1
     n_top = int(top.sum())
-    fp_ordinary = float(held_ordinary.mean())
-    strict_normal = (h[:, 9] == 1)[top]
+    fp_ordinary = float(h[:, 11].mean())
+    strict_normal = h[top, 12]
     k_audit = AUDIT_LOWS.index(audit_range(rules.name)[0])
 
-    def fp_top_at(k: int) -> float:  # the share of top games held, over the audit's draw
+    def fp_top_at(k: int) -> float:  # the share of top games held, over the lines' draw
         if not n_top:
             return float("nan")
         return float(np.mean((1 - AUDIT_SHARE) * strict_normal
-                             + AUDIT_SHARE * h[top, 11 + k]))
+                             + AUDIT_SHARE * h[top, 13 + k]))
 
     def load_of(fp_top: float) -> dict[str, float]:
         return {str(n): round(n * fp_ordinary + top_tests(n) * fp_top, 4)
@@ -358,8 +366,8 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
 
     fp_top = fp_top_at(k_audit)
     load = load_of(fp_top)
-    held_expected = np.where(top, (1 - AUDIT_SHARE) * (h[:, 9] == 1)
-                             + AUDIT_SHARE * h[:, 11 + k_audit], held_ordinary)
+    held_expected = np.where(top, (1 - AUDIT_SHARE) * h[:, 12]
+                             + AUDIT_SHARE * h[:, 13 + k_audit], h[:, 11])
     held_drawn = np.where(top, h[:, 10] == 1, held_ordinary)
     top_stats = h[top]
     cheaters = {name: _cheater([d["cheaters"][name] for d in days], rules.name)
@@ -383,10 +391,12 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
             "held_per_10000": round(10_000 * float(held_expected.mean()), 3),
             "held_drawn": int(held_drawn.sum()),
             "held_ordinary": int(held_ordinary.sum()),
-            "top_games": n_top, "top_held_unaudited": int(strict_normal.sum()),
-            "top_held_if_audited": round(float(h[top, 11 + k_audit].sum()), 3),
+            "held_ordinary_expected": round(float(h[:, 11].sum()), 3),
+            "top_games": n_top, "top_held_unaudited": int((h[:, 9] == 1)[top].sum()),
+            "top_held_unaudited_expected": round(float(strict_normal.sum()), 3),
+            "top_held_if_audited": round(float(h[top, 13 + k_audit].sum()), 3),
             "top_held_share_unaudited": round(float(strict_normal.mean()), 5) if n_top else None,
-            "top_held_share_if_audited": (round(float(h[top, 11 + k_audit].mean()), 5)
+            "top_held_share_if_audited": (round(float(h[top, 13 + k_audit].mean()), 5)
                                           if n_top else None),
             "top_held_share": round(fp_top, 5) if n_top else None,
             "statistic_quantiles": _quantiles(h[:, 2]),
@@ -419,7 +429,7 @@ def summarise(args: argparse.Namespace, rules: Ruleset, table: StrategyTable,
         "audit_line_tradeoff": {
             f"{low:g}": {
                 "range": [low, low + AUDIT_WIDTH],
-                "honest_top_held_share_if_audited": (round(float(h[top, 11 + k].mean()), 5)
+                "honest_top_held_share_if_audited": (round(float(h[top, 13 + k].mean()), 5)
                                                      if n_top else None),
                 "review_load_per_100000_players": {
                     n: round(v / int(n) * 100_000, 3)
