@@ -32,7 +32,7 @@ one random subset, not its worst. ``docs/fairplay.md`` gives the method and the 
 >>> params = DayParams.from_key(bytes(32), "yacht")
 >>> verdict = strict_assess(ceiling.perfect_log(seed=bytes(32)), ceiling, solve(rules), params)
 >>> verdict.method, verdict.strict is not None, verdict.audit_threshold is None
-('foresight-strict/2', True, True)
+('foresight-strict/3', True, True)
 """
 
 from __future__ import annotations
@@ -53,9 +53,11 @@ from daily.fairplay.foresight import (
 from daily.movelog import MoveLog
 from daily.strategy.solver import StrategyTable
 
-#: Version of the stricter test; stored with its verdicts ("foresight-strict/2": the
-#: same without the audit).
-STRICT_METHOD = "foresight-strict/2"
+#: Version of the stricter test; stored with its verdicts. "foresight-strict/3": the
+#: strict likelihood line drawn in 8 to 10 and Maxi Yatzy's audit line in 1 to 2
+#: (:mod:`daily.fairplay.daykey`); "/2": 7 to 9 and 1.5 to 2.5 for every ruleset; "/1":
+#: without the audit.
+STRICT_METHOD = "foresight-strict/3"
 
 
 def weighted_statistic(per: np.ndarray, weights: np.ndarray) -> float:

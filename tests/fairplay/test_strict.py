@@ -63,7 +63,7 @@ def test_bots_pass_the_stricter_test_and_the_perfect_game_does_not(
         verdict = strict_assess(MoveLog.of_game(game, seed=seed), ceiling, yahtzee_table,
                                 params)
         assert not verdict.flagged, (level, verdict.statistic, verdict.strict)
-        assert verdict.method == "foresight-strict/2" and verdict.strict is not None
+        assert verdict.method == "foresight-strict/3" and verdict.strict is not None
     held = strict_assess(ceiling.perfect_log(seed=seed), ceiling, yahtzee_table, params)
     assert held.flagged and held.strict is not None and held.strict >= params.strict_threshold
     body = held.to_json()
@@ -130,7 +130,7 @@ def test_triple_yahtzee_turn_foresight(tmp_path_factory: pytest.TempPathFactory)
         honest = play_columns(table, rules, slots, "softmax", tau=tau, seed=7)
         verdict = assess_columns(honest, slots, table, params, strict=True)
         assert not verdict.flagged, (tau, verdict.statistic, verdict.strict)
-        assert verdict.method == "turn-foresight-strict/2" and verdict.ceiling == 0
+        assert verdict.method == "turn-foresight-strict/3" and verdict.ceiling == 0
     cheat = play_columns(table, rules, slots, "foresight")
     assert assess_columns(cheat, slots, table, params).flagged
     assert assess_columns(cheat, slots, table, params, strict=True).flagged

@@ -135,7 +135,7 @@ def test_the_informed_cheaters_games_meet_the_stricter_test(
         if not expected.flagged:
             assert [s["game_id"] for s in entry.verdict["scouts"]] == [scout_game]
             continue
-        assert entry.verdict["method"] == "foresight-strict/2"
+        assert entry.verdict["method"] == "foresight-strict/3"
         assert entry.verdict["strict"] == pytest.approx(expected.strict, abs=1e-3)
         public = player.call("GET", f"/games/{state['id']}").get_json()["result"]["review"]
         assert public["state"] == "pending_review" and public["reason_code"] == "strict"
@@ -191,7 +191,7 @@ def test_maxi_yatzy_gets_the_stricter_test_with_its_table(
         assert entry is not None and entry.state == "pending"  # by the test, or the link
         assert entry.reason_code == ("strict" if expected.flagged else "scout_link")
         if expected.flagged:
-            assert entry.verdict["method"] == "foresight-strict/2"
+            assert entry.verdict["method"] == "foresight-strict/3"
 
 
 @pytest.mark.parametrize(
