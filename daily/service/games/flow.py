@@ -57,7 +57,7 @@ from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.days.seeds import DaySeeds
 from daily.service.games.cache import GameCache
-from daily.service.games.opponents import Opponents, parse_opponents
+from daily.service.games.opponents import Opponents, hide_dice, parse_opponents
 from daily.service.games.record import (
     Decision,
     GameRecord,
@@ -318,6 +318,11 @@ class GameService:
             return record.challenge is None  # a challenge's seed stays on the server
         return calendar.status(record.day, self.clock()) == "revealed"
 
+    def day_open(self, record: GameRecord) -> bool:
+        """Whether the game is on the dice of a day not revealed yet: then no one sees
+        the dice of its opponents' or rival's turns (their boxes and points only)."""
+        return record.day is not None and calendar.status(record.day, self.clock()) != "revealed"
+
     def _advisable(self, record: GameRecord, player: Player) -> GameRecord:
         """``record`` if it is the player's and advice on it is allowed (403 else)."""
         self._owned(record, player)
@@ -417,15 +422,17 @@ class GameService:
         return SlotCache(seed, rules.dice), seed
 
     def _opponents(self, record: GameRecord, rules: Ruleset, done: int) -> list[dict[str, Any]]:
-        """The computer opponents up to the player's ``done`` scored turns."""
+        """The computer opponents up to the player's ``done`` scored turns (without
+        their dice while the day is open)."""
         if not record.opponents:
             return []
         slots, seed = self._dice_source(record, rules)
         return self.opponents.state(record.id, rules, record.opponents, slots, seed, done,
-                                    record.stand_ins)
+                                    record.stand_ins, dice=not self.day_open(record))
 
     def _challenge_state(self, record: GameRecord, done: int) -> dict[str, Any] | None:
-        """The challenge of an entry, with the rival's card up to ``done`` turns."""
+        """The challenge of an entry, with the rival's card up to ``done`` turns (without
+        the rival's dice while the day is open)."""
         if record.challenge is None:
             return None
         out: dict[str, Any] = {"code": record.challenge, "rival": None}
@@ -434,6 +441,7 @@ class GameService:
             game = self._replay(rival).game
             turns = turns_json(game.history)
             shown = turns[:done]
+            hidden = self.day_open(record)
             card = Card.empty(game.rules)
             for turn in shown:
                 card = card.fill(game.rules.box_ids.index(turn["box"]), turn["points"],
@@ -441,8 +449,9 @@ class GameService:
             out["rival"] = {
                 "name": self.names(rival.player) or "",
                 "total": card.total,
-                "turns": shown,
+                "turns": hide_dice(shown) if hidden else shown,
                 "over": len(shown) == len(turns),
+                "dice_hidden": hidden,
             }
         return out
 

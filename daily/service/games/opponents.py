@@ -4,7 +4,10 @@ Each opponent plays the same roll slots as the player (every roll of turn ``t`` 
 slot ``t``'s dice), turn by turn, after the player. The whole bot game is computed on
 the server, from the game's dice source, but the state shows an opponent's turn ``t``
 only once the player's own turn ``t`` is scored: a bot's turn uses only the slots of
-its own turn, so nothing about a later slot reaches the player early. The bots are
+its own turn, so nothing about a later slot reaches the player early. On the dice of a
+day that is still open, even that turn shows its box and points only: the bot rerolls
+dice the player may keep, so its rolls would show the player slots they never rolled
+(:func:`hide_dice`); its whole turns are shown once the day is revealed. The bots are
 deterministic (the medium one draws from a stream seeded by the game's seed, the same
 stream as the day's par job), so a bot game is recomputed identically by any process.
 
@@ -116,17 +119,37 @@ class BotGame:
     turns: list[dict[str, Any]]
     totals: list[int]
 
-    def shown(self, done: int, expected: float | None) -> dict[str, Any]:
-        """The opponent as the player may see it after ``done`` scored turns."""
+    def shown(self, done: int, expected: float | None, *, dice: bool = True) -> dict[str, Any]:
+        """The opponent as the player may see it after ``done`` scored turns (``dice``
+        false: each turn's box and points only, :func:`hide_dice`)."""
         done = max(0, min(done, len(self.turns)))
         over = done == len(self.turns)
+        turns = self.turns[:done]
         return {
             "level": self.level,
             "total": self.totals[done - 1] if done else 0,
-            "turns": self.turns[:done],
+            "turns": turns if dice else hide_dice(turns),
             "over": over,
             "expected": expected,
+            "dice_hidden": not dice,
         }
+
+
+#: The fields of a scored turn (:func:`daily.replay.turns_json`) that show dice.
+DICE_FIELDS = ("rolls", "holds", "dice")
+
+
+def hide_dice(turns: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Scored turns with their box and points but null dice, rolls and holds: another
+    game's turns on the dice of a day still open (an opponent's, a rival's).
+
+    >>> hide_dice([{"turn": 1, "rolls": [[6, 6, 6, 6, 6]], "holds": [],
+    ...             "dice": [6, 6, 6, 6, 6], "box": "yahtzee", "points": 50, "bonus": 0}])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [{'turn': 1, 'rolls': None, 'holds': None, 'dice': None, 'box': 'yahtzee',
+      'points': 50, 'bonus': 0}]
+    """
+    return [{**turn, **dict.fromkeys(DICE_FIELDS)} for turn in turns]
 
 
 def make_bot(
@@ -196,10 +219,11 @@ class Opponents:
 
     def state(
         self, game_id: str, rules: Ruleset, levels: Sequence[str], slots: SlotSource,
-        seed: bytes, done: int, stand_ins: Sequence[str] = (),
+        seed: bytes, done: int, stand_ins: Sequence[str] = (), *, dice: bool = True,
     ) -> list[dict[str, Any]]:
         """Each opponent up to the player's ``done`` scored turns (``stand_ins``: the
-        levels the heuristic player plays, as recorded when the game started)."""
+        levels the heuristic player plays, as recorded when the game started; ``dice``
+        false while the game's day is open: boxes and points only)."""
         if not levels:
             return []
         table: StrategyTable | None = None
@@ -219,7 +243,7 @@ class Opponents:
                     while len(self._games) > CACHED_GAMES:
                         self._games.popitem(last=False)
             expected = None if stand_in else expected_of(rules, table, level)
-            out.append(dict(bot_game.shown(done, expected), heuristic=stand_in))
+            out.append(dict(bot_game.shown(done, expected, dice=dice), heuristic=stand_in))
         return out
 
 

@@ -197,6 +197,54 @@ class Turn(Doc):
     bonus: int
 
 
+class OtherTurn(Doc):
+    """A scored turn of a computer opponent or a challenge's rival: on the dice of a day
+    still open, its box and points only (``rolls``, ``holds`` and ``dice`` null)."""
+
+    turn: int
+    rolls: list[Dice] | None = Field(description="null while the day is open")
+    holds: list[str] | None = Field(description="null while the day is open")
+    dice: Dice | None = Field(description="the dice it ended with; null while the day is "
+                              "open")
+    box: str
+    points: int
+    bonus: int
+
+
+def _dice_hidden() -> Any:
+    return Field(description="true on the dice of a day still open: the turns have their "
+                 "boxes and points, not their dice, until the day is revealed")
+
+
+class Opponent(Doc):
+    """A computer opponent, up to your scored turns."""
+
+    level: str
+    total: int
+    turns: list[OtherTurn]
+    over: bool
+    expected: float | None
+    heuristic: bool
+    dice_hidden: bool = _dice_hidden()
+
+
+class Rival(Doc):
+    """The entry to beat in a challenge, up to your scored turns."""
+
+    name: str
+    total: int
+    turns: list[OtherTurn]
+    over: bool
+    dice_hidden: bool = _dice_hidden()
+
+
+class GameChallenge(Doc):
+    """The challenge a game is an entry of."""
+
+    code: str
+    rival: Rival | None
+
+
 class Review(Doc):
     """A ranked game held for the fair-play review, as its player sees it
     (docs/fairplay.md); ``null`` when the game is not in review or was cleared."""
@@ -298,6 +346,8 @@ class Game(Doc):
         default=None, description="only in the answer of a roll or a score that does not "
         "finish the game: the turn that move filled (null after a roll)")
     result: Finished | None
+    opponents: list[Opponent]
+    challenge: GameChallenge | None
 
 
 class ResultPlayer(Doc):
