@@ -227,6 +227,8 @@ const STRINGS = {
       "The grey numbers are the points each box would score now. Fill the upper boxes well to earn the bonus.",
       "Every player gets the same dice each day; only your first game of each daily set counts for the leaderboard.",
     ],
+    // dice hidden until the reveal
+    dice_hidden_note: "Boxes and points only: their dice are shown when the day closes.",
   },
   it: {
     skip: "Vai al contenuto",
@@ -453,6 +455,8 @@ const STRINGS = {
       "I numeri grigi sono i punti che ogni casella darebbe adesso. Riempi bene la sezione superiore per ottenere il bonus.",
       "Ogni giorno tutti hanno gli stessi dadi; in classifica conta solo la tua prima partita di ogni serie.",
     ],
+    // dice hidden until the reveal
+    dice_hidden_note: "Solo caselle e punti: i loro dadi si vedono quando il giorno si chiude.",
   },
 };
 

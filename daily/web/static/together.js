@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import { boxName, fmtDate, fmtNumber, lang, playerName, rulesetName, t } from "./i18n.js";
 import { getOpponents, getToken, setOpponents } from "./store.js";
-import { confirmDialog, errorText, h, inviteBox, localDate, toast } from "./ui.js";
+import { confirmDialog, errorText, h, inviteBox, localDate, miniDice, toast } from "./ui.js";
 
 export const LEVELS = ["easy", "medium", "hard"];
 
@@ -37,15 +37,22 @@ export function chosenOpponents() {
 // Turns shown beside the card while the game goes on (all of them once it is over).
 const RECENT_TURNS = 6;
 
+// On the dice of a day still open the server sends boxes and points only
+// (side.dice_hidden): the card says why; once the day is revealed each turn shows the
+// dice it ended with.
 function sideCard(title, side, testid, over, note = null) {
   const turns = side.turns || [];
   const shown = over ? turns : [...turns].reverse().slice(0, RECENT_TURNS);
-  return h("article", { class: "opp-card", "data-testid": testid, "data-turns": turns.length, "data-total": side.total },
+  const hidden = Boolean(side.dice_hidden);
+  return h("article", { class: "opp-card", "data-testid": testid, "data-turns": turns.length, "data-total": side.total,
+    "data-dice-hidden": hidden ? "1" : "0" },
     h("h3", {}, h("span", { text: title }), h("strong", { text: side.total })),
     note ? h("p", { class: "opp-note", text: note }) : null,
+    hidden ? h("p", { class: "opp-note muted", "data-testid": "dice-hidden", text: t("dice_hidden_note") }) : null,
     turns.length
       ? h("ol", { class: over ? "all" : null }, shown.map((turn) => h("li", {},
         h("span", { text: `${turn.turn}. ${boxName(turn.box)}` }),
+        Array.isArray(turn.dice) && turn.dice.length ? miniDice(turn.dice) : null,
         h("span", { text: turn.points + (turn.bonus ? ` +${turn.bonus}` : "") }))))
       : h("p", { class: "muted", text: t("opp_turn_hidden") }));
 }
