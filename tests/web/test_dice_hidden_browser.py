@@ -1,0 +1,109 @@
+"""No dice of an open day on any screen before the player rolls them, in real headless
+Chromium: the computer opponents of a ranked game show boxes and points, and a word why,
+until the day closes; then their whole turns, with die faces. The result page, and what
+the browser keeps (the service worker's cache, localStorage), hold none of them either.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from daily import calendar
+
+from .player import play_game, play_turn, state
+from .server import LiveServer
+from .test_browser import api_get, new_page, token_of
+
+pytestmark = [pytest.mark.browser, pytest.mark.redis, pytest.mark.slow]
+
+LEVELS = ("easy", "medium", "hard")  # medium and hard: the heuristic player (no table)
+HIDDEN_EN = "Boxes and points only: their dice are shown when the day closes."
+HIDDEN_IT = "Solo caselle e punti: i loro dadi si vedono quando il giorno si chiude."
+
+
+def opponent_faces(page: Page) -> dict[str, int]:
+    """Die faces drawn on each opponent's card."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.opp-card')]
+            .map(c => [c.dataset.testid, c.querySelectorAll('.face').length]))"""
+    )
+
+
+def hidden_cards(page: Page) -> None:
+    """Every opponent's card: turns with boxes and points, no die face, the word why."""
+    cards = page.locator(".opp-card")
+    expect(cards).to_have_count(3)
+    for level in LEVELS:
+        card = page.get_by_test_id(f"opponent-{level}")
+        expect(card).to_have_attribute("data-dice-hidden", "1")
+    assert set(opponent_faces(page).values()) == {0}, opponent_faces(page)
+
+
+def test_opponents_dice_are_hidden_until_the_day_closes(
+    chromium: Browser, live_server: LiveServer, artifacts: Path
+) -> None:
+    context, page = new_page(chromium, live_server, service_workers="allow")
+    page.goto("/")
+    page.wait_for_function("() => navigator.serviceWorker.ready.then(() => true)")
+    for level in LEVELS:
+        page.locator(f"#home-opp-{level}").check()
+    page.get_by_test_id("play-yahtzee").click()
+    page.wait_for_selector("section.game", timeout=120_000)
+    for done in range(1, 4):
+        play_turn(page)
+        hidden_cards(page)
+        for level in LEVELS:
+            card = page.get_by_test_id(f"opponent-{level}")
+            expect(card).to_have_attribute("data-turns", str(done))
+            expect(card.get_by_test_id("dice-hidden")).to_have_text(HIDDEN_EN)
+    page.locator("#lang").click()  # in Italian, the same word
+    expect(page.get_by_test_id("opponent-easy").get_by_test_id("dice-hidden")).to_have_text(
+        HIDDEN_IT)
+    page.locator("#lang").click()
+    page.screenshot(path=artifacts / "opponents-dice-hidden.png", full_page=True)
+    play_game(page)
+    hidden_cards(page)  # over, the day open: still hidden
+    game_id = state(page)["id"]
+    token = token_of(page)
+    game = api_get(live_server, f"/games/{game_id}", token)
+    code = game["result"]["code"]
+    # Nothing the browser keeps has an opponent's dice: the service worker caches no
+    # answer of the API, and localStorage holds the token, holds and preferences only.
+    cached = page.evaluate(
+        """async () => { const out = [];
+            for (const name of await caches.keys()) {
+              for (const r of await (await caches.open(name)).keys()) out.push(r.url); }
+            return out; }""")
+    assert cached and not [url for url in cached if "/api/" in url], cached
+    stored = page.evaluate("() => ({...localStorage})")
+    assert set(stored) <= {"dd.token", "dd.holds", "dd.lang", "dd.games", "dd.opponents"}
+    assert not [word for word in ("turns", "rolls", "dice") if word in json.dumps(stored)]
+    # The result page of the open day: no dice.
+    page.goto(f"/r/{code}")
+    expect(page.get_by_text("The dice stay hidden until the day is revealed.")).to_be_visible()
+    assert page.locator("section.result .face").count() == 0
+
+    # The day closes: the same game shows each opponent's whole turns, with their dice.
+    day = dt.date.fromisoformat(game["date"])
+    live_server.clock.set(calendar.closes_at(day) + dt.timedelta(minutes=10))
+    page.goto(f"/#/play/{game_id}")
+    page.wait_for_selector("section.game[data-over='1']")
+    revealed = api_get(live_server, f"/games/{game_id}", token)
+    for opponent in revealed["opponents"]:
+        card = page.get_by_test_id(f"opponent-{opponent['level']}")
+        expect(card).to_have_attribute("data-dice-hidden", "0")
+        expect(card.get_by_test_id("dice-hidden")).to_have_count(0)
+        faces = card.locator(".face").evaluate_all("els => els.map(e => +e.dataset.face)")
+        assert faces == [d for turn in opponent["turns"] for d in turn["dice"]]
+        assert len(faces) == 13 * 5
+    page.screenshot(path=artifacts / "opponents-dice-revealed.png", full_page=True)
+    page.goto(f"/r/{code}")
+    expect(page.locator("section.result .face").first).to_be_visible()
+    assert json.dumps(revealed["opponents"]).count('"dice": null') == 0
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
