@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -162,6 +163,9 @@ def test_a_challenge_on_an_open_day_shows_the_rival_without_dice(
             assert all(p["loss"] is None and "box" in p for p in turn["players"])
     anonymous = bob.client.get(f"/api/v1/challenges/{made['code']}").get_json()
     assert list(dice_in(anonymous)) == [] and "comparison" not in anonymous
+    page = bob.client.get(f"/c/{made['code']}")  # the link preview's page and card
+    assert page.status_code == 200 and b"rolls" not in page.data
+    assert bob.client.get(f"/c/{made['code']}/card.png").status_code == 200
     live_clock.set(REVEALED)
     rival = get(bob, state["id"])["challenge"]["rival"]
     assert rival["dice_hidden"] is False and all(t["dice"] for t in rival["turns"])
@@ -187,6 +191,14 @@ def test_result_pages_cards_and_proofs_show_no_dice_of_an_open_day(
     live_clock.set(REVEALED)
     result = client.get(f"/api/v1/results/{code}").get_json()
     assert result["revealed"] is True and len(result["history"]) == 13
+    # The link preview and the PNG card never draw dice: the same once they are public.
+    assert client.get(f"/r/{code}/card.png").data == card.data
+    assert meta_tags(client.get(f"/r/{code}").data) == meta_tags(page.data) != []
+
+
+def meta_tags(html: bytes) -> list[str]:
+    """The OpenGraph and Twitter tags of a page (what a link preview shows)."""
+    return re.findall(r'<meta (?:property|name)="(?:og|twitter):[^>]*>', html.decode())
 
 
 def test_hints_and_analysis_of_an_open_day_are_refused_without_dice(player: Player) -> None:
