@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from daily import calendar
+from tests.ops.serving import Serve, serve_env, start_serve
+from tests.polling import wait_until
 
 from .player import play_game, play_turn, state
 from .server import LiveServer
@@ -107,3 +111,68 @@ def test_opponents_dice_are_hidden_until_the_day_closes(
     assert json.dumps(revealed["opponents"]).count('"dice": null') == 0
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
+
+
+def demo_call(serve: Serve, method: str, path: str, body: Any = None,
+              token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{serve.base}/api/v1{path}", data=data,
+                                     headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+@pytest.mark.spawns
+def test_on_the_demo_clock_the_opponents_dice_appear_when_the_day_closes(
+    chromium: Browser, tmp_path: Path, artifacts: Path
+) -> None:
+    """``daily serve --demo-day-minutes 0.5`` (a day passes in 30 real seconds): a ranked
+    game with the three opponents on the newest open date shows no opponent's die while
+    the date is open; the demo clock runs on, the date closes, and the same screen shows
+    their turns with their dice."""
+    env = serve_env(tmp_path, DAILY_RULESETS="yahtzee")
+    serve = start_serve(tmp_path, env, "--web-workers", "1", "--demo-day-minutes", "0.5")
+    try:
+        token = demo_call(serve, "POST", "/players", {"name": "Demo"})["token"]
+        date = demo_call(serve, "GET", "/today")["open_dates"][-1]  # open 26 h or more
+        game = demo_call(serve, "POST", "/games", {"ruleset": "yahtzee", "date": date,
+                         "mode": "ranked", "opponents": list(LEVELS)}, token)
+        context = chromium.new_context(base_url=serve.base, viewport={"width": 1280,
+                                       "height": 800}, service_workers="block")
+        stored = json.dumps(json.dumps(token))  # as store.js keeps it: JSON text
+        context.add_init_script(f"localStorage.setItem('dd.token', {stored})")
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"/#/play/{game['id']}")
+        page.wait_for_selector("section.game", timeout=120_000)
+        for done in (1, 2):
+            play_turn(page, max_rerolls=1)
+            hidden_cards(page)
+            expect(page.get_by_test_id("opponent-hard")).to_have_attribute(
+                "data-turns", str(done))
+        open_state = demo_call(serve, "GET", f"/games/{game['id']}", token=token)
+        assert all(o["dice_hidden"] for o in open_state["opponents"])
+        # The demo clock runs on: the date closes, and the dice are revealed.
+        revealed = wait_until(
+            lambda: (s := demo_call(serve, "GET", f"/games/{game['id']}", token=token))
+            and not s["opponents"][0]["dice_hidden"] and s,
+            150, 1.0, f"{date} did not close on the demo clock")
+        page.reload()
+        page.wait_for_selector("section.game")
+        for opponent in revealed["opponents"]:
+            card = page.get_by_test_id(f"opponent-{opponent['level']}")
+            expect(card).to_have_attribute("data-dice-hidden", "0")
+            faces = card.locator(".face").evaluate_all("els => els.map(e => +e.dataset.face)")
+            assert faces == [d for turn in reversed(opponent["turns"]) for d in turn["dice"]]
+            assert len(faces) == 2 * 5
+        page.screenshot(path=artifacts / "opponents-demo-day-closed.png", full_page=True)
+        assert not errors, errors
+        context.close()
+        assert serve.stop() == 0
+    finally:
+        serve.kill_everything()
+    assert "Traceback" not in serve.log()
