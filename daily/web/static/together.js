@@ -1,7 +1,8 @@
 // Playing together: computer opponents beside your card, you against them at the end,
 // friend challenges (make one, take one, compare) and groups (boards, week, streaks).
 // Every score and every turn shown comes from the server, which reveals an opponent's
-// or a rival's turn only after your own turn of the same number is scored.
+// or a rival's turn only after your own turn of the same number is scored, and on the
+// dice of a day still open only its box and points (their dice once the day closes).
 import * as api from "./api.js";
 import { boxName, fmtDate, fmtNumber, lang, playerName, rulesetName, t } from "./i18n.js";
 import { getOpponents, getToken, setOpponents } from "./store.js";
