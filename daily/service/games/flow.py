@@ -321,7 +321,7 @@ class GameService:
     def day_open(self, record: GameRecord) -> bool:
         """Whether the game is on the dice of a day not revealed yet: then no one sees
         the dice of its opponents' or rival's turns (their boxes and points only)."""
-        return record.day is not None and calendar.status(record.day, self.clock()) != "revealed"
+        return record.day is not None and not self.revealed(record)
 
     def _advisable(self, record: GameRecord, player: Player) -> GameRecord:
         """``record`` if it is the player's and advice on it is allowed (403 else)."""
