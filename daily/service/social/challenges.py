@@ -16,8 +16,7 @@ Fair play:
 * with the score to beat, the challenger's card is shown turn by turn, each turn only
   after your own turn is scored (like the computer opponents);
 * the turn-by-turn comparison of ``GET /challenges/<code>`` is shown only to a player
-  whose own entry is finished; on a day still open it has boxes and points, no losses
-  (a decision's loss against optimal play tells about the dice it was made on).
+  whose own entry is finished.
 
 Redis keys: :mod:`daily.service.keymap` (``challenge``, ``challenge_of``).
 
@@ -298,23 +297,17 @@ class Challenges:
             "entries": rows,
         }
         if viewer_done and finished_games:
-            day_open = challenge.date is not None and calendar.status(
-                dt.date.fromisoformat(challenge.date), self.clock()) != "revealed"
-            out["comparison"] = self._comparison(finished_games, losses=not day_open)
+            out["comparison"] = self._comparison(finished_games)
         return out
 
-    def _comparison(
-        self, games: list[tuple[dict[str, Any], Any, Any]], *, losses: bool = True,
-    ) -> list[dict[str, Any]]:
-        """Turn by turn: each finished entry's box, points and the engine's loss (null
-        while the challenge's day is open: a decision's loss tells about the dice it was
-        made on, ``losses`` false)."""
-        lost = [self._losses(record, result) if losses else None for _, record, result in games]
+    def _comparison(self, games: list[tuple[dict[str, Any], Any, Any]]) -> list[dict[str, Any]]:
+        """Turn by turn: each finished entry's box, points and the engine's loss."""
+        losses = [self._losses(record, result) for _, record, result in games]
         turns = []
         count = max(len(result.game.history) for _, _, result in games)
         for t in range(count):
             players = []
-            for (row, _, result), loss in zip(games, lost, strict=True):
+            for (row, _, result), loss in zip(games, losses, strict=True):
                 history = result.game.history
                 if t >= len(history):
                     continue
