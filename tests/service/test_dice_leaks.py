@@ -154,13 +154,14 @@ def test_a_challenge_on_an_open_day_shows_the_rival_without_dice(
     others_without_dice(state)
     state = play_out(bob, state)
     others_without_dice(get(bob, state["id"]))
-    # The challenge page: entries with totals; the comparison has boxes and points, no
-    # losses (a decision's loss tells about its dice), and no dice.
+    # The challenge page: entries with totals; the comparison (for finished entries
+    # only) has boxes and points, and no dice.
     for viewer in (bob, ada):
         view = viewer.call("GET", f"/challenges/{made['code']}").get_json()
         assert list(dice_in(view)) == []
+        assert len(view["comparison"]) == 13
         for turn in view["comparison"]:
-            assert all(p["loss"] is None and "box" in p for p in turn["players"])
+            assert all({"box", "points"} <= p.keys() for p in turn["players"])
     anonymous = bob.client.get(f"/api/v1/challenges/{made['code']}").get_json()
     assert list(dice_in(anonymous)) == [] and "comparison" not in anonymous
     page = bob.client.get(f"/c/{made['code']}")  # the link preview's page and card

@@ -1,6 +1,6 @@
 """The day's dice with the strategy table built (the live server: real gunicorn, real
 Redis, the real Yahtzee table): the exact bots of a ranked game show no dice while the
-day is open, and a challenge's comparison has no losses until the reveal, then has them
+day is open, and a challenge's comparison, with the engine's losses, has none either
 (``docs/fairplay.md``, "Where the day's dice could leak")."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def comparison(viewer: Any, code: str) -> list[dict[str, Any]]:
     return view["comparison"]
 
 
-def test_exact_bots_and_a_challenges_losses_wait_for_the_reveal(
+def test_exact_bots_and_a_challenges_comparison_show_no_dice_of_an_open_day(
     make_player: Any, tables: StrategyTable, live_clock: FileClockControl
 ) -> None:
     ada, bob = make_player("Ada"), make_player("Bob")
@@ -58,11 +58,10 @@ def test_exact_bots_and_a_challenges_losses_wait_for_the_reveal(
     made = ada.call("POST", "/challenges", {"code": state["result"]["code"]}).get_json()
     entry = bob.call("POST", "/games", {"challenge": made["code"]}).get_json()
     play_out(bob, entry)
-    for viewer in (ada, bob):
-        for turn in comparison(viewer, made["code"]):
-            assert all(p["loss"] is None for p in turn["players"])
+    for viewer in (ada, bob):  # boxes, points and losses: no dice
+        losses = [p["loss"] for turn in comparison(viewer, made["code"])
+                  for p in turn["players"]]
+        assert len(losses) == 26 and all(isinstance(x, float) for x in losses)
     live_clock.set(REVEALED)
-    losses = [p["loss"] for turn in comparison(bob, made["code"]) for p in turn["players"]]
-    assert len(losses) == 26 and all(isinstance(x, float) for x in losses)
     after = ada.call("GET", f"/games/{state['id']}").get_json()
     assert all(not o["dice_hidden"] and o["turns"][0]["dice"] for o in after["opponents"])
