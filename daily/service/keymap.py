@@ -29,6 +29,12 @@ key                                    type     what, and how long it lives
 ``P account:<player>``                 HASH     a player: name, created, token hash, last
                                                 day of use; ``DAILY_PLAYER_DAYS`` (180)
                                                 days after the last day of use (sliding)
+``P passkeys:{<player>}``              HASH     credential id (base64url) -> JSON of a WebAuthn
+                                                passkey (:mod:`daily.service.players.
+                                                passkeys`); like the account
+``P passkey:challenge:<ticket>``       STRING   JSON of a WebAuthn challenge handed out (its
+                                                ceremony, its player); taken once
+                                                (``GETDEL``); 3 min (``EX``)
 ``P descriptor:<date>:<ruleset>``      STRING   the first signed ``day/1`` descriptor
                                                 (``SET NX``); forever
 ``P par:<date>:<ruleset>``             STRING   JSON ``{"easy","medium","hard"}`` of the par
@@ -159,6 +165,24 @@ def code(prefix: str, result_code: str) -> str:
 def account(prefix: str, player_id: str) -> str:
     """A player's account."""
     return f"{prefix}account:{player_id}"
+
+
+def passkeys(prefix: str, player_id: str) -> str:
+    """A player's passkeys (WebAuthn credentials), in the slot of the player's statistics.
+
+    >>> passkeys("dd:", "p_1")
+    'dd:passkeys:{p_1}'
+    """
+    return f"{prefix}passkeys:{{{player_id}}}"
+
+
+def passkey_challenge(prefix: str, ticket: str) -> str:
+    """A WebAuthn challenge handed out and not yet answered, by its ticket.
+
+    >>> passkey_challenge("dd:", "t1")
+    'dd:passkey:challenge:t1'
+    """
+    return f"{prefix}passkey:challenge:{ticket}"
 
 
 def descriptor(prefix: str, date: dt.date | str, ruleset: str) -> str:

@@ -228,7 +228,8 @@ class Players:
         if seen is None or as_text(seen) != today:
             with self.conn.pipeline(transaction=False) as pipe:
                 pipe.hset(key, "seen", today)
-                for one in (key, *record_keys(player_id, prefix=self.config.key_prefix)):
+                for one in (key, keymap.passkeys(self.config.key_prefix, player_id),
+                            *record_keys(player_id, prefix=self.config.key_prefix)):
                     pipe.expire(one, self.ttl_seconds)
                 pipe.execute()
         player = Player(player_id, as_text(name), as_text(created or b""))
@@ -257,11 +258,34 @@ class Players:
 
     def revoke(self, player: Player, token: str) -> None:
         """Make ``token`` useless for good: the player keeps their name on the boards,
-        but nobody can act as them any more (there is no other token)."""
+        but nobody can act as them any more (there is no other token, and their
+        passkeys are forgotten)."""
         old_hash = hash_secret(token.partition(".")[2])
         self.trusted.forget(player.id)
         if not self._swap_hash(player.id, old_hash, None):
             raise Conflict("the token changed meanwhile", field="Authorization")
+        self.conn.delete(keymap.passkeys(self.config.key_prefix, player.id))
+
+    def reissue(self, player_id: str) -> tuple[Player, str] | None:
+        """A new token for a player who proved who they are another way (a passkey);
+        the previous token stops working (at once in this process, within
+        ``DAILY_AUTH_CACHE_SECONDS`` in the others). ``None``: no such player, or one
+        whose token was revoked."""
+        key = self._key(player_id)
+        secret = secrets.token_urlsafe(32)
+        self.trusted.forget(player_id)
+        with self.conn.pipeline() as pipe:
+            try:
+                pipe.watch(key)
+                stored, name, created = pipe.hmget(key, ["token_hash", "name", "created"])
+                if stored is None or name is None:
+                    return None
+                pipe.multi()
+                pipe.hset(key, "token_hash", hash_secret(secret))
+                pipe.execute()
+            except redis.WatchError:
+                raise Conflict("the player changed meanwhile: try again") from None
+        return Player(player_id, as_text(name), as_text(created or b"")), f"{player_id}.{secret}"
 
     def _swap_hash(self, player_id: str, old_hash: str, new_hash: str | None) -> bool:
         key = self._key(player_id)
