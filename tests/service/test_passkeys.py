@@ -309,3 +309,12 @@ def test_the_relying_party_comes_from_the_configuration(live_variants: Any) -> N
     assert made.status_code == 201, made.get_json()
     refused(login(client, auth), 422, "passkey_origin")
     assert login(client, auth, origin="https://play.example").status_code == 200
+
+
+def test_the_passkey_endpoints_are_rate_limited(live_variants: Any) -> None:
+    """Like every write: per verified player, else per address (here 3 a minute)."""
+    client = live_variants(DAILY_RATE_LIMIT="3/minute").client()
+    statuses = [client.post("/api/v1/passkeys/login/options", json={}).status_code
+                for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    refused(client.post("/api/v1/passkeys/login/options", json={}), 429, "rate_limited")
