@@ -6,13 +6,18 @@ id, a replayed challenge, a counter that goes back, malformed parts."""
 from __future__ import annotations
 
 import base64
+import datetime as dt
+import hashlib
+import json
 import os
+import time
 from typing import Any
 
 import pytest
 import redis
 
 from daily.service import keymap
+from daily.service.players.devices import MAX_DEVICES
 from daily.service.players.passkeys import MAX_PASSKEYS
 from tests.polling import wait_until
 from tests.service.authenticator import SoftAuthenticator, b64
@@ -99,14 +104,100 @@ def test_register_then_sign_in_gives_the_player_a_new_token(
     assert login(client, auth).status_code == 200
 
 
-def test_the_old_token_stops_working_after_a_passkey_sign_in(
-    keyed: tuple[Player, SoftAuthenticator], client: HttpClient
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def works(client: HttpClient, token: str) -> bool:
+    """Whether both workers take ``token`` (each answers in turn)."""
+    return [client.get("/api/v1/players/me", headers=bearer(token)).status_code
+            for _ in range(2)] == [200, 200]
+
+
+def refused_everywhere(client: HttpClient, token: str) -> None:
+    """``token`` stops working in every worker (one may have trusted it
+    DAILY_AUTH_CACHE_SECONDS, 2 s, more)."""
+    wait_until(lambda: [client.get("/api/v1/players/me", headers=bearer(token)).status_code
+                        for _ in range(2)] == [401, 401],
+               timeout=10, message="a token still works")
+
+
+def test_each_passkey_sign_in_gets_a_token_of_its_own(
+    keyed: tuple[Player, SoftAuthenticator], client: HttpClient, redis_client: redis.Redis
 ) -> None:
     player, auth = keyed
-    assert login(client, auth).status_code == 200
-    # a worker may trust the old token DAILY_AUTH_CACHE_SECONDS (2 s) more
-    wait_until(lambda: player.call("GET", "/players/me").status_code == 401, timeout=10,
-               message="the previous token still works")
+    laptop, phone = (login(client, auth).get_json()["token"] for _ in range(2))
+    assert len({player.token, laptop, phone}) == 3
+    assert all(works(client, token) for token in (player.token, laptop, phone))
+    devices = keymap.device_tokens(PREFIX, player.id)
+    stored = redis_client.hgetall(devices)
+    assert len(stored) == 2 and redis_client.ttl(devices) > 179 * 86400
+    assert all(json.loads(v).keys() == {"created", "used"} for v in stored.values())
+    kept = b"".join([*stored, *stored.values()])
+    assert not any(token.split(".")[1].encode() in kept for token in (laptop, phone))
+
+    rotated = client.post("/api/v1/players/me/token", headers=bearer(phone), json={})
+    assert rotated.status_code == 200, rotated.get_json()
+    new_phone = rotated.get_json()["token"]
+    refused_everywhere(client, phone)
+    assert all(works(client, token) for token in (player.token, laptop, new_phone))
+    assert redis_client.hlen(devices) == 2
+
+    revoked = client.delete("/api/v1/players/me/token", headers=bearer(laptop))
+    assert revoked.status_code == 204
+    refused_everywhere(client, laptop)
+    assert all(works(client, token) for token in (player.token, new_phone))
+    refused(client.delete("/api/v1/players/me/token", headers=bearer(laptop)), 401,
+            "unauthorized")
+    assert len(player.call("GET", "/passkeys").get_json()["passkeys"]) == 1
+
+
+def test_sign_out_everywhere_ends_every_token_and_keeps_the_passkeys(
+    keyed: tuple[Player, SoftAuthenticator], client: HttpClient, redis_client: redis.Redis
+) -> None:
+    player, auth = keyed
+    laptop = login(client, auth).get_json()["token"]
+    assert works(client, laptop) and works(client, player.token)
+    out = client.delete("/api/v1/players/me/tokens", headers=bearer(laptop))
+    assert out.status_code == 204 and out.data == b""
+    refused_everywhere(client, laptop)
+    refused_everywhere(client, player.token)
+    assert not redis_client.exists(keymap.device_tokens(PREFIX, player.id))
+    assert b"token_hash" not in redis_client.hgetall(keymap.account(PREFIX, player.id))
+    # the passkey stays and signs the player in again
+    again = login(client, auth)
+    assert again.status_code == 200 and works(client, again.get_json()["token"])
+
+
+def test_browser_tokens_are_bounded_and_expire_like_the_account(
+    keyed: tuple[Player, SoftAuthenticator], client: HttpClient, redis_client: redis.Redis,
+    service_config: Any,
+) -> None:
+    player, auth = keyed
+    devices = keymap.device_tokens(PREFIX, player.id)
+    idle, stale = (login(client, auth).get_json()["token"] for _ in range(2))
+    entries = {k: json.loads(v) for k, v in redis_client.hgetall(devices).items()}
+    (idle_key, idle_entry), (stale_key, stale_entry) = [
+        next((k, v) for k, v in entries.items() if hashlib.sha256(
+            token.split(".")[1].encode()).hexdigest().encode() == k) for token in (idle, stale)]
+    today = dt.date.fromisoformat(stale_entry["used"])
+    long_ago = today - dt.timedelta(days=service_config.player_days + 1)
+    redis_client.hset(devices, stale_key, json.dumps({**stale_entry, "used": str(long_ago)}))
+    refused_everywhere(client, stale)  # unused longer than an account lives
+    yesterday = today - dt.timedelta(days=1)
+    redis_client.hset(devices, idle_key, json.dumps({**idle_entry, "used": str(yesterday)}))
+    time.sleep(service_config.auth_cache_seconds)
+    assert works(client, idle)  # and that use moves its day
+    assert json.loads(redis_client.hget(devices, idle_key))["used"] == str(today)
+    redis_client.hset(devices, idle_key, json.dumps({**idle_entry, "used": str(yesterday)}))
+    fresh = [login(client, auth).get_json()["token"] for _ in range(MAX_DEVICES - 1)]
+    assert redis_client.hlen(devices) == MAX_DEVICES
+    assert redis_client.hexists(devices, idle_key) and not redis_client.hexists(devices, stale_key)
+    latest = login(client, auth).get_json()["token"]  # one more: the least recently used goes
+    assert redis_client.hlen(devices) == MAX_DEVICES
+    assert not redis_client.hexists(devices, idle_key)
+    refused_everywhere(client, idle)
+    assert all(works(client, token) for token in (player.token, latest, *fresh))
 
 
 def test_a_wrong_origin_is_refused(keyed: tuple[Player, SoftAuthenticator],
@@ -272,8 +363,8 @@ def test_the_same_passkey_twice_and_too_many(player: Player) -> None:
     assert len(options(player)["publicKey"]["excludeCredentials"]) == MAX_PASSKEYS
 
 
-def test_delete_and_revoke_forget_passkeys(keyed: tuple[Player, SoftAuthenticator],
-                                           client: HttpClient, make_player: Any) -> None:
+def test_delete_forgets_a_passkey_and_signing_out_keeps_them(
+        keyed: tuple[Player, SoftAuthenticator], client: HttpClient, make_player: Any) -> None:
     player, auth = keyed
     listed = player.call("GET", "/passkeys").get_json()["passkeys"]
     refused(player.call("DELETE", f"/passkeys/{b64(os.urandom(16))}"), 404, "unknown_passkey")
@@ -285,7 +376,8 @@ def test_delete_and_revoke_forget_passkeys(keyed: tuple[Player, SoftAuthenticato
     theirs = SoftAuthenticator()
     assert register(other, theirs).status_code == 201
     assert other.call("DELETE", "/players/me/token").status_code == 204
-    refused(login(client, theirs), 404, "unknown_passkey", "credential.id")
+    back = login(client, theirs)  # the passkey outlives the token
+    assert back.status_code == 200 and back.get_json()["player"]["id"] == other.id
 
 
 def test_passkey_endpoints_need_a_token_where_they_say(client: HttpClient) -> None:

@@ -64,10 +64,10 @@ def login_options(body: NoBody) -> dict[str, Any]:
 @bp.post("/passkeys/login")
 @operation(SignedIn, body=PasskeyLogin, body_required=True, errors=(404, 409))
 def login(body: PasskeyLogin) -> dict[str, Any]:
-    """Sign in with a passkey: the player and a new token for this browser.
+    """Sign in with a passkey: the player and a token of this browser's own.
 
-    The player's previous token stops working: a passkey carries the player, and the
-    other browsers sign in with it again.
+    The player's other tokens keep working (at most 10 passkey sign-ins are kept; the
+    least recently used goes first), so signing in here signs out no other browser.
     """
     player, token = _passkeys().login(body.ticket, body.credential.model_dump(exclude_none=True))
     return {"player": player.to_json(), "token": token}

@@ -298,7 +298,7 @@ class Passkeys:
             raise Invalid(f"the passkey's answer does not verify: {exc}",
                           code="passkey_invalid", field="credential") from None
         self._used(player_id, key, verified.new_sign_count, verified.credential_backed_up)
-        signed_in = self.players.reissue(player_id)
+        signed_in = self.players.sign_in(player_id)
         if signed_in is None:
             raise NotFound("this passkey's player is gone", code="unknown_passkey",
                            field="credential.id")
