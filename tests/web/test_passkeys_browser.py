@@ -2,7 +2,8 @@
 ``WebAuthn.enable``, ``WebAuthn.addVirtualAuthenticator``, through Playwright's CDP
 session): the profile adds a passkey, then another browser that holds the same
 credential (``WebAuthn.getCredentials`` / ``addCredential``) signs in with it from the
-first page, and a browser whose storage was cleared signs in again.
+first page while the first browser stays signed in, a browser whose storage was
+cleared signs in again, and "Sign out everywhere" signs both out (the passkey stays).
 
 Chromium takes no IP address as a relying-party id, so these pages are opened at
 ``http://localhost:<port>`` (a secure context) on a server without ``DAILY_PUBLIC_URL``,
@@ -12,6 +13,8 @@ whose origin and relying-party id are then the request's own.
 from __future__ import annotations
 
 import json
+import time
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -40,6 +43,24 @@ def call(base: str, method: str, path: str, body: Any = None, token: str | None 
                                      method=method)
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read() or b"null")
+
+
+def status(base: str, token: str) -> int:
+    """The status of ``GET /players/me`` with ``token``."""
+    try:
+        call(base, "GET", "/players/me", token=token)
+    except urllib.error.HTTPError as err:
+        return err.code
+    return 200
+
+
+def refused_everywhere(base: str, *tokens: str) -> None:
+    """Each token is refused by every worker (one may trust a token it checked
+    DAILY_AUTH_CACHE_SECONDS, 2 s, more)."""
+    deadline = time.monotonic() + 10
+    while any(status(base, token) != 401 for token in tokens for _ in range(2)):
+        assert time.monotonic() < deadline, "a token still works"
+        time.sleep(0.2)
 
 
 def browser_with_authenticator(browser: Browser, base: str, locale: str = "en-GB"
@@ -112,6 +133,10 @@ def test_a_passkey_made_on_the_profile_signs_in_on_another_browser(
     assert second_token and second_token.startswith(player_id + ".")
     assert second_token != first_token
     assert call(base, "GET", "/players/me", token=second_token)["id"] == player_id
+    # The first browser is still signed in: the sign-in made a token of its own.
+    assert [status(base, first_token) for _ in range(2)] == [200, 200]
+    page.reload()
+    expect(page.locator("#name")).to_have_value("Ada")
     count = stored_count(live_server, player_id)
 
     # The same browser after its storage was cleared: the passkey brings the player back.
@@ -124,14 +149,31 @@ def test_a_passkey_made_on_the_profile_signs_in_on_another_browser(
     assert token_of(page2) not in (None, second_token)
     assert stored_count(live_server, player_id) > count  # the counter went up
 
-    # The first browser's token was replaced, and its own copy of the credential is
-    # behind the counter the other copy moved on: refused as a cloned authenticator.
+    third_token = token_of(page2)
+    assert third_token and status(base, third_token) == 200
+
+    # The first browser keeps its token; its own copy of the credential is behind the
+    # counter the other copy moved on: refused as a cloned authenticator.
     page.reload()
     page.get_by_test_id("passkey-signin").click()
     expect(page.get_by_test_id("passkey-signin-note")).to_have_text(
         "This passkey's use counter went back, as a copied passkey's would: it was refused."
         " Use another passkey or your token code.")
-    assert token_of(page) == first_token
+    assert token_of(page) == first_token and status(base, first_token) == 200
+
+    # Sign out everywhere, from the first browser: both browsers' tokens stop working.
+    page.get_by_test_id("signout-everywhere").click()
+    page.get_by_role("button", name="Sign out everywhere").last.click()  # the confirmation
+    expect(page.get_by_text("Signed out everywhere. Sign in again with a passkey.")).to_be_visible()
+    expect(page.locator("#name")).to_have_count(0)  # the profile of no player
+    assert token_of(page) is None
+    refused_everywhere(base, first_token, third_token)
+    page2.reload()
+    expect(page2.locator("#name")).to_have_count(0)
+    # The passkey stays: the second browser signs in with it again.
+    page2.get_by_test_id("passkey-signin").click()
+    expect(page2.locator("#name")).to_have_value("Ada")
+    assert token_of(page2) not in (None, third_token)
     assert page.errors == [] and page2.errors == []  # type: ignore[attr-defined]
     other.close()
     context.close()

@@ -242,6 +242,9 @@ const STRINGS = {
     passkey_cancelled: "The passkey prompt was closed: nothing changed.",
     passkey_already: "This device already holds a passkey of this player.",
     passkey_unsupported: "This browser cannot use passkeys here: use your token code instead.",
+    passkey_signout_all: "Sign out everywhere",
+    passkey_signout_confirm: "Every browser and device signed in as this player, this one too, will be signed out, and the token code will stop working. Your passkeys stay: sign in again with one. Go on?",
+    passkey_signed_out: "Signed out everywhere. Sign in again with a passkey.",
   },
   it: {
     skip: "Vai al contenuto",
@@ -483,6 +486,9 @@ const STRINGS = {
     passkey_cancelled: "La richiesta della passkey è stata chiusa: non è cambiato nulla.",
     passkey_already: "Questo dispositivo ha già una passkey di questo giocatore.",
     passkey_unsupported: "Questo browser non può usare le passkey qui: usa il codice del giocatore.",
+    passkey_signout_all: "Esci ovunque",
+    passkey_signout_confirm: "Ogni browser e dispositivo collegato con questo giocatore, compreso questo, verrà disconnesso e il codice del giocatore smetterà di funzionare. Le passkey restano: accedi di nuovo con una. Continuare?",
+    passkey_signed_out: "Disconnesso ovunque. Accedi di nuovo con una passkey.",
   },
 };
 

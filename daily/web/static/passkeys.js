@@ -1,4 +1,5 @@
-// Passkeys (WebAuthn): add one to this player, sign in with one on any device. The
+// Passkeys (WebAuthn): add one to this player, sign in with one on any device (each
+// sign-in is a token of its own: the player's other browsers stay signed in). The
 // server's options come as JSON with base64url binary values (/api/v1/passkeys/...);
 // the browser's answer goes back in the same form. The token QR code stays a fallback.
 import { api } from "./api.js";
@@ -130,7 +131,25 @@ export async function passkeySection() {
         },
       }))));
     if (!keys.length) list.replaceChildren(h("li", { class: "muted", text: t("passkey_none") }));
+    out.hidden = !keys.length; // without a passkey, signing out everywhere would lose the player
   };
+  // Sign out everywhere: every token of the player stops working, this browser's too;
+  // the passkeys stay and sign the player in again.
+  const out = h("button", {
+    type: "button", class: "btn small ghost", "data-testid": "signout-everywhere", text: t("passkey_signout_all"),
+    hidden: true,
+    onclick: async () => {
+      if (!await confirmDialog(t("passkey_signout_confirm"), t("passkey_signout_all"))) return;
+      try {
+        await api("DELETE", "/players/me/tokens");
+        setToken(null);
+        toast(t("passkey_signed_out"));
+        reload();
+      } catch (err) {
+        note.textContent = errorText(err);
+      }
+    },
+  });
   await fill();
   const add = passkeysSupported() ? h("button", {
     type: "button", class: "btn primary", "data-testid": "passkey-add", text: t("passkey_add"),
@@ -148,5 +167,5 @@ export async function passkeySection() {
   return h("section", { class: "panel", "data-testid": "passkeys" },
     h("h2", { text: t("passkey_title") }),
     h("p", { class: "muted", text: t("passkey_help") }),
-    list, add, note);
+    list, add, note, out);
 }
