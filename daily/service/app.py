@@ -52,11 +52,13 @@ from daily.service.http.metrics import Metrics, install_metrics
 from daily.service.http.parsing import request_lang
 from daily.service.http.ratelimit import RateLimiter, install_rate_limits, parse_limits
 from daily.service.ops import routes as ops_routes
+from daily.service.players import passkey_routes
 from daily.service.players import routes as players_routes
 from daily.service.players.accounts import Players
 from daily.service.players.creation import CreationGuard
+from daily.service.players.passkeys import Passkeys
 from daily.service.players.signup import NewPlayers
-from daily.service.publicurl import public_base_url
+from daily.service.publicurl import passkey_party, public_base_url
 from daily.service.results import result_routes
 from daily.service.results import routes as leaderboard_routes
 from daily.service.results.stream import ResultStream
@@ -145,6 +147,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
         groups=Groups(conn, config, clock, games.ranked_totals, player_name,
                       lambda: public_base_url(config)),
         creation=creation, new_players=new_players,
+        passkeys=Passkeys(conn, config, clock, players, lambda: passkey_party(config)),
     )
     app.extensions[EXTENSION] = services
 
@@ -170,7 +173,8 @@ def register_blueprints(app: Flask) -> None:
     the web client at ``/``."""
     for bp in (
         audit_routes.bp, challenge_routes.bp, days_routes.bp, games_routes.bp, group_routes.bp,
-        leaderboard_routes.bp, ops_routes.bp, players_routes.bp, result_routes.bp,
+        leaderboard_routes.bp, ops_routes.bp, passkey_routes.bp, players_routes.bp,
+        result_routes.bp,
         advice_routes.bp, today_routes.bp,
     ):
         app.register_blueprint(bp, url_prefix=API_PREFIX)

@@ -16,6 +16,8 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``REDIS_URL`` | Redis to use; unset means start the embedded server | unset |
 | ``DAILY_KEY_PREFIX`` | prefix of every Redis key (lets tests and tenants share a DB) | ``dd:`` |
 | ``DAILY_PUBLIC_URL`` | base URL of share texts and links | the request's host |
+| ``DAILY_PASSKEY_ORIGIN`` | origin of passkey ceremonies (``https://host``) | the public URL |
+| ``DAILY_PASSKEY_RP_ID`` | passkeys' relying-party id: that host or a parent | the origin's host |
 | ``DAILY_RULESETS`` | daily sets; ``sun:a/b`` adds a weekly special | ``yahtzee,maxi-yatzy`` |
 | ``DAILY_MAX_BODY`` | request body limit in bytes (1024..16 MiB) | ``65536`` |
 | ``DAILY_RATE_LIMIT`` | writes per verified player, else per IP (``off``: none) | ``600/minute`` |
@@ -209,6 +211,11 @@ class Config:
     #: ``DAILY_FAIRPLAY_CEILING_ONLY``: checked rulesets held only for scoring the ceiling,
     #: even once their strategy table is built (the full test is not calibrated for them).
     fairplay_ceiling_only: tuple[str, ...] = ()
+    #: ``DAILY_PASSKEY_ORIGIN``: the origin WebAuthn ceremonies happen on (``None``: the
+    #: public URL, :func:`daily.service.publicurl.passkey_party`).
+    passkey_origin: str | None = None
+    #: ``DAILY_PASSKEY_RP_ID``: the relying-party id (``None``: the origin's host).
+    passkey_rp_id: str | None = None
 
     def rulesets_on(self, day: dt.date) -> tuple[str, ...]:
         """The daily sets of ``day``: the everyday ones, plus the special on its day."""
@@ -302,6 +309,49 @@ def _public_url(raw: str | None) -> str | None:
             field="DAILY_PUBLIC_URL",
         )
     return raw.rstrip("/")
+
+
+def _origin(raw: str | None) -> str | None:
+    """``DAILY_PASSKEY_ORIGIN``: an http(s) origin, scheme and host (and port) only.
+
+    >>> _origin("https://dice.example/"), _origin(None)
+    ('https://dice.example', None)
+    >>> _origin("https://dice.example/play")
+    Traceback (most recent call last):
+    ...
+    daily.service.config.ConfigError: DAILY_PASSKEY_ORIGIN: must be an origin such as \
+https://dice.example (no path), not 'https://dice.example/play'
+    """
+    if not raw:
+        return None
+    parts = urlsplit(raw)
+    if (parts.scheme not in ("http", "https") or not parts.hostname
+            or parts.path not in ("", "/") or parts.query or parts.fragment):
+        raise ConfigError(
+            f"must be an origin such as https://dice.example (no path), not {raw!r}",
+            field="DAILY_PASSKEY_ORIGIN",
+        )
+    return raw.rstrip("/")
+
+
+def _rp_id(raw: str | None) -> str | None:
+    """``DAILY_PASSKEY_RP_ID``: a host name (no scheme, port or path), lower case.
+
+    >>> _rp_id("Dice.Example"), _rp_id("")
+    ('dice.example', None)
+    >>> _rp_id("https://dice.example")
+    Traceback (most recent call last):
+    ...
+    daily.service.config.ConfigError: DAILY_PASSKEY_RP_ID: must be a host name such as \
+dice.example, not 'https://dice.example'
+    """
+    if not raw:
+        return None
+    host = raw.strip().lower()
+    if not re.fullmatch(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*", host):
+        raise ConfigError(f"must be a host name such as dice.example, not {raw!r}",
+                          field="DAILY_PASSKEY_RP_ID")
+    return host
 
 
 def _path(env: Mapping[str, str], name: str) -> Path | None:
@@ -398,6 +448,8 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         redis_cluster=_switch(env, "DAILY_REDIS_CLUSTER", False),
         auth_cache_seconds=_int(env, "DAILY_AUTH_CACHE_SECONDS", 2, 0, 60),
         queue_redis_url=env.get("DAILY_QUEUE_REDIS_URL") or None,
+        passkey_origin=_origin(env.get("DAILY_PASSKEY_ORIGIN")),
+        passkey_rp_id=_rp_id(env.get("DAILY_PASSKEY_RP_ID")),
     )
     missing = uncovered(config.all_daily_rulesets, config.fairplay_rulesets)
     if missing:

@@ -26,9 +26,21 @@ key                                    type     what, and how long it lives
                                                 after the day closes
 ``P code:<code>``                      STRING   the game id of a result code; expires with
                                                 its game (ranked or practice, as above)
-``P account:<player>``                 HASH     a player: name, created, token hash, last
-                                                day of use; ``DAILY_PLAYER_DAYS`` (180)
-                                                days after the last day of use (sliding)
+``P account:<player>``                 HASH     a player: name, created, the first token's
+                                                hash, last day of use;
+                                                ``DAILY_PLAYER_DAYS`` (180) days after the
+                                                last day of use (sliding)
+``P passkeys:{<player>}``              HASH     credential id (base64url) -> JSON of a WebAuthn
+                                                passkey (:mod:`daily.service.players.
+                                                passkeys`); like the account
+``P tokens:{<player>}``                HASH     SHA-256 of a token's secret -> JSON
+                                                ``{"created","used"}`` of a browser signed
+                                                in with a passkey (:mod:`daily.service.
+                                                players.devices`); like the account, and
+                                                each token too (at most 10)
+``P passkey:challenge:<ticket>``       STRING   JSON of a WebAuthn challenge handed out (its
+                                                ceremony, its player); taken once
+                                                (``GETDEL``); 3 min (``EX``)
 ``P descriptor:<date>:<ruleset>``      STRING   the first signed ``day/1`` descriptor
                                                 (``SET NX``); forever
 ``P par:<date>:<ruleset>``             STRING   JSON ``{"easy","medium","hard"}`` of the par
@@ -159,6 +171,34 @@ def code(prefix: str, result_code: str) -> str:
 def account(prefix: str, player_id: str) -> str:
     """A player's account."""
     return f"{prefix}account:{player_id}"
+
+
+def passkeys(prefix: str, player_id: str) -> str:
+    """A player's passkeys (WebAuthn credentials), in the slot of the player's statistics.
+
+    >>> passkeys("dd:", "p_1")
+    'dd:passkeys:{p_1}'
+    """
+    return f"{prefix}passkeys:{{{player_id}}}"
+
+
+def device_tokens(prefix: str, player_id: str) -> str:
+    """The tokens of the browsers a player signed in with a passkey, in the slot of the
+    player's statistics.
+
+    >>> device_tokens("dd:", "p_1")
+    'dd:tokens:{p_1}'
+    """
+    return f"{prefix}tokens:{{{player_id}}}"
+
+
+def passkey_challenge(prefix: str, ticket: str) -> str:
+    """A WebAuthn challenge handed out and not yet answered, by its ticket.
+
+    >>> passkey_challenge("dd:", "t1")
+    'dd:passkey:challenge:t1'
+    """
+    return f"{prefix}passkey:challenge:{ticket}"
 
 
 def descriptor(prefix: str, date: dt.date | str, ruleset: str) -> str:

@@ -20,6 +20,8 @@ Outside a request (a worker, a CLI command) with no ``DAILY_PUBLIC_URL`` it is
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import has_request_context, request
 
 from daily.service.config import Config
@@ -35,3 +37,19 @@ def public_base_url(config: Config, *, from_request: bool = True) -> str:
     if from_request and has_request_context():
         return request.host_url.rstrip("/")
     return f"http://{config.host}:{config.port}"
+
+
+def passkey_party(config: Config) -> tuple[str, str]:
+    """The relying-party id and the origin of passkeys (WebAuthn): ``DAILY_PASSKEY_RP_ID``
+    and ``DAILY_PASSKEY_ORIGIN`` when set, else the public URL's host and the public URL.
+
+    >>> from daily.service.config import load_config
+    >>> passkey_party(load_config({"DAILY_PUBLIC_URL": "https://dice.example:8443"}))
+    ('dice.example', 'https://dice.example:8443')
+    >>> passkey_party(load_config({"DAILY_PUBLIC_URL": "https://play.dice.example",
+    ...                            "DAILY_PASSKEY_RP_ID": "dice.example"}))
+    ('dice.example', 'https://play.dice.example')
+    """
+    origin = config.passkey_origin or public_base_url(config)
+    rp_id = config.passkey_rp_id or (urlsplit(origin).hostname or "localhost")
+    return rp_id, origin

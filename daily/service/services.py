@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from daily.service.http.ratelimit import RateLimiter
     from daily.service.players.accounts import Players
     from daily.service.players.creation import CreationGuard
+    from daily.service.players.passkeys import Passkeys
     from daily.service.players.signup import NewPlayers
     from daily.service.results.stream import ResultStream
     from daily.service.social.challenges import Challenges
@@ -57,6 +58,7 @@ class Services:
     groups: Groups
     creation: CreationGuard
     new_players: NewPlayers
+    passkeys: Passkeys
 
 
 def current_services() -> Services:

@@ -2,7 +2,9 @@
 is stored.
 
 A token reads ``<player id>.<secret>``; the server keeps SHA-256 of the secret and
-compares in constant time (``hmac.compare_digest``). Display names are checked by the
+compares in constant time (``hmac.compare_digest``). A player has a first token (in the
+account) and one more per passkey sign-in, each browser its own
+(:mod:`daily.service.players.devices`). Display names are checked by the
 API contract (:data:`daily.service.http.contract.fields.Name`) before they get here.
 
 >>> new_player_id().startswith("p_")
@@ -24,6 +26,7 @@ import redis
 from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
+from daily.service.players.devices import DeviceTokens
 from daily.service.refusals import Conflict
 from daily.service.results.leaderboard import as_text
 from daily.service.results.stats import record_keys
@@ -99,7 +102,7 @@ class TrustedTokens:
         self.seconds = seconds
         self.monotonic = monotonic
         self._tokens: dict[bytes, tuple[float, str, Player]] = {}
-        self._of_player: dict[str, bytes] = {}
+        self._of_player: dict[str, set[bytes]] = {}
 
     def get(self, token: str, today: str) -> Player | None:
         """The player of ``token`` if it was verified less than ``seconds`` ago today."""
@@ -119,12 +122,11 @@ class TrustedTokens:
             self._of_player.clear()
         key = hashlib.sha256(token.encode()).digest()
         self._tokens[key] = (self.monotonic() + self.seconds, today, player)
-        self._of_player[player.id] = key
+        self._of_player.setdefault(player.id, set()).add(key)
 
     def forget(self, player_id: str) -> None:
-        """Stop trusting the player's token in this process (rotated, revoked, renamed)."""
-        key = self._of_player.pop(player_id, None)
-        if key is not None:
+        """Stop trusting the player's tokens in this process (rotated, revoked, renamed)."""
+        for key in self._of_player.pop(player_id, ()):
             self._tokens.pop(key, None)
 
 
@@ -137,6 +139,10 @@ class Players:
     UTC day moves ``seen`` and the expiry of the account and of the player's statistics
     (one pipelined write per player per day), so an active player never expires and a
     forgotten one does not stay for ever.
+
+    ``token_hash`` is the player's first token; each passkey sign-in adds one of its
+    own (:class:`~daily.service.players.devices.DeviceTokens`), so signing in on one
+    browser signs out none of the others.
     """
 
     def __init__(self, conn: redis.Redis, config: Config, clock: Clock) -> None:
@@ -144,6 +150,7 @@ class Players:
         self.config = config
         self.clock = clock
         self.trusted = TrustedTokens(config.auth_cache_seconds)
+        self.devices = DeviceTokens(conn, config, clock)
 
     @property
     def ttl_seconds(self) -> int:
@@ -206,7 +213,8 @@ class Players:
     def authenticate(self, token: str) -> Player | None:
         """The player a token belongs to, or ``None`` (constant-time comparison).
 
-        A call asks Redis (one ``HMGET``) unless this process verified the same token
+        The player's first token costs one ``HMGET``, a browser's own token one
+        ``HGETALL`` more; neither is asked if this process verified the same token
         less than ``DAILY_AUTH_CACHE_SECONDS`` ago on the same UTC day
         (:class:`TrustedTokens`): a rotated or revoked token stops working at once in
         the process that rotated or revoked it, and within that bound in every other.
@@ -223,12 +231,23 @@ class Players:
             key, ["token_hash", "name", "created", "seen"]
         )
         expected = as_text(stored) if stored else hash_secret("") + "x"
-        if not hmac.compare_digest(hash_secret(secret), expected) or name is None:
+        hashed = hash_secret(secret)
+        first = hmac.compare_digest(hashed, expected)
+        if name is None:
             return None
-        if seen is None or as_text(seen) != today:
+        device = None
+        if not first:
+            device = self.devices.find(player_id, hashed)
+            if device is None:
+                return None
+        if seen is None or as_text(seen) != today or (device is not None and device.used != today):
             with self.conn.pipeline(transaction=False) as pipe:
                 pipe.hset(key, "seen", today)
-                for one in (key, *record_keys(player_id, prefix=self.config.key_prefix)):
+                if device is not None:
+                    self.devices.touch(pipe, player_id, device, today)
+                for one in (key, keymap.passkeys(self.config.key_prefix, player_id),
+                            self.devices.key(player_id),
+                            *record_keys(player_id, prefix=self.config.key_prefix)):
                     pipe.expire(one, self.ttl_seconds)
                 pipe.execute()
         player = Player(player_id, as_text(name), as_text(created or b""))
@@ -242,26 +261,51 @@ class Players:
         return Player(player.id, name, player.created)
 
     def rotate(self, player: Player, token: str) -> str:
-        """A new token for ``player``; the old one (``token``) stops working at once.
+        """A new token for the browser of ``token``, which stops working at once; the
+        player's other browsers keep theirs.
 
-        Only the holder of the current token can rotate it: the swap happens only if
-        the stored hash is still that of ``token`` (a 409 ``conflict`` otherwise, when
-        another rotation or a revocation came first).
+        Only the holder of ``token`` can rotate it: the swap happens only if its hash
+        is still stored (a 409 ``conflict`` otherwise, when another rotation or a
+        revocation came first).
         """
         secret = secrets.token_urlsafe(32)
         old_hash = hash_secret(token.partition(".")[2])
         self.trusted.forget(player.id)
-        if not self._swap_hash(player.id, old_hash, hash_secret(secret)):
+        if not (self._swap_hash(player.id, old_hash, hash_secret(secret))
+                or self.devices.replace(player.id, old_hash, hash_secret(secret))):
             raise Conflict("the token changed meanwhile", field="Authorization")
         return f"{player.id}.{secret}"
 
     def revoke(self, player: Player, token: str) -> None:
-        """Make ``token`` useless for good: the player keeps their name on the boards,
-        but nobody can act as them any more (there is no other token)."""
+        """Make ``token`` useless for good (this browser signs out); the player's other
+        tokens and passkeys stay, and the name stays on the boards. A player with no
+        other token and no passkey cannot be acted as any more."""
         old_hash = hash_secret(token.partition(".")[2])
         self.trusted.forget(player.id)
-        if not self._swap_hash(player.id, old_hash, None):
+        if not (self._swap_hash(player.id, old_hash, None)
+                or self.devices.replace(player.id, old_hash, None)):
             raise Conflict("the token changed meanwhile", field="Authorization")
+
+    def revoke_all(self, player: Player) -> None:
+        """Sign out everywhere: every token of ``player`` stops working (at once in this
+        process, within ``DAILY_AUTH_CACHE_SECONDS`` in the others). The passkeys stay:
+        signing in with one makes a new token."""
+        self.trusted.forget(player.id)
+        with self.conn.pipeline(transaction=False) as pipe:  # two slots on a cluster
+            pipe.hdel(self._key(player.id), "token_hash")
+            pipe.delete(self.devices.key(player.id))
+            pipe.execute()
+
+    def sign_in(self, player_id: str) -> tuple[Player, str] | None:
+        """A new token of its own for a browser whose player proved who they are
+        another way (a passkey); the player's other tokens keep working. ``None``: no
+        such player."""
+        player = self.get(player_id)
+        if player is None:
+            return None
+        secret = secrets.token_urlsafe(32)
+        self.devices.add(player_id, hash_secret(secret))
+        return player, f"{player_id}.{secret}"
 
     def _swap_hash(self, player_id: str, old_hash: str, new_hash: str | None) -> bool:
         key = self._key(player_id)

@@ -1,5 +1,5 @@
 """``/players``: create an anonymous player, read and rename yourself, rotate or revoke
-your token."""
+your token, sign out everywhere."""
 
 from __future__ import annotations
 
@@ -86,6 +86,22 @@ def rotate_token(player: PlayerRecord, body: NoBody) -> dict[str, Any]:
 @bp.delete("/players/me/token")
 @operation(None, auth="required", statuses=(204,), errors=(409,))
 def revoke_token(player: PlayerRecord) -> tuple[str, int]:
-    """Revoke your token: nobody can act as this player any more."""
+    """Revoke the token of this request (sign out this browser).
+
+    Your other browsers' tokens and your passkeys stay; without either, nobody can act
+    as this player any more.
+    """
     current_services().players.revoke(player, bearer_token() or "")
+    return "", 204
+
+
+@bp.delete("/players/me/tokens")
+@operation(None, auth="required", statuses=(204,))
+def revoke_all_tokens(player: PlayerRecord) -> tuple[str, int]:
+    """Sign out everywhere: every token of yours stops working, this one too.
+
+    Your passkeys stay: sign in with one for a new token (delete a passkey you do not
+    know first, ``DELETE /passkeys/{id}``).
+    """
+    current_services().players.revoke_all(player)
     return "", 204

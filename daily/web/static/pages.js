@@ -6,6 +6,7 @@ import { ceilingBlock, parBlock, reviewBlock } from "./end.js";
 import { startAndOpen, startOffline } from "./game.js";
 import { onInstallable, promptInstall } from "./install.js";
 import { unfinishedLocal } from "./local.js";
+import { passkeySection, passkeySignIn } from "./passkeys.js";
 import { boxName, fmtDate, fmtNumber, lang, playerName as shownName, rulesetName, t } from "./i18n.js";
 import { getToken, previousTokens, rememberedGame, replaceToken, setToken } from "./store.js";
 import { challengeForm, chosenOpponents, groupsSection, opponentsPicker } from "./together.js";
@@ -111,6 +112,8 @@ export async function homePage(root) {
     h("div", { class: "sets" }, cards),
     h("div", { class: "panel" }, opponentsPicker("home-opp"), h("p", { class: "muted hint-small", text: t("opponents_help") })),
     groupsSection(),
+    getToken() ? null : h("div", { class: "panel", "data-testid": "home-passkey" },
+      h("p", { class: "muted", text: t("passkey_home") }), passkeySignIn()),
     h("p", {}, h("a", { class: "link", href: "/#/rules", text: t("rules_link") }))));
   fillDays(days, today, date);
   return () => clearInterval(timer);
@@ -412,8 +415,8 @@ export async function profilePage(root) {
   const token = getToken();
   if (!token) {
     root.replaceChildren(h("section", { class: "profile" },
-      h("h1", { text: t("profile_title") }), h("p", { text: t("no_player") }), importForm(),
-      await previousSection()));
+      h("h1", { text: t("profile_title") }), h("p", { text: t("no_player") }), passkeySignIn(),
+      importForm(), await previousSection()));
     return () => {};
   }
   root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
@@ -422,8 +425,8 @@ export async function profilePage(root) {
     me = await api.getMe();
   } catch (err) {
     root.replaceChildren(h("section", { class: "profile" },
-      h("h1", { text: t("profile_title") }), h("p", { role: "alert", text: errorText(err) }), importForm(),
-      await previousSection()));
+      h("h1", { text: t("profile_title") }), h("p", { role: "alert", text: errorText(err) }), passkeySignIn(),
+      importForm(), await previousSection()));
     return () => {};
   }
   const stats = me.stats || {};
@@ -460,8 +463,10 @@ export async function profilePage(root) {
         h("span", { class: "row" }, h("strong", { text: g.total }),
           g.code ? h("a", { class: "btn small ghost", href: `/r/${g.code}`, text: t("see_result") }) : null))))
       : h("p", { class: "muted", text: t("no_history") }),
+    await passkeySection(),
     h("h2", { text: t("token_title") }),
     tokenSection(token),
+    passkeySignIn(),
     importForm(),
     await previousSection()));
   return () => {};

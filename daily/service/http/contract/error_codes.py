@@ -74,6 +74,21 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "pow_stale": ErrorCode(422, "the proof-of-work's challenge is unknown, used or expired"),
     "rate_limited": ErrorCode(429, "too many requests (with Retry-After)"),
     "too_many_players": ErrorCode(429, "too many new players from this address or network"),
+    # passkeys (daily.service.players.passkeys)
+    "passkey_ticket_stale": ErrorCode(409, "a passkey ceremony's ticket unknown, used already "
+                                           "(a replayed challenge) or expired"),
+    "passkey_challenge": ErrorCode(422, "the passkey signed another challenge than its "
+                                        "ticket's"),
+    "passkey_origin": ErrorCode(422, "the passkey was made or used on another origin"),
+    "passkey_rp_id": ErrorCode(422, "the passkey is for another relying-party id"),
+    "passkey_malformed": ErrorCode(422, "a part of the passkey's credential cannot be read"),
+    "passkey_invalid": ErrorCode(422, "the passkey's credential does not verify (signature, "
+                                      "flags, algorithm)"),
+    "unknown_passkey": ErrorCode(404, "no player has this passkey, or you have none with "
+                                      "this id"),
+    "passkey_counter": ErrorCode(409, "the passkey's sign counter did not go up"),
+    "passkey_exists": ErrorCode(409, "the passkey is registered already"),
+    "too_many_passkeys": ErrorCode(409, "the player has the most passkeys a player may have"),
     "internal": ErrorCode(500, "a bug; the traceback goes to the log"),
     "not_implemented": ErrorCode(501, "a method gunicorn does not know"),
     "unavailable": ErrorCode(503, "Redis unavailable, keys not set up, a strategy table not "
