@@ -24,8 +24,8 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_AUTH_CACHE_SECONDS`` | a process trusts a token it checked this long (0..60) | ``2`` |
 | ``DAILY_PLAYER_DAYS`` | days an unused player is kept (each day of use restarts it) | ``180`` |
 | ``DAILY_RANKED_DAYS`` | days ranked games and codes stay after their day closes | ``400`` |
-| ``DAILY_PROVISIONAL_DAYS`` | days of ranked play before a player's games stand on the public top (0..365) | ``7`` |
-| ``DAILY_PUBLIC_TOP_REQUIRES_PASSKEY`` | ``off``: standing on the public top needs no passkey (private deployments) | ``on`` |
+| ``DAILY_PROVISIONAL_DAYS`` | days of play before a player is on the public top | ``7`` |
+| ``DAILY_PUBLIC_TOP_REQUIRES_PASSKEY`` | the public top needs a passkey (``off``: none) | ``on`` |
 | ``DAILY_HSTS`` | ``on``: HSTS on every answer (else only on https requests) | ``off`` |
 | ``DAILY_PLAYER_LIMIT`` | new players per IP (``N/unit``, ``off``) | ``30/hour`` (1) |
 | ``DAILY_PLAYER_NET_LIMIT`` | new players per /24 (IPv4) or /48 (IPv6) | ``300/hour`` (1) |
