@@ -139,7 +139,7 @@ def test_a_fresh_account_stays_off_the_public_top_until_it_has_played_its_days(
     assert view["me"]["rank"] == 1 and view["me"]["percentile"] == 100.0
     assert view["me"]["marks"] == ["provisional"] and view["players"] == 4
     assert sum(b["count"] for b in view["histogram"]["bins"]) == 4
-    assert [r["player"]["name"] for r in view["around"]][0] == "Eve"
+    assert view["around"][0]["player"]["name"] == "Eve"
     anonymous = board(None, client, "2026-11-29")
     assert "Eve" not in names(anonymous) and anonymous["me"] is None
     profile = fresh.call("GET", "/players/me").get_json()["public_top"]
