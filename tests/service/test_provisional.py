@@ -108,7 +108,9 @@ def test_a_fresh_account_stays_off_the_public_top_until_it_has_played_its_days(
     assert all("provisional" in row["marks"] for row in first["top"])
     assert first["left_out"] == {"games": 0, "provisional": 0, "no_passkey": 0}
     assert "no_passkey" in next(r for r in first["top"] if r["player"]["name"] == "Cy")["marks"]
-    assert first["me"]["marks"] == ["provisional"] and first["provisional_days"] == DAYS
+    assert first["provisional_days"] == DAYS
+    assert next(r for r in first["around"] if r["player"]["name"] == "Ada")["marks"] == [
+        "provisional"]
 
     # Two more days of play for the veterans.
     for day in (27, 28):
@@ -137,9 +139,9 @@ def test_a_fresh_account_stays_off_the_public_top_until_it_has_played_its_days(
     assert view["left_out"] == {"games": 2, "provisional": 1, "no_passkey": 1}
     assert view["top"][0]["rank"] == 2  # the board's ranks: Eve's game counts for her
     assert view["me"]["rank"] == 1 and view["me"]["percentile"] == 100.0
-    assert view["me"]["marks"] == ["provisional"] and view["players"] == 4
+    assert view["around"][0]["marks"] == ["provisional"] and view["players"] == 4
     assert sum(b["count"] for b in view["histogram"]["bins"]) == 4
-    assert view["around"][0]["player"]["name"] == "Eve"
+    assert view["around"][0]["game_id"] == view["me"]["game_id"] == strong["id"]
     anonymous = board(None, client, "2026-11-29")
     assert "Eve" not in names(anonymous) and anonymous["me"] is None
     profile = fresh.call("GET", "/players/me").get_json()["public_top"]
@@ -157,7 +159,7 @@ def test_a_fresh_account_stays_off_the_public_top_until_it_has_played_its_days(
     assert "Eve" not in names(board(None, client, "2026-11-29"))
     later = board(fresh, client, "2026-12-01")
     assert not later["top_open"] and later["left_out"]["games"] == 0
-    assert names(later)[0] == "Eve" and later["me"]["marks"] == []
+    assert names(later)[0] == "Eve" and later["top"][0]["marks"] == []
     assert later["top"][0]["score"] == last["total"]
 
     # The operator clears Cy's game of the 29th (no passkey): it stands.

@@ -49,9 +49,6 @@ def show(player: Player | None, date: str, ruleset: str, query: LeaderboardQuery
                                            for r in view["around"]], now)
     for row in view["around"]:
         row["marks"] = list(around[row["game_id"]].marks)
-    if view["me"] is not None:
-        mine = around.get(view["me"]["game_id"])
-        view["me"]["marks"] = list(mine.marks) if mine is not None else []
     view["left_out"] = public.counts()
     view["top_open"] = public.open
     view["provisional_days"] = standing.policy.provisional_days

@@ -227,6 +227,17 @@ const STRINGS = {
       "The grey numbers are the points each box would score now. Fill the upper boxes well to earn the bonus.",
       "Every player gets the same dice each day; only your first game of each daily set counts for the leaderboard.",
     ],
+    // provisional players
+    mark_provisional: "provisional", mark_no_passkey: "no passkey",
+    provisional_note: "provisional: on the public board after {n} days of play",
+    provisional_note_one: "provisional: on the public board after 1 day of play",
+    provisional_left: "Your game counts for your rank; {n} more days of play and your games show on the public board.",
+    provisional_left_one: "Your game counts for your rank; 1 more day of play and your games show on the public board.",
+    no_passkey_note: "no passkey: add a passkey to show on the public board",
+    left_out: "{n} games of provisional players or players without a passkey are not shown in the top.",
+    left_out_one: "1 game of a provisional player or a player without a passkey is not shown in the top.",
+    top_open: "Nobody here has played enough days yet: every game is shown, marked.",
+    days_played: "Days of play",
   },
   it: {
     skip: "Vai al contenuto",
@@ -453,6 +464,17 @@ const STRINGS = {
       "I numeri grigi sono i punti che ogni casella darebbe adesso. Riempi bene la sezione superiore per ottenere il bonus.",
       "Ogni giorno tutti hanno gli stessi dadi; in classifica conta solo la tua prima partita di ogni serie.",
     ],
+    // provisional players
+    mark_provisional: "provvisorio", mark_no_passkey: "senza passkey",
+    provisional_note: "provvisorio: nella classifica pubblica dopo {n} giorni di gioco",
+    provisional_note_one: "provvisorio: nella classifica pubblica dopo 1 giorno di gioco",
+    provisional_left: "La tua partita conta per la tua posizione; ancora {n} giorni di gioco e le tue partite compaiono nella classifica pubblica.",
+    provisional_left_one: "La tua partita conta per la tua posizione; ancora 1 giorno di gioco e le tue partite compaiono nella classifica pubblica.",
+    no_passkey_note: "senza passkey: aggiungi una passkey per comparire nella classifica pubblica",
+    left_out: "{n} partite di giocatori provvisori o senza passkey non sono mostrate in cima.",
+    left_out_one: "1 partita di un giocatore provvisorio o senza passkey non è mostrata in cima.",
+    top_open: "Qui nessuno ha ancora giocato abbastanza giorni: si vedono tutte le partite, segnate.",
+    days_played: "Giorni di gioco",
   },
 };
 

@@ -160,9 +160,18 @@ function boardTable(rows, me, caption) {
       const mine = Boolean(me) && (me.game_id ? row.game_id === me.game_id : row.rank === me.rank);
       return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null },
         h("td", { text: row.rank }),
-        h("td", {}, shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
+        h("td", {}, shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null,
+          (row.marks || []).map((m) => h("span", { class: "badge mark", "data-mark": m, text: t(`mark_${m}`) }))),
         h("td", { class: "num", text: row.score }));
     })));
+}
+
+// Why your game is not on the public top, in plain words (provisional players).
+function markNote(marks, days) {
+  const lines = [];
+  if (marks.includes("provisional")) lines.push(t("provisional_note", { n: days, count: days }));
+  if (marks.includes("no_passkey")) lines.push(t("no_passkey_note"));
+  return h("p", { class: "provisional-note", "data-testid": "board-provisional", text: lines.join(" · ") });
 }
 
 export async function boardPage(root, date, ruleset) {
@@ -202,7 +211,13 @@ export async function boardPage(root, date, ruleset) {
     if (board.me) {
       const isToday = today ? day === playDate(today) : false;
       parts.push(h("p", { class: "rank", "data-testid": "board-rank", text: standingText(board.me, board.players, { today: isToday }) }));
+      const myRow = (board.around || []).find((row) => row.game_id === board.me.game_id);
+      const marks = (myRow && myRow.marks) || [];
+      if (marks.length) parts.push(markNote(marks, board.provisional_days));
     }
+    if (board.top_open) parts.push(h("p", { class: "muted", "data-testid": "board-top-open", text: t("top_open") }));
+    const leftOut = board.left_out ? board.left_out.games : 0;
+    if (leftOut) parts.push(h("p", { class: "muted", "data-testid": "board-left-out", text: t("left_out", { n: fmtNumber(leftOut), count: leftOut }) }));
     const chart = histogram(board.histogram, board.me ? board.me.score : null, board.players);
     if (chart) parts.push(chart);
     if (board.review) parts.push(reviewBlock(board.review));
@@ -212,7 +227,9 @@ export async function boardPage(root, date, ruleset) {
     }
     const ceilingLine = ceilingBlock(board.ceiling);
     if (ceilingLine) parts.push(ceilingLine);
-    if (board.around && board.around.length && board.me && board.me.rank > (board.top || []).length) {
+    // around you, unless your row is in the top (a provisional game is not: see its marks)
+    const inTop = board.me && (board.top || []).some((row) => row.game_id === board.me.game_id);
+    if (board.around && board.around.length && board.me && !inTop) {
       parts.push(boardTable(board.around, board.me, t("around_you")));
     }
     if (board.top && board.top.length) parts.push(boardTable(board.top, board.me, t("top", { n: board.top.length })));
@@ -450,7 +467,9 @@ export async function profilePage(root) {
     h("h2", { text: t("stats") }),
     h("dl", { class: "stats" },
       statItem(t("games"), fmtNumber(stats.games)), statItem(t("streak"), fmtNumber(stats.current_streak)),
-      statItem(t("longest"), fmtNumber(stats.longest_streak))),
+      statItem(t("longest"), fmtNumber(stats.longest_streak)),
+      me.public_top ? statItem(t("days_played"), fmtNumber(me.public_top.ranked_days)) : null),
+    publicTopNote(me.public_top),
     rulesetStats(stats.by_ruleset || {}),
     installSection(),
     h("h2", { text: t("history") }),
@@ -465,6 +484,18 @@ export async function profilePage(root) {
     importForm(),
     await previousSection()));
   return () => {};
+}
+
+// Whether your games show on the public board: provisional until your days of play.
+function publicTopNote(standing) {
+  if (!standing || standing.stands) return null;
+  const lines = [];
+  if (standing.provisional) {
+    lines.push(t("provisional_note", { n: standing.provisional_days, count: standing.provisional_days }));
+    lines.push(t("provisional_left", { n: standing.days_left, count: standing.days_left }));
+  }
+  if (standing.passkey_required && !standing.passkey) lines.push(t("no_passkey_note"));
+  return h("p", { class: "provisional-note", "data-testid": "profile-provisional", text: lines.join(" ") });
 }
 
 // Averages and bests per ruleset: a Maxi Yatzy score is not comparable with a Yahtzee one.

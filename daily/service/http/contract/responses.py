@@ -401,9 +401,6 @@ class Standing(Doc):
         description="share of the board ranked at or above you, rounded up to 0.1: "
         "\"top 3%\"")
     game_id: str = Field(description="your game on the board (your row in top and around)")
-    marks: list[TopMark] = omittable(
-        description="why your game does not stand on the public top (as a row's marks); "
-        "your rank and percentile count every game")
 
 
 class Bin(Doc):
@@ -430,7 +427,9 @@ class Leaderboard(Doc):
     players: int
     top: list[BoardRow]
     me: Standing | None
-    around: list[BoardRow]
+    around: list[BoardRow] = Field(
+        description="the rows around you, yours among them (with its marks: why your game "
+        "is not on the public top); your rank and percentile count every game")
     histogram: Histogram
     par: dict[str, Any] | None
     ceiling: int | None = _ceiling()
