@@ -190,6 +190,10 @@ def test_a_provisional_player_is_told_in_plain_words(
         "provisional")  # your own row, around you
     page.goto("/#/profile")
     expect(page.get_by_test_id("profile-provisional")).to_contain_text("6 more days of play")
+    expect(page.get_by_test_id("profile-days")).to_contain_text("Days of play: 1, on")
+    page.goto("/#/")
+    expect(page.get_by_test_id("home-provisional")).to_have_text(
+        "provisional: on the public board after 7 days of play")
     assert page.errors == []  # type: ignore[attr-defined]
     context.close()
 

@@ -236,8 +236,8 @@ const STRINGS = {
     no_passkey_note: "no passkey: add a passkey to show on the public board",
     left_out: "{n} games of provisional players or players without a passkey are not shown in the top.",
     left_out_one: "1 game of a provisional player or a player without a passkey is not shown in the top.",
-    top_open: "Nobody here has played enough days yet: every game is shown, marked.",
-    days_played: "Days of play",
+    top_open: "Nobody here is on the public board yet: every game is shown, marked.",
+    days_played: "Days of play", days_since: "{n} since {date}", days_since_one: "1, on {date}",
   },
   it: {
     skip: "Vai al contenuto",
@@ -473,8 +473,8 @@ const STRINGS = {
     no_passkey_note: "senza passkey: aggiungi una passkey per comparire nella classifica pubblica",
     left_out: "{n} partite di giocatori provvisori o senza passkey non sono mostrate in cima.",
     left_out_one: "1 partita di un giocatore provvisorio o senza passkey non è mostrata in cima.",
-    top_open: "Qui nessuno ha ancora giocato abbastanza giorni: si vedono tutte le partite, segnate.",
-    days_played: "Giorni di gioco",
+    top_open: "Qui nessuno è ancora nella classifica pubblica: si vedono tutte le partite, segnate.",
+    days_played: "Giorni di gioco", days_since: "{n} dal {date}", days_since_one: "1, il {date}",
   },
 };
 

@@ -145,6 +145,11 @@ async function fillDays(panel, today, date) {
     });
   }
   panel.prepend(h("p", { class: streak ? "streak-line lit" : "streak-line", "data-testid": "home-streak", text: streakText }), line);
+  const standing = me.public_top;
+  if (standing && standing.provisional && standing.ranked_days > 0) {
+    line.after(h("p", { class: "provisional-note", "data-testid": "home-provisional",
+      text: t("provisional_note", { n: standing.provisional_days, count: standing.provisional_days }) }));
+  }
 }
 
 // ---------- leaderboards ----------
@@ -161,9 +166,15 @@ function boardTable(rows, me, caption) {
       return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null },
         h("td", { text: row.rank }),
         h("td", {}, shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null,
-          (row.marks || []).map((m) => h("span", { class: "badge mark", "data-mark": m, text: t(`mark_${m}`) }))),
+          markBadge(row.marks || [])),
         h("td", { class: "num", text: row.score }));
     })));
+}
+
+// One badge per row that does not stand on the public top (its first mark; all in its title).
+function markBadge(marks) {
+  if (!marks.length) return null;
+  return h("span", { class: "badge mark", "data-mark": marks[0], title: marks.map((m) => t(`mark_${m}`)).join(" · "), text: t(`mark_${marks[0]}`) });
 }
 
 // Why your game is not on the public top, in plain words (provisional players).
@@ -467,8 +478,8 @@ export async function profilePage(root) {
     h("h2", { text: t("stats") }),
     h("dl", { class: "stats" },
       statItem(t("games"), fmtNumber(stats.games)), statItem(t("streak"), fmtNumber(stats.current_streak)),
-      statItem(t("longest"), fmtNumber(stats.longest_streak)),
-      me.public_top ? statItem(t("days_played"), fmtNumber(me.public_top.ranked_days)) : null),
+      statItem(t("longest"), fmtNumber(stats.longest_streak))),
+    daysOfPlay(me.public_top),
     publicTopNote(me.public_top),
     rulesetStats(stats.by_ruleset || {}),
     installSection(),
@@ -484,6 +495,13 @@ export async function profilePage(root) {
     importForm(),
     await previousSection()));
   return () => {};
+}
+
+// Your days of ranked play, since the first (they make you a regular of the public board).
+function daysOfPlay(standing) {
+  if (!standing || !standing.ranked_days) return null;
+  return h("p", { "data-testid": "profile-days" }, h("strong", { text: `${t("days_played")}: ` }),
+    t("days_since", { n: fmtNumber(standing.ranked_days), count: standing.ranked_days, date: fmtDate(standing.first_ranked_date) }));
 }
 
 // Whether your games show on the public board: provisional until your days of play.
