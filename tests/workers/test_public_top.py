@@ -12,6 +12,7 @@ import redis
 
 from daily import calendar
 from daily.service import keymap
+from daily.service.clock import DemoClock
 from daily.service.players import standing as standing_module
 from daily.service.players.standing import Policy, PublicStanding
 from daily.service.refusals import NotFound
@@ -23,6 +24,7 @@ PREFIX = "tpt:"
 DATE = dt.date(2026, 11, 29)
 #: While the 29th is open (its day of play is the 30th).
 NOW = dt.datetime(2026, 11, 29, 11, 0, tzinfo=dt.UTC)
+DAYS_ON_DEMO = 4
 
 
 def put(conn: redis.Redis, make_result: Callable[..., dict[str, Any]], n: int, total: int,
@@ -130,3 +132,21 @@ def test_a_cleared_game_stands_and_only_a_game_on_the_board_can_be_cleared(
     assert names(top) == ["p_000001", "p_000002"] and top.counts()["games"] == 0
     with pytest.raises(NotFound, match="not on the board"):
         rule.clear(DATE, "yahtzee", "g_nobody")
+
+
+def test_on_the_demo_clock_a_day_of_play_passes_in_minutes(
+    redis_client: redis.Redis, make_result: Any
+) -> None:
+    """``daily serve --demo-day-minutes 0.1``: a game every 6 real seconds is a new day of
+    play, so a test ages a player in under a minute."""
+    opens = calendar.opens_at(DATE).timestamp()
+    demo = DemoClock(real_anchor=1000.0, virtual_anchor=opens + 3600, day_minutes=0.1)
+    for k in range(DAYS_ON_DEMO):
+        finished = demo(real_now=1000.0 + 6 * k)
+        day = DATE + dt.timedelta(days=k)
+        record_game(redis_client, Result.from_json(make_result(
+            1, game_id=f"g_demo_{k}", date=day.isoformat(), finished_at=finished.timestamp(),
+            log=None)), prefix=PREFIX)
+    assert ranked_days(redis_client, "p_000001", prefix=PREFIX)[0] == DAYS_ON_DEMO
+    now = demo(real_now=1000.0 + 6 * DAYS_ON_DEMO)
+    assert public(redis_client, DAYS_ON_DEMO, False).of_player("p_000001", now)["stands"]
