@@ -150,3 +150,14 @@ def test_on_the_demo_clock_a_day_of_play_passes_in_minutes(
     assert ranked_days(redis_client, "p_000001", prefix=PREFIX)[0] == DAYS_ON_DEMO
     now = demo(real_now=1000.0 + 6 * DAYS_ON_DEMO)
     assert public(redis_client, DAYS_ON_DEMO, False).of_player("p_000001", now)["stands"]
+
+
+def test_the_top_reads_on_past_a_page_of_games_that_do_not_stand(
+    redis_client: redis.Redis, make_result: Any
+) -> None:
+    board = Leaderboard(redis_client, DATE, "yahtzee", prefix=PREFIX)
+    board.record_many(Result.from_json(make_result(n, total=300 - n)) for n in range(1, 61))
+    put(redis_client, make_result, 70, 100, days=3)
+    top = public(redis_client).public_top(board, 1, NOW)
+    assert names(top) == ["p_000070"] and top.entries[0].rank == 61
+    assert top.counts() == {"games": 60, "provisional": 60, "no_passkey": 60}

@@ -266,7 +266,7 @@ class PublicStanding:
             out.rows = [(e, TopStanding(0, False, False)) for e in board.top(limit)]
             return out
         marked: list[tuple[Entry, TopStanding]] = []
-        chunk = min(max(2 * limit, 50), SCAN_LIMIT)
+        chunk = min(max(limit + 10, 50), SCAN_LIMIT)  # a few more rows than the top
         start = 1
         while len(out.rows) < limit and start <= SCAN_LIMIT:
             page = board.page(start, min(chunk, SCAN_LIMIT - start + 1))
