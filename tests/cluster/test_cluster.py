@@ -23,7 +23,7 @@ from daily.service.keymap import par as par_key
 from daily.service.keymap import rate_budget, rate_ceiling
 from daily.service.results.archive import archive_path, read_archive
 from daily.service.results.leaderboard import Leaderboard, Result
-from daily.service.results.stats import player_stats, record_keys
+from daily.service.results.stats import player_stats, ranked_days, record_keys
 from daily.service.results.stream import GROUP, ResultStream, stream_key
 from daily.service.review.queue import ReviewQueue
 from daily.service.shards import shard_of
@@ -106,6 +106,7 @@ def test_results_and_boards_shard_over_three_primaries(valkey_cluster, tmp_path)
     for n in (1, 2, 199, 200, 201, 400):
         stats = player_stats(cluster, f"p_{n:06d}", prefix=PREFIX)
         assert (stats["games"], stats["best"]) == (1, 100 + (n * 37) % 200)
+        assert ranked_days(cluster, f"p_{n:06d}", prefix=PREFIX)[0] == 1  # the day of play
     assert stream.unapplied(DATE) == 0 and stream.rejected() == {}
     assert all(cluster.xpending(k, GROUP)["pending"] == 0 for k in stream.stream_keys())
     cluster.close()
