@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from daily import calendar
 from daily.dice import parse_date
@@ -194,6 +195,21 @@ def mark_cleared(conn: Any, prefix: str, date: dt.date | str, ruleset: str,
         conn.sadd(cleared_key(prefix, date, ruleset), *ids)
 
 
+# KEYS: the players' played keys (n), their passkeys keys (n, when required), the board's
+# cleared set   ARGV: until-ordinal n required(0|1) game ids...
+#   -> {days per player, passkeys per player (or empty), cleared per game}
+_JUDGE = """
+local n, required = tonumber(ARGV[2]), ARGV[3] == '1'
+local days, passkeys, cleared = {}, {}, {}
+for i = 1, n do days[i] = redis.call('ZCOUNT', KEYS[i], '-inf', ARGV[1]) end
+if required then
+  for i = 1, n do passkeys[i] = redis.call('HLEN', KEYS[n + i]) end
+end
+for j = 4, #ARGV do cleared[j - 3] = redis.call('SISMEMBER', KEYS[#KEYS], ARGV[j]) end
+return {days, passkeys, cleared}
+"""
+
+
 class PublicStanding:
     """The rule on one Redis connection, for boards and players."""
 
@@ -219,20 +235,30 @@ class PublicStanding:
         until = play_day(min(now, calendar.closes_at(day))).toordinal()
         players = sorted({player for _, player in games})
         ids = [game for game, _ in games]
-        with self.conn.pipeline(transaction=False) as pipe:
-            for player in players:
-                pipe.zcount(record_keys(player, prefix=self.prefix)[3], "-inf", until)
-                if self.policy.passkey_required:
-                    pipe.hlen(keymap.passkeys(self.prefix, player))
-            pipe.smismember(cleared_key(self.prefix, day, ruleset), ids)
-            replies = pipe.execute()
-        step = 2 if self.policy.passkey_required else 1
-        days = {p: int(replies[i * step]) for i, p in enumerate(players)}
-        passkey = {p: (int(replies[i * step + 1]) > 0 if step == 2 else True)
-                   for i, p in enumerate(players)}
-        cleared = [bool(c) for c in replies[-1]]
-        return {game: self._rule(days[player], passkey[player], done)
-                for (game, player), done in zip(games, cleared, strict=True)}
+        required = self.policy.passkey_required
+        played = [record_keys(p, prefix=self.prefix)[3] for p in players]
+        passkeys = [keymap.passkeys(self.prefix, p) for p in players] if required else []
+        cleared_set = cleared_key(self.prefix, day, ruleset)
+        if isinstance(self.conn, RedisCluster):  # keys in many slots: a pipeline per node
+            with self.conn.pipeline(transaction=False) as pipe:
+                for key in played:
+                    pipe.zcount(key, "-inf", until)
+                for key in passkeys:
+                    pipe.hlen(key)
+                pipe.smismember(cleared_set, ids)
+                replies = pipe.execute()
+            counts, lengths = replies[:len(players)], replies[len(players):-1]
+            done = replies[-1]
+        else:  # one round trip, however long the page
+            script = self.conn.register_script(_JUDGE)
+            counts, lengths, done = script(
+                keys=[*played, *passkeys, cleared_set],
+                args=[until, len(players), int(required), *ids])
+        days = {p: int(c) for p, c in zip(players, counts, strict=True)}
+        passkey = ({p: int(n) > 0 for p, n in zip(players, lengths, strict=True)} if required
+                   else dict.fromkeys(players, True))
+        return {game: self._rule(days[player], passkey[player], bool(c))
+                for (game, player), c in zip(games, done, strict=True)}
 
     def of_player(self, player_id: str, now: dt.datetime) -> dict[str, Any]:
         """The profile's ``public_top``: the player's days of play and whether their
