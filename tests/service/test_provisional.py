@@ -195,3 +195,22 @@ def test_a_fresh_account_stays_off_the_public_top_until_it_has_played_its_days(
     assert ranked_days(conn, fresh.id, prefix=PREFIX) == (3, dt.date(2026, 11, 30))
     rebuilt = board(None, client, "2026-11-29")
     assert names(rebuilt) == names(cleared) and rebuilt["left_out"] == cleared["left_out"]
+
+
+def test_a_private_deployment_turns_both_conditions_off(
+    live_variants: Any, service_config: Config, redis_url: str, clock: Any
+) -> None:
+    clock.set(at(29))
+    server = live_variants(DAILY_PROVISIONAL_DAYS="0", DAILY_PUBLIC_TOP_REQUIRES_PASSKEY="off")
+    client = server.client()
+    ada, bob = Player(client, "Ada"), Player(client, "Bob")
+    weak(ada, "2026-11-29")
+    play_out(bob, ranked(bob, "2026-11-29"))
+    consume(service_config)
+    view = board(ada, client, "2026-11-29")
+    assert names(view) == ["Bob", "Ada"] and [r["rank"] for r in view["top"]] == [1, 2]
+    assert all(row["marks"] == [] for row in (*view["top"], *view["around"]))
+    assert view["top_open"] is False and view["left_out"]["games"] == 0
+    assert view["provisional_days"] == 0
+    me = ada.call("GET", "/players/me").get_json()["public_top"]
+    assert me["stands"] and not me["provisional"] and not me["passkey_required"]

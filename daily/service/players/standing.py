@@ -228,9 +228,12 @@ class PublicStanding:
         now: dt.datetime,
     ) -> dict[str, TopStanding]:
         """The standing of games ``(game id, player id)`` of one board, by game id (one
-        pipelined round trip)."""
+        round trip; none when nothing can keep a game off the top, and then
+        ``ranked_days`` is not read: 0)."""
         if not games:
             return {}
+        if not self.policy.gated:
+            return {game: TopStanding(0, False, False) for game, _ in games}
         day = parse_date(date)
         until = play_day(min(now, calendar.closes_at(day))).toordinal()
         players = sorted({player for _, player in games})
@@ -289,7 +292,10 @@ class PublicStanding:
         if limit <= 0:
             return out
         if not self.policy.gated:
-            out.rows = [(e, TopStanding(0, False, False)) for e in board.top(limit)]
+            top = board.top(limit)
+            verdicts = self.of_games(board.date, board.ruleset,
+                                     [(e.game_id, e.player_id) for e in top], now)
+            out.rows = [(e, verdicts[e.game_id]) for e in top]
             return out
         marked: list[tuple[Entry, TopStanding]] = []
         chunk = min(max(limit + 10, 50), SCAN_LIMIT)  # a few more rows than the top
