@@ -7,6 +7,9 @@ record script, then times, from a client on loopback, over random players:
 * ``around``: :meth:`Leaderboard.around` (the 11 rows around the player);
 * ``top100``: :meth:`Leaderboard.top`;
 * ``view``: the whole API object (top 100, me, around, histogram);
+* ``public100``: the public top of 100 (:mod:`daily.service.players.standing`: the
+  standing of each game read), every other player of the first 400 rows standing (days
+  of play and a passkey), the others provisional;
 
 and reports Redis memory per entry (``MEMORY USAGE`` of each board key / N, and the
 server's ``used_memory`` growth). Runs its own Valkey server in a temporary directory
@@ -42,8 +45,11 @@ from daily import calendar  # noqa: E402
 from daily.game import Game  # noqa: E402
 from daily.movelog import MoveLog  # noqa: E402
 from daily.rules import get_ruleset  # noqa: E402
+from daily.service.keymap import passkeys  # noqa: E402
 from daily.service.ops.embedded import valkey_server  # noqa: E402
+from daily.service.players.standing import Policy, PublicStanding  # noqa: E402
 from daily.service.results.leaderboard import Leaderboard, Result  # noqa: E402
+from daily.service.results.stats import record_keys  # noqa: E402
 
 DATE = dt.date(2026, 11, 29)
 PREFIX = "bench:"
@@ -80,6 +86,24 @@ def fill(board: Leaderboard, players: int, log: str) -> float:
     return time.perf_counter() - started
 
 
+#: While the board's date is open.
+NOW = dt.datetime(2026, 11, 29, 11, 0, tzinfo=dt.UTC)
+#: The players given days of play and a passkey (see :func:`give_standing`).
+board_rows: list[str] = []
+
+
+def give_standing(conn: redis.Redis, board: Leaderboard) -> PublicStanding:
+    """Every other player of the first 400 rows stands: 8 days of play and a passkey."""
+    board_rows[:] = [e.player_id for e in board.top(400)[::2]]
+    with conn.pipeline(transaction=False) as pipe:
+        for player in board_rows:
+            pipe.zadd(record_keys(player, prefix=PREFIX)[3],
+                      {f"2026-11-{d:02d}": dt.date(2026, 11, d).toordinal() for d in range(1, 9)})
+            pipe.hset(passkeys(PREFIX, player), "Y3JlZA", "{}")
+        pipe.execute()
+    return PublicStanding(conn, PREFIX, Policy(7, True))
+
+
 def timed(samples: int, call: Callable[[], object]) -> dict[str, float]:
     times = []
     for _ in range(samples):
@@ -113,6 +137,7 @@ def main() -> int:
         n = board.players()
         print(f"board: {n:,} players, filled in {seconds:.1f} s ({n / seconds:,.0f} records/s,"
               " pipelined record script)")
+        standing = give_standing(conn, board)
         conn.config_resetstat()
         rng = random.Random(11)
         ids = [f"p_{rng.randrange(n):08x}" for _ in range(args.samples)]
@@ -123,6 +148,8 @@ def main() -> int:
             "top 100": timed(min(args.samples, 1000), lambda: board.top(100)),
             "view (API object)": timed(min(args.samples, 1000),
                                        lambda: board.view(100, next(it))),
+            "public top 100": timed(min(args.samples, 1000),
+                                    lambda: standing.public_top(board, 100, NOW)),
         }
         print(f"latency over loopback, ms ({args.samples} random players):")
         for name, r in rows.items():
@@ -143,11 +170,14 @@ def main() -> int:
               f" of {len(log)} chars)")
         print(f"  used_memory growth {(mem_after - mem_before) / n:.1f} bytes/entry")
         board.clear()
+        for entry in board_rows:
+            conn.delete(record_keys(entry, prefix=PREFIX)[3], passkeys(PREFIX, entry))
         conn.close()
     tmp.cleanup()
     figures = {"fill": figure(round(n / seconds), "records/s")}
     for name, key in (("rank (standing)", "rank"), ("around (11 rows)", "around"),
-                      ("top 100", "top100"), ("view (API object)", "view")):
+                      ("top 100", "top100"), ("view (API object)", "view"),
+                      ("public top 100", "public100")):
         figures[f"{key}_p50"] = figure(round(rows[name]["p50"], 3), "ms")
         figures[f"{key}_p99"] = figure(round(rows[name]["p99"], 3), "ms",
                                        max=round(rows[name]["max"], 3))

@@ -11,6 +11,9 @@
 * ``daily review clear GAME`` / ``daily review hold GAME`` / ``daily review disqualify
   GAME [--note TEXT]``: decide. Idempotent; a cleared game takes its rank on the board,
   a held one stays off it waiting for a final decision.
+* ``daily review clear-top DATE RULESET GAME``: clear a game on the board for the public
+  top, whoever played it (a provisional player's, or one without a passkey:
+  :mod:`daily.service.players.standing`). Idempotent; archived with the day.
 
 >>> main = __import__("daily.cli", fromlist=["main"]).main
 >>> main(["ceiling", "yacht", "--option", "forced_order=true", "--seed", "00" * 32])
@@ -62,6 +65,12 @@ def register(sub: Any) -> None:
         decide.add_argument("game_id")
         decide.add_argument("--note", help="a note kept with the decision")
         decide.set_defaults(handler=_review_decide, decision=name)
+    top = rsub.add_parser("clear-top", help="let a game of a provisional player, or of one "
+                          "without a passkey, stand on the public top")
+    top.add_argument("date")
+    top.add_argument("ruleset")
+    top.add_argument("game_id")
+    top.set_defaults(handler=_review_clear_top)
 
 
 def _ceiling(args: argparse.Namespace) -> int:
@@ -141,6 +150,24 @@ def _review_decide(args: argparse.Namespace) -> int:
                            archive_dir=config.archive_dir, note=args.note)
     print(f"{args.game_id}: {outcome}")
     return _append_to_log(queue, config, args.game_id)
+
+
+def _review_clear_top(args: argparse.Namespace) -> int:
+    from daily.dice import parse_date
+    from daily.rules import canonical_name
+    from daily.service.players.standing import Policy, PublicStanding
+    from daily.service.results.archive import write_archive
+    from daily.service.results.leaderboard import Leaderboard
+
+    queue, config = _queue()
+    date, ruleset = parse_date(args.date), canonical_name(args.ruleset)
+    standing = PublicStanding(queue.conn, config.key_prefix, Policy.from_config(config))
+    added = standing.clear(date, ruleset, args.game_id)
+    board = Leaderboard(queue.conn, date, ruleset, prefix=config.key_prefix)
+    if added and board.frozen():  # the archive of a closed day carries the clearances
+        write_archive(board, config.archive_dir)
+    print(f"{args.game_id}: {'cleared' if added else 'already cleared'} for the public top")
+    return 0
 
 
 def _append_to_log(queue: Any, config: Any, game_id: str) -> int:

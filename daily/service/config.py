@@ -26,6 +26,8 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_AUTH_CACHE_SECONDS`` | a process trusts a token it checked this long (0..60) | ``2`` |
 | ``DAILY_PLAYER_DAYS`` | days an unused player is kept (each day of use restarts it) | ``180`` |
 | ``DAILY_RANKED_DAYS`` | days ranked games and codes stay after their day closes | ``400`` |
+| ``DAILY_PROVISIONAL_DAYS`` | days of play before a player is on the public top | ``7`` |
+| ``DAILY_PUBLIC_TOP_REQUIRES_PASSKEY`` | the public top needs a passkey (``off``: none) | ``on`` |
 | ``DAILY_HSTS`` | ``on``: HSTS on every answer (else only on https requests) | ``off`` |
 | ``DAILY_PLAYER_LIMIT`` | new players per IP (``N/unit``, ``off``) | ``30/hour`` (1) |
 | ``DAILY_PLAYER_NET_LIMIT`` | new players per /24 (IPv4) or /48 (IPv6) | ``300/hour`` (1) |
@@ -208,6 +210,12 @@ class Config:
     auth_cache_seconds: int = 2
     #: ``DAILY_QUEUE_REDIS_URL``: the standalone Redis of the RQ queues (default REDIS_URL).
     queue_redis_url: str | None = None
+    #: ``DAILY_PROVISIONAL_DAYS``: a player is provisional (their games count for them but
+    #: stay off the public top) until they have this many days of ranked play
+    #: (:mod:`daily.service.players.standing`); 0: nobody is provisional.
+    provisional_days: int = 7
+    #: ``DAILY_PUBLIC_TOP_REQUIRES_PASSKEY``: standing on the public top also needs a passkey.
+    public_top_requires_passkey: bool = True
     #: ``DAILY_FAIRPLAY_CEILING_ONLY``: checked rulesets held only for scoring the ceiling,
     #: even once their strategy table is built (the full test is not calibrated for them).
     fairplay_ceiling_only: tuple[str, ...] = ()
@@ -450,6 +458,8 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         queue_redis_url=env.get("DAILY_QUEUE_REDIS_URL") or None,
         passkey_origin=_origin(env.get("DAILY_PASSKEY_ORIGIN")),
         passkey_rp_id=_rp_id(env.get("DAILY_PASSKEY_RP_ID")),
+        provisional_days=_int(env, "DAILY_PROVISIONAL_DAYS", 7, 0, 365),
+        public_top_requires_passkey=_switch(env, "DAILY_PUBLIC_TOP_REQUIRES_PASSKEY", True),
     )
     missing = uncovered(config.all_daily_rulesets, config.fairplay_rulesets)
     if missing:

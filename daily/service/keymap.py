@@ -53,9 +53,13 @@ key                                    type     what, and how long it lives
 ``P rebuild:lb:{<date>:<ruleset>}:*``  various  a board being rebuilt from its archive;
                                                 renamed over the live board when complete
 ``P player:{<player>}:<part>``         various  ranked statistics (parts: ``games`` HASH,
-                                                ``agg`` HASH, ``days`` ZSET); like the
-                                                account: renewed by each recorded game and
-                                                each day of use
+                                                ``agg`` HASH, ``days`` ZSET, ``played``
+                                                ZSET of the days of play on the service
+                                                clock); like the account: renewed by each
+                                                recorded game and each day of use
+``P lb:{<date>:<ruleset>}:cleared``    SET      game ids an operator cleared for the public
+                                                top (:mod:`daily.service.players.
+                                                standing`); forever
 ``P results:{r<N>}``                   STREAM   finished ranked games not yet on their board
                                                 (shard ``N``, :mod:`daily.service.
                                                 results_stream`); each entry until applied
@@ -234,7 +238,7 @@ def audit(prefix: str, date: dt.date | str, ruleset: str, part: str) -> str:
 
 
 def player_stats(prefix: str, player_id: str, part: str) -> str:
-    """One part of a player's statistics (``games``, ``agg``, ``days``)."""
+    """One part of a player's statistics (``games``, ``agg``, ``days``, ``played``)."""
     return f"{prefix}player:{{{player_id}}}:{part}"
 
 

@@ -20,10 +20,12 @@ from daily.service.connections import DAYS_QUEUE, redis_from_config
 from daily.service.days.keyring import init_keys
 from daily.service.keymap import game as game_key
 from daily.service.keymap import par as par_key
+from daily.service.keymap import passkeys as passkeys_key
 from daily.service.keymap import rate_budget, rate_ceiling
+from daily.service.players.standing import Policy, PublicStanding
 from daily.service.results.archive import archive_path, read_archive
 from daily.service.results.leaderboard import Leaderboard, Result
-from daily.service.results.stats import player_stats, record_keys
+from daily.service.results.stats import player_stats, ranked_days, record_keys
 from daily.service.results.stream import GROUP, ResultStream, stream_key
 from daily.service.review.queue import ReviewQueue
 from daily.service.shards import shard_of
@@ -103,9 +105,16 @@ def test_results_and_boards_shard_over_three_primaries(valkey_cluster, tmp_path)
     assert [row["score"] for row in view["top"]] == sorted(
         (100 + (n * 37) % 200 for n in range(2, total + 1, 2)), reverse=True)[:10]
     assert sum(b["count"] for b in view["histogram"]["bins"]) == 200
+    # the public top asks every player's keys, node by node; one player stands
+    cluster.hset(passkeys_key(PREFIX, "p_000004"), "Y3JlZA", "{}")
+    public = PublicStanding(cluster, PREFIX, Policy(1, True)).public_top(
+        boards["yahtzee"], 10, dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC))
+    assert [e.player_id for e in public.entries] == ["p_000004"] and not public.open
+    assert public.counts()["games"] == 199  # a short top counts every game read
     for n in (1, 2, 199, 200, 201, 400):
         stats = player_stats(cluster, f"p_{n:06d}", prefix=PREFIX)
         assert (stats["games"], stats["best"]) == (1, 100 + (n * 37) % 200)
+        assert ranked_days(cluster, f"p_{n:06d}", prefix=PREFIX)[0] == 1  # the day of play
     assert stream.unapplied(DATE) == 0 and stream.rejected() == {}
     assert all(cluster.xpending(k, GROUP)["pending"] == 0 for k in stream.stream_keys())
     cluster.close()

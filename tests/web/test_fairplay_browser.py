@@ -4,12 +4,14 @@ ceiling line, in English and Italian."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from daily.service import keymap
-from daily.service.results.leaderboard import Result
+from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.stats import record_game
 from daily.service.review.queue import ReviewQueue
 
 from .player import play_game, state
@@ -141,3 +143,67 @@ def test_ceiling_on_the_board(chromium: Browser, live_server: LiveServer) -> Non
     page.goto(f"/#/board/{date}/yahtzee")
     expect(page.get_by_test_id("ceiling")).to_have_text("Perfect game with foresight: 346")
     context.close()
+
+
+def test_a_provisional_player_is_told_in_plain_words(
+    chromium: Browser, live_server: LiveServer
+) -> None:
+    """A new player's game counts for them, is left out of the public top where others
+    stand, and the board and the profile say why, in English and Italian."""
+    context, page = new_page(chromium, live_server)
+    page.goto("/")
+    page.get_by_test_id("play-yahtzee").click()
+    page.wait_for_selector("section.game")
+    token = token_of(page)
+    play_game(page)
+    game = api_get(live_server, f"/games/{state(page)['id']}", token)
+    conn, prefix = live_server.redis, live_server.prefix
+    mine = Result.from_json({
+        "game_id": game["id"], "player_id": token.split(".")[0], "player_name": "Eve",
+        "date": game["date"], "ruleset": "yahtzee", "total": game["total"],
+        "finished_at": time.time(), "code": game["result"]["code"], "log": game["log"],
+    })
+    # What the results worker does (tested end to end in tests/service/test_provisional.py),
+    # and a veteran with a passkey and seven days of play.
+    board = Leaderboard(conn, game["date"], "yahtzee", prefix=prefix)
+    board.record(mine)
+    record_game(conn, mine, prefix=prefix)
+    veteran = Result.from_json({**mine.to_json(), "game_id": "g_veteran", "player_id": "p_vet",
+                                "player_name": "Ada", "code": "", "log": None})
+    board.record(veteran)
+    for k in range(8):
+        record_game(conn, Result.from_json({**veteran.to_json(), "game_id": f"g_vet_{k}",
+                                            "finished_at": time.time() - 86400 * k}),
+                    prefix=prefix)
+    conn.hset(keymap.passkeys(prefix, "p_vet"), "Y3JlZA", "{}")
+
+    page.goto(f"/#/board/{game['date']}/yahtzee")
+    note = page.get_by_test_id("board-provisional")
+    expect(note).to_contain_text("provisional: on the public board after 7 days of play")
+    expect(note).to_contain_text("no passkey: add a passkey")  # the browser has none
+    expect(page.get_by_test_id("board-left-out")).to_contain_text(
+        "1 game of a provisional player")
+    top = page.locator("table.board").last
+    expect(top).to_contain_text("Ada")
+    expect(top).not_to_contain_text("Eve")
+    expect(page.locator("table.board tr.me [data-mark='provisional']")).to_have_text(
+        "provisional")  # your own row, around you
+    page.goto("/#/profile")
+    expect(page.get_by_test_id("profile-provisional")).to_contain_text("6 more days of play")
+    expect(page.get_by_test_id("profile-days")).to_contain_text("Days of play: 1, on")
+    page.goto("/#/")
+    expect(page.get_by_test_id("home-provisional")).to_have_text(
+        "provisional: on the public board after 7 days of play")
+    assert page.errors == []  # type: ignore[attr-defined]
+    context.close()
+
+    it_context, it_page = new_page(chromium, live_server, locale="it-IT")
+    it_page.add_init_script(f"localStorage.setItem('dd.token', {json.dumps(json.dumps(token))})")
+    it_page.goto("/#/profile")
+    expect(it_page.get_by_test_id("profile-provisional")).to_contain_text(
+        "provvisorio: nella classifica pubblica dopo 7 giorni di gioco")
+    it_page.goto(f"/#/board/{game['date']}/yahtzee")
+    expect(it_page.get_by_test_id("board-left-out")).to_contain_text(
+        "1 partita di un giocatore provvisorio")
+    assert it_page.errors == []  # type: ignore[attr-defined]
+    it_context.close()

@@ -14,6 +14,7 @@ from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import CreatedPlayer, Me, Player, PowChallenge
 from daily.service.http.parsing import bearer_token
 from daily.service.players.accounts import Player as PlayerRecord
+from daily.service.players.standing import Policy, PublicStanding
 from daily.service.results.stats import player_history, player_stats
 from daily.service.services import current_services
 
@@ -58,13 +59,17 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
 @bp.get("/players/me")
 @operation(Me, auth="required")
 def me(player: PlayerRecord) -> dict[str, Any]:
-    """You, your statistics and your ranked history."""
+    """You, your statistics, your ranked history and your days of play (whether your
+    games stand on the public top of the boards)."""
     services = current_services()
     prefix = services.config.key_prefix
-    stats = player_stats(services.conn, player.id, services.clock(), prefix=prefix)
+    now = services.clock()
+    stats = player_stats(services.conn, player.id, now, prefix=prefix)
     history = player_history(services.conn, player.id, prefix=prefix)
+    public = PublicStanding(services.conn, prefix, Policy.from_config(services.config))
     fresh = services.players.get(player.id) or player  # the name may have changed elsewhere
-    return {**fresh.to_json(), "stats": stats, "history": history}
+    return {**fresh.to_json(), "stats": stats, "history": history,
+            "public_top": public.of_player(player.id, now)}
 
 
 @bp.patch("/players/me")

@@ -4,10 +4,13 @@ File ``<data>/archive/<date>/<ruleset>.jsonl``. The first line is a header, ever
 further line one verified result in rank order::
 
     {"format": "daily-archive/1", "date": "2026-11-29", "ruleset": "yahtzee",
-     "players": 2, "frozen": true, "written_at": 1764500000.0}
+     "players": 2, "frozen": true, "written_at": 1764500000.0, "cleared": ["g_..."]}
     {"rank": 1, "game_id": "g_...", "player_id": "p_...", "player_name": "Ada",
      "date": "2026-11-29", "ruleset": "yahtzee", "total": 262,
      "finished_at": 1764400000.5, "code": "DD-...", "log": {daily-log/1 ...}}
+
+``cleared`` (optional; an older file has none) lists the games an operator cleared for
+the public top (:mod:`daily.service.players.standing`), which a rebuild puts back.
 
 Writing is atomic: the lines go to a temporary file in the same directory, which is
 flushed, fsync'ed and renamed over the final name (then the directory is fsync'ed), so
@@ -37,7 +40,7 @@ from daily.movelog import MoveLog
 from daily.rules import canonical_name
 from daily.service import keymap
 from daily.service.atomicfile import write_atomic
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard, Result, as_text
 from daily.service.results.stats import record_game
 
 ARCHIVE_FORMAT = "daily-archive/1"
@@ -60,6 +63,8 @@ class ArchiveSummary:
     ruleset: str
     players: int
     frozen: bool
+    #: The games an operator cleared for the public top.
+    cleared: tuple[str, ...] = ()
 
 
 def archive_path(archive_dir: Path, date: str, ruleset: str) -> Path:
@@ -78,6 +83,7 @@ def write_archive(
     path = archive_path(archive_dir, board.date.isoformat(), board.ruleset)
     players = board.players()
     frozen = board.frozen()
+    cleared = sorted(as_text(g) for g in board.conn.smembers(board.key("cleared")))
     header = {
         "format": ARCHIVE_FORMAT,
         "date": board.date.isoformat(),
@@ -85,6 +91,7 @@ def write_archive(
         "players": players,
         "frozen": frozen,
         "written_at": time.time(),
+        "cleared": cleared,
     }
 
     def lines() -> Iterator[bytes]:
@@ -117,7 +124,8 @@ def write_archive(
     write_atomic(path, lines())
     if progress:
         progress(players, players)
-    return ArchiveSummary(path, str(header["date"]), board.ruleset, players, frozen)
+    return ArchiveSummary(path, str(header["date"]), board.ruleset, players, frozen,
+                          tuple(cleared))
 
 
 def read_archive(path: Path) -> tuple[ArchiveSummary, Iterator[Result]]:
@@ -138,12 +146,17 @@ def read_archive(path: Path) -> tuple[ArchiveSummary, Iterator[Result]]:
     if not isinstance(header, dict) or header.get("format") != ARCHIVE_FORMAT:
         handle.close()
         raise ArchiveError(f"{path}: not a {ARCHIVE_FORMAT} file", field="line 1")
+    cleared = header.get("cleared") or []
+    if not isinstance(cleared, list) or not all(isinstance(g, str) for g in cleared):
+        handle.close()
+        raise ArchiveError(f"{path}: cleared must be a list of game ids", field="line 1")
     summary = ArchiveSummary(
         path,
         str(header.get("date")),
         str(header.get("ruleset")),
         int(header.get("players", 0)),
         bool(header.get("frozen")),
+        tuple(cleared),
     )
 
     def results() -> Iterator[Result]:
@@ -220,6 +233,8 @@ def rebuild_board(
         for part in parts:
             if conn.exists(staging.key(part)):
                 pipe.rename(staging.key(part), live.key(part))
+        if summary.cleared:
+            pipe.sadd(live.key("cleared"), *summary.cleared)
         pipe.execute()
     if progress:
         progress(count, summary.players)

@@ -665,6 +665,7 @@ class Leaderboard:
     def view(
         self, limit: int = 100, player_id: str | None = None,
         names: Callable[[list[str]], Mapping[str, str]] | None = None,
+        top: list[Entry] | None = None,
     ) -> dict[str, Any]:
         """The API's leaderboard object (without ``par``, which the API adds).
 
@@ -672,9 +673,11 @@ class Leaderboard:
         ``me`` is None and ``around`` empty when ``player_id`` has no game here.
         ``names(player ids)`` gives the players' current names (one round trip), so a
         rename shows at once; a player it does not know keeps the name of the entry.
+        ``top``: the rows of the top when the caller chose them (the public top of
+        :mod:`daily.service.players.standing`), else the best ``limit``.
         """
         me = self.standing(player_id) if player_id else None
-        top = self.top(limit)
+        top = self.top(limit) if top is None else top
         around = self.around(player_id) if me and player_id else []
         current: Mapping[str, str] = {}
         if names is not None and (top or around):

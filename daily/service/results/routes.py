@@ -15,6 +15,7 @@ from daily.service.http.contract.fields import Date, RulesetName
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import Leaderboard as LeaderboardDoc
 from daily.service.players.accounts import Player
+from daily.service.players.standing import Policy, PublicStanding
 from daily.service.refusals import NotFound
 from daily.service.results.leaderboard import Leaderboard
 from daily.service.review.gates import day_ceiling_value
@@ -36,7 +37,21 @@ def show(player: Player | None, date: str, ruleset: str, query: LeaderboardQuery
         raise NotFound(f"{name} has no daily leaderboard", field="ruleset")
     limit = query.limit if query.limit is not None else 100
     board = Leaderboard(services.conn, day, name, prefix=services.config.key_prefix)
-    view = board.view(limit, player.id if player else None, names=services.players.names)
+    now = services.clock()
+    standing = PublicStanding(services.conn, services.config.key_prefix,
+                              Policy.from_config(services.config))
+    public = standing.public_top(board, limit, now)
+    view = board.view(limit, player.id if player else None, names=services.players.names,
+                      top=public.entries)
+    for row, (_entry, verdict) in zip(view["top"], public.rows, strict=True):
+        row["marks"] = list(verdict.marks)
+    around = standing.of_games(day, name, [(r["game_id"], r["player"]["id"])
+                                           for r in view["around"]], now)
+    for row in view["around"]:
+        row["marks"] = list(around[row["game_id"]].marks)
+    view["left_out"] = public.counts()
+    view["top_open"] = public.open
+    view["provisional_days"] = standing.policy.provisional_days
     par = services.conn.get(keymap.par(services.config.key_prefix, day, name))
     view["par"] = json.loads(par) if par is not None else None
     view["ceiling"] = day_ceiling_value(services.conn, services.config.key_prefix, day, name)

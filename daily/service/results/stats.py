@@ -19,6 +19,16 @@ consecutive counting dates.
   a player who played the 28th and the 30th has a current streak of 1 until they also
   play the 29th (while it is open), which joins the run into 3.
 
+Days of play
+------------
+A player's *days of play* (:func:`play_day`) are the days of the service clock on
+which they finished a ranked game: the date that opened last at the finish, so that
+the three dates open at one moment count once. They come from the game's
+``finished_at`` (the service clock's time), so a rebuild from the archive records the
+same days; :func:`ranked_days` counts them (up to a day) and gives the first.
+:mod:`daily.service.players.standing` makes a player provisional until they have
+``DAILY_PROVISIONAL_DAYS`` of them.
+
 Recording is idempotent by game id (one Lua script: the game's row is added with
 HSETNX and the counters move only if it was new). The keys expire with the player's
 account: the results consumer passes ``DAILY_PLAYER_DAYS`` in seconds to the script,
@@ -30,6 +40,7 @@ Redis keys (``P`` = prefix; the ``{player}`` hash tag keeps a player in one slot
     P player:{ID}:games  HASH  game id -> JSON {"date","ruleset","total","code","finished_at"}
     P player:{ID}:agg    HASH  games, sum, best, and games:R, sum:R, best:R per ruleset
     P player:{ID}:days   ZSET  date (YYYY-MM-DD) -> proleptic ordinal
+    P player:{ID}:played ZSET  day of play (YYYY-MM-DD, :func:`play_day`) -> ordinal
 
 >>> import datetime as dt
 >>> d = dt.date(2026, 11, 29)
@@ -54,8 +65,9 @@ from daily import calendar
 from daily.service import keymap
 from daily.service.results.leaderboard import Result, as_text
 
-#: Lua function ``record_stats(k, a)``: k = games agg days keys, a = game_id row_json
-#: total ruleset date ordinal. Returns 1 if the game was counted now, 0 if it was already.
+#: Lua function ``record_stats(k, a)``: k = games agg days played keys, a = game_id
+#: row_json total ruleset date ordinal play_day play_ordinal [ttl]. Returns 1 if the game
+#: was counted now, 0 if it was already.
 #: The results consumer (:mod:`daily.service.results.stream`) composes it with the
 #: board's function into one script.
 STATS_LUA = """
@@ -71,8 +83,9 @@ local function record_stats(k, a)
     if total > best then redis.call('HSET', k[2], field, total) end
   end
   redis.call('ZADD', k[3], a[6], a[5])
-  if a[7] then
-    for i = 1, 3 do redis.call('EXPIRE', k[i], a[7]) end
+  redis.call('ZADD', k[4], a[8], a[7])
+  if a[9] then
+    for i = 1, 4 do redis.call('EXPIRE', k[i], a[9]) end
   end
   return 1
 end
@@ -82,7 +95,36 @@ STATS_RECORD = STATS_LUA + "return record_stats(KEYS, ARGV)\n"
 
 
 def _keys(prefix: str, player_id: str) -> list[str]:
-    return [keymap.player_stats(prefix, player_id, part) for part in ("games", "agg", "days")]
+    return [keymap.player_stats(prefix, player_id, part)
+            for part in ("games", "agg", "days", "played")]
+
+
+def play_day(moment: float | dt.datetime) -> dt.date:
+    """The day of play of an instant (epoch seconds or an aware time): the date that
+    opened last by then (dates open at midnight UTC+14), so that the dates open at one
+    moment are one day of play.
+
+    >>> play_day(dt.datetime(2026, 11, 29, 9, 59, tzinfo=dt.UTC)).isoformat()
+    '2026-11-29'
+    >>> play_day(dt.datetime(2026, 11, 29, 10, 0, tzinfo=dt.UTC)).isoformat()
+    '2026-11-30'
+    """
+    if not isinstance(moment, dt.datetime):
+        moment = dt.datetime.fromtimestamp(moment, dt.UTC)
+    return (moment.astimezone(dt.UTC) + calendar.EARLIEST_OFFSET).date()
+
+
+def ranked_days(
+    conn: redis.Redis, player_id: str, *, prefix: str = "dd:", until: dt.date | None = None,
+) -> tuple[int, dt.date | None]:
+    """``(days, first)``: how many days of play the player has (up to the day of play
+    ``until``, if given) and the first of them (None before any ranked game)."""
+    key = _keys(prefix, player_id)[3]
+    with conn.pipeline(transaction=False) as pipe:
+        pipe.zcount(key, "-inf", until.toordinal() if until else "+inf")
+        pipe.zrange(key, 0, 0)
+        count, first = pipe.execute()
+    return int(count), (dt.date.fromisoformat(as_text(first[0])) if first else None)
 
 
 def streaks(dates: Iterable[dt.date], now: dt.datetime) -> tuple[int, int]:
@@ -132,7 +174,9 @@ def record_args(result: Result) -> list[Any]:
         separators=(",", ":"),
     )
     date = result.date.isoformat()
-    return [result.game_id, row, result.total, result.ruleset, date, result.date.toordinal()]
+    played = play_day(result.finished_at)
+    return [result.game_id, row, result.total, result.ruleset, date, result.date.toordinal(),
+            played.isoformat(), played.toordinal()]
 
 
 def record_game(conn: redis.Redis, result: Result, *, prefix: str = "dd:") -> bool:
@@ -151,10 +195,11 @@ def player_stats(
 ) -> dict[str, Any]:
     """``{"games","average","best","current_streak","longest_streak","by_ruleset"}``.
 
-    ``average`` and ``best`` are None before the first game.
+    ``average`` and ``best`` are None before the first game (the days of play:
+    :func:`ranked_days`).
     """
     now = now or dt.datetime.now(dt.UTC)
-    _games_key, agg_key, days_key = _keys(prefix, player_id)
+    _games_key, agg_key, days_key, _played = _keys(prefix, player_id)
     with conn.pipeline(transaction=False) as pipe:
         pipe.hgetall(agg_key)
         pipe.zrange(days_key, 0, -1)

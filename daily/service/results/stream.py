@@ -114,8 +114,8 @@ _Call = tuple[str, list[Any], list[Any], str]
 #: What the gate answers to leave a result pending and see it again later.
 DEFERRED = "deferred"
 
-# KEYS: board (6: BOARD_LUA) stats (3: STATS_LUA) stream open rejected
-# ARGV: board (6) stats (6) entry_id group date raw_entry [player ttl seconds]
+# KEYS: board (6: BOARD_LUA) stats (4: STATS_LUA) stream open rejected
+# ARGV: board (6) stats (8) entry_id group date raw_entry [player ttl seconds]
 _APPLY = (
     BOARD_LUA
     + STATS_LUA
@@ -124,17 +124,17 @@ local board = record_board({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
   {ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]})
 local stats = 0
 if board >= 0 then
-  stats = record_stats({KEYS[7], KEYS[8], KEYS[9]},
-    {ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[17]})
+  stats = record_stats({KEYS[7], KEYS[8], KEYS[9], KEYS[10]},
+    {ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14], ARGV[19]})
 else
   local reason = 'frozen'
   if board == -2 then reason = 'duplicate_player' end
-  redis.call('HSET', KEYS[12], ARGV[1], cjson.encode({reason = reason, result = ARGV[16]}))
+  redis.call('HSET', KEYS[13], ARGV[1], cjson.encode({reason = reason, result = ARGV[18]}))
 end
-if redis.call('XACK', KEYS[10], ARGV[14], ARGV[13]) == 1 then
-  redis.call('XDEL', KEYS[10], ARGV[13])
-  if redis.call('HINCRBY', KEYS[11], ARGV[15], -1) <= 0 then
-    redis.call('HDEL', KEYS[11], ARGV[15])
+if redis.call('XACK', KEYS[11], ARGV[16], ARGV[15]) == 1 then
+  redis.call('XDEL', KEYS[11], ARGV[15])
+  if redis.call('HINCRBY', KEYS[12], ARGV[17], -1) <= 0 then
+    redis.call('HDEL', KEYS[12], ARGV[17])
   end
 end
 return {board, stats}
@@ -515,7 +515,8 @@ class ResultConsumer:
         )
         counted = [c for c, b in zip(applying, boards, strict=True) if int(b) >= 0]
         stats = iter(self._pipelined(
-            self._stats, [(keys[6:9], args[6:12]) for _k, keys, args, _g in counted]
+            self._stats, [(keys[6:10], args[6:14] + args[18:19])
+                          for _k, keys, args, _g in counted]
         ))
         outcomes = iter(boards)
         replies, acks = [], []
@@ -524,7 +525,7 @@ class ResultConsumer:
                 board = int(next(outcomes))
                 replies.append([board, int(next(stats)) if board >= 0 else 0])
                 reason = _REFUSALS.get(board, "")
-                acks.append((keys[9:12], [args[12], args[13], args[14], game, reason, args[15]]))
+                acks.append((keys[10:13], [args[14], args[15], args[16], game, reason, args[17]]))
             else:
                 replies.append([-9, 0])
                 acks.append((keys, args))

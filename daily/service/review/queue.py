@@ -55,6 +55,7 @@ from daily.errors import DailyError, StateError
 from daily.rules import canonical_name
 from daily.service import keymap
 from daily.service.atomicfile import write_atomic
+from daily.service.players.standing import mark_cleared
 from daily.service.results.archive import (
     ArchiveSummary,
     Progress,
@@ -305,6 +306,8 @@ class ReviewQueue:
         if state == CLEARED:
             board.record(result, allow_frozen=True)
             record_game(self.conn, result, prefix=self.prefix)
+            # reviewed by an operator: it stands on the public top whoever played it
+            mark_cleared(self.conn, self.prefix, result.date, result.ruleset, [game_id])
         self.conn.zrem(self.open_key, game_id)
         if board.frozen() and archive_dir is not None:
             if state == CLEARED:
@@ -356,6 +359,9 @@ class ReviewQueue:
             key = self.key(result.date.isoformat(), result.ruleset)
             self.conn.hset(key, result.game_id, _dumps(entry.to_json()))
             self._index(result, held=entry.state in OPEN)
+            if entry.state == CLEARED:
+                mark_cleared(self.conn, self.prefix, result.date, result.ruleset,
+                             [result.game_id])
             count += 1
         return count
 

@@ -247,6 +247,17 @@ const STRINGS = {
     passkey_signout_all: "Sign out everywhere",
     passkey_signout_confirm: "Every browser and device signed in as this player, this one too, will be signed out, and the token code will stop working. Your passkeys stay: sign in again with one. Go on?",
     passkey_signed_out: "Signed out everywhere. Sign in again with a passkey.",
+    // provisional players
+    mark_provisional: "provisional", mark_no_passkey: "no passkey",
+    provisional_note: "provisional: on the public board after {n} days of play",
+    provisional_note_one: "provisional: on the public board after 1 day of play",
+    provisional_left: "Your game counts for your rank; {n} more days of play and your games show on the public board.",
+    provisional_left_one: "Your game counts for your rank; 1 more day of play and your games show on the public board.",
+    no_passkey_note: "no passkey: add a passkey to show on the public board",
+    left_out: "{n} games of provisional players or players without a passkey are not shown in the top.",
+    left_out_one: "1 game of a provisional player or a player without a passkey is not shown in the top.",
+    top_open: "Nobody here is on the public board yet: every game is shown, marked.",
+    days_played: "Days of play", days_since: "{n} since {date}", days_since_one: "1, on {date}",
   },
   it: {
     skip: "Vai al contenuto",
@@ -493,6 +504,17 @@ const STRINGS = {
     passkey_signout_all: "Esci ovunque",
     passkey_signout_confirm: "Ogni browser e dispositivo collegato con questo giocatore, compreso questo, verrà disconnesso e il codice del giocatore smetterà di funzionare. Le passkey restano: accedi di nuovo con una. Continuare?",
     passkey_signed_out: "Disconnesso ovunque. Accedi di nuovo con una passkey.",
+    // provisional players
+    mark_provisional: "provvisorio", mark_no_passkey: "senza passkey",
+    provisional_note: "provvisorio: nella classifica pubblica dopo {n} giorni di gioco",
+    provisional_note_one: "provvisorio: nella classifica pubblica dopo 1 giorno di gioco",
+    provisional_left: "La tua partita conta per la tua posizione; ancora {n} giorni di gioco e le tue partite compaiono nella classifica pubblica.",
+    provisional_left_one: "La tua partita conta per la tua posizione; ancora 1 giorno di gioco e le tue partite compaiono nella classifica pubblica.",
+    no_passkey_note: "senza passkey: aggiungi una passkey per comparire nella classifica pubblica",
+    left_out: "{n} partite di giocatori provvisori o senza passkey non sono mostrate in cima.",
+    left_out_one: "1 partita di un giocatore provvisorio o senza passkey non è mostrata in cima.",
+    top_open: "Qui nessuno è ancora nella classifica pubblica: si vedono tutte le partite, segnate.",
+    days_played: "Giorni di gioco", days_since: "{n} dal {date}", days_since_one: "1, il {date}",
   },
 };
 

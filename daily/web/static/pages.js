@@ -148,6 +148,11 @@ async function fillDays(panel, today, date) {
     });
   }
   panel.prepend(h("p", { class: streak ? "streak-line lit" : "streak-line", "data-testid": "home-streak", text: streakText }), line);
+  const standing = me.public_top;
+  if (standing && standing.provisional && standing.ranked_days > 0) {
+    line.after(h("p", { class: "provisional-note", "data-testid": "home-provisional",
+      text: t("provisional_note", { n: standing.provisional_days, count: standing.provisional_days }) }));
+  }
 }
 
 // ---------- leaderboards ----------
@@ -163,9 +168,24 @@ function boardTable(rows, me, caption) {
       const mine = Boolean(me) && (me.game_id ? row.game_id === me.game_id : row.rank === me.rank);
       return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null },
         h("td", { text: row.rank }),
-        h("td", {}, shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null),
+        h("td", {}, shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null,
+          markBadge(row.marks || [])),
         h("td", { class: "num", text: row.score }));
     })));
+}
+
+// One badge per row that does not stand on the public top (its first mark; all in its title).
+function markBadge(marks) {
+  if (!marks.length) return null;
+  return h("span", { class: "badge mark", "data-mark": marks[0], title: marks.map((m) => t(`mark_${m}`)).join(" · "), text: t(`mark_${marks[0]}`) });
+}
+
+// Why your game is not on the public top, in plain words (provisional players).
+function markNote(marks, days) {
+  const lines = [];
+  if (marks.includes("provisional")) lines.push(t("provisional_note", { n: days, count: days }));
+  if (marks.includes("no_passkey")) lines.push(t("no_passkey_note"));
+  return h("p", { class: "provisional-note", "data-testid": "board-provisional", text: lines.join(" · ") });
 }
 
 export async function boardPage(root, date, ruleset) {
@@ -205,7 +225,13 @@ export async function boardPage(root, date, ruleset) {
     if (board.me) {
       const isToday = today ? day === playDate(today) : false;
       parts.push(h("p", { class: "rank", "data-testid": "board-rank", text: standingText(board.me, board.players, { today: isToday }) }));
+      const myRow = (board.around || []).find((row) => row.game_id === board.me.game_id);
+      const marks = (myRow && myRow.marks) || [];
+      if (marks.length) parts.push(markNote(marks, board.provisional_days));
     }
+    if (board.top_open) parts.push(h("p", { class: "muted", "data-testid": "board-top-open", text: t("top_open") }));
+    const leftOut = board.left_out ? board.left_out.games : 0;
+    if (leftOut) parts.push(h("p", { class: "muted", "data-testid": "board-left-out", text: t("left_out", { n: fmtNumber(leftOut), count: leftOut }) }));
     const chart = histogram(board.histogram, board.me ? board.me.score : null, board.players);
     if (chart) parts.push(chart);
     if (board.review) parts.push(reviewBlock(board.review));
@@ -215,7 +241,9 @@ export async function boardPage(root, date, ruleset) {
     }
     const ceilingLine = ceilingBlock(board.ceiling);
     if (ceilingLine) parts.push(ceilingLine);
-    if (board.around && board.around.length && board.me && board.me.rank > (board.top || []).length) {
+    // around you, unless your row is in the top (a provisional game is not: see its marks)
+    const inTop = board.me && (board.top || []).some((row) => row.game_id === board.me.game_id);
+    if (board.around && board.around.length && board.me && !inTop) {
       parts.push(boardTable(board.around, board.me, t("around_you")));
     }
     if (board.top && board.top.length) parts.push(boardTable(board.top, board.me, t("top", { n: board.top.length })));
@@ -454,6 +482,8 @@ export async function profilePage(root) {
     h("dl", { class: "stats" },
       statItem(t("games"), fmtNumber(stats.games)), statItem(t("streak"), fmtNumber(stats.current_streak)),
       statItem(t("longest"), fmtNumber(stats.longest_streak))),
+    daysOfPlay(me.public_top),
+    publicTopNote(me.public_top),
     rulesetStats(stats.by_ruleset || {}),
     installSection(),
     h("h2", { text: t("history") }),
@@ -470,6 +500,25 @@ export async function profilePage(root) {
     importForm(),
     await previousSection()));
   return () => {};
+}
+
+// Your days of ranked play, since the first (they make you a regular of the public board).
+function daysOfPlay(standing) {
+  if (!standing || !standing.ranked_days) return null;
+  return h("p", { "data-testid": "profile-days" }, h("strong", { text: `${t("days_played")}: ` }),
+    t("days_since", { n: fmtNumber(standing.ranked_days), count: standing.ranked_days, date: fmtDate(standing.first_ranked_date) }));
+}
+
+// Whether your games show on the public board: provisional until your days of play.
+function publicTopNote(standing) {
+  if (!standing || standing.stands) return null;
+  const lines = [];
+  if (standing.provisional) {
+    lines.push(t("provisional_note", { n: standing.provisional_days, count: standing.provisional_days }));
+    lines.push(t("provisional_left", { n: standing.days_left, count: standing.days_left }));
+  }
+  if (standing.passkey_required && !standing.passkey) lines.push(t("no_passkey_note"));
+  return h("p", { class: "provisional-note", "data-testid": "profile-provisional", text: lines.join(" ") });
 }
 
 // Averages and bests per ruleset: a Maxi Yatzy score is not comparable with a Yahtzee one.

@@ -18,6 +18,7 @@ from daily.service.http.contract.fields import omittable
 DayStatus = Literal["open", "revealed", "upcoming"]
 Mode = Literal["ranked", "practice"]
 Dice = list[int]
+TopMark = Literal["provisional", "no_passkey"]
 
 
 class Doc(BaseModel):
@@ -111,6 +112,8 @@ class Me(Doc):
     name: str
     stats: Stats
     history: list[HistoryEntry]
+    public_top: PublicTop = omittable(
+        description="your days of play and whether your games stand on the public top")
 
 
 class Played(Doc):
@@ -399,6 +402,37 @@ class BoardRow(Doc):
     finished_at: float
     code: str
     game_id: str
+    marks: list[TopMark] = Field(
+        description="why the game does not stand on the public top: provisional (its "
+        "player has fewer than DAILY_PROVISIONAL_DAYS days of ranked play), no_passkey "
+        "(its player has no passkey and the public top requires one); empty when it "
+        "stands (docs/fairplay.md)")
+
+
+class LeftOut(Doc):
+    """The games the public top leaves out: ranked above its last row (all of those
+    read, when the top is shorter than its limit) without standing on it; a game may be
+    both provisional and without a passkey."""
+
+    games: int = Field(ge=0)
+    provisional: int = Field(ge=0)
+    no_passkey: int = Field(ge=0)
+
+
+class PublicTop(Doc):
+    """Your days of ranked play and whether your games stand on the public top of the
+    boards (docs/fairplay.md, "Provisional players and the public top")."""
+
+    ranked_days: int = Field(ge=0, description="days of the service clock with a ranked "
+                             "game finished (the dates open at one moment count once)")
+    first_ranked_date: str | None = Field(description="the first of them (YYYY-MM-DD)")
+    provisional: bool = Field(description="fewer than provisional_days days of play: your "
+                              "games count for you but stay off the public top")
+    provisional_days: int = Field(ge=0)
+    days_left: int = Field(ge=0, description="days of play until you are not provisional")
+    passkey: bool = Field(description="you have registered a passkey")
+    passkey_required: bool = Field(description="the public top requires a passkey")
+    stands: bool = Field(description="your games stand on the public top")
 
 
 class Standing(Doc):
@@ -443,13 +477,21 @@ class Leaderboard(Doc):
     players: int
     top: list[BoardRow]
     me: Standing | None
-    around: list[BoardRow]
+    around: list[BoardRow] = Field(
+        description="the rows around you, yours among them (with its marks: why your game "
+        "is not on the public top); your rank and percentile count every game")
     histogram: Histogram
     par: dict[str, Any] | None
     ceiling: int | None = _ceiling()
     review: Review | None = Field(
         description="your game of this set while it is in the fair-play review (it is then "
         "not on the board: me is null)")
+    left_out: LeftOut = omittable(description="the games the public top leaves out")
+    top_open: bool = omittable(
+        description="no game of the board stands on the public top (a new deployment): "
+        "the top shows the best games as they are, each with its marks")
+    provisional_days: int = omittable(
+        ge=0, description="days of ranked play before a player's games stand on the top")
 
 
 class Day(Doc):
