@@ -4,10 +4,10 @@
 of the rulesets named (``DAILY_TABLES_AT_START``, Yahtzee and Yatzy by default: about
 10 s each on an idle 2-core machine, 25 s on a busy one), one after the other, each
 writing its progress for ``/api/v1/health`` (:func:`daily.strategy.tables.status.
-progress_writer`), then compiles the engine's kernels once (:func:`warm_engine`) so
-that every process after it (the web workers' first hint, the results consumer's first
-fair-play check, the ceiling jobs) loads them from numba's cache instead of compiling
-them again. ``daily serve`` starts it after its web server answers: the page is there
+progress_writer`), then compiles the strategy engine's kernels once (:func:`warm_engine`)
+so that the web workers' first hint loads them from numba's cache instead of compiling
+them. (The fair-play check's kernels compile in the results consumer, from its start:
+compiling them here too, at the same time, would only double the work.) ``daily serve`` starts it after its web server answers: the page is there
 within seconds, and what needs a table says so plainly until it is built (hints: 503
 ``table_not_ready`` with the table's progress; the page's "being prepared" notice).
 
@@ -48,15 +48,12 @@ def build_missing(rules: Ruleset, folder: Path) -> float | None:
 
 
 def warm_engine(rulesets: Sequence[Ruleset], folder: Path) -> dict[str, str]:
-    """Compile (or load from numba's cache) the kernels of the hints, the bots and the
-    fair-play ceiling; returns what each ruleset's hints got (``exact``, ``stand-in``...:
+    """Compile (or load from numba's cache) the kernels of the hints and the bots;
+    returns what each ruleset's hints got (``exact``, ``stand-in``...:
     :func:`daily.strategy.tables.lookup.warm`)."""
-    from daily.fairplay.ceiling import ceiling_of_seed
     from daily.strategy.tables.lookup import warm
 
-    got = warm(rulesets, folder)
-    ceiling_of_seed(get_ruleset("yacht", {"forced_order": True}), bytes(32))
-    return got
+    return warm(rulesets, folder)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
