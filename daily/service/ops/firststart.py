@@ -7,8 +7,10 @@ writing its progress for ``/api/v1/health`` (:func:`daily.strategy.tables.status
 progress_writer`), then compiles the strategy engine's kernels once (:func:`warm_engine`)
 so that the web workers' first hint loads them from numba's cache instead of compiling
 them. (The fair-play check's kernels compile in the results consumer, from its start:
-compiling them here too, at the same time, would only double the work.) ``daily serve`` starts it after its web server answers: the page is there
-within seconds, and what needs a table says so plainly until it is built (hints: 503
+compiling them here too, at the same time, would only double the work.)
+
+``daily serve`` starts it after its web server answers: the page is there within
+seconds, and what needs a table says so plainly until it is built (hints: 503
 ``table_not_ready`` with the table's progress; the page's "being prepared" notice).
 
 It prints one line per table and one for the engine; a failed build is its exit
