@@ -1,5 +1,6 @@
 # The two commands a new machine needs:  make run   and   make test
 #   make run    installs what running needs (no development tools) and runs `daily serve`
+#               (make run PORT=8080: on port 8080)
 #   make test   installs the development tools too, then ruff, mypy and the whole test suite
 #   make test-fast   the inner loop: no live servers, browser or worker processes (tests/README.md)
 #   make typecheck   mypy alone (over daily and workers; config in pyproject.toml)
@@ -28,8 +29,12 @@ install-run: $(RUN_DEPS)
 # A developer's setup: the service plus the test and lint tools.
 install: $(DEV_DEPS)
 
+# `make run PORT=8080` serves on another port (default DAILY_PORT or 8000);
+# `make run SERVE_ARGS="--access-log"` passes any other `daily serve` option.
+PORT ?=
+SERVE_ARGS ?=
 run: install-run
-	$(BIN)/daily serve
+	$(BIN)/daily serve $(if $(PORT),--port $(PORT)) $(SERVE_ARGS)
 
 # Debian's chromium for the browser tests and nginx-light for the nginx error-page test
 # (installed when running as root with apt-get).

@@ -5,9 +5,10 @@ the day seed, for the fair-play check: the rollover enqueues it (job id
 ``fairplay-ceiling-<date>-<ruleset>`` on the ``days`` queue) for every checked set
 (``DAILY_FAIRPLAY_RULESETS``) of the days that are open or open within
 :data:`workers.rollover.PREPARE_AHEAD`. It stores ``{"ceiling": N, "seconds": S}`` at
-``<prefix>fairplay:ceiling:<date>:<ruleset>`` and, for the rulesets of at most 15
-boxes (Yahtzee), the ceiling's table of values for the foresight test at
-``<prefix>fairplay:hindsight:<date>:<ruleset>`` (80 kB compressed); nothing serves
+``<prefix>fairplay:ceiling:<date>:<ruleset>`` and the ceiling's table of values for
+the foresight test at ``<prefix>fairplay:hindsight:<date>:<ruleset>`` (compressed: 80 kB
+for Yahtzee, about 9 MB for Maxi Yatzy), so that no results consumer computes either
+again, at any start (:func:`daily.service.review.gates.store_hindsight`); nothing serves
 these keys: the value stays secret until the reveal (it is never logged either; the
 job's result, kept by RQ in the queues' Redis, carries only the seconds). The results
 consumer reads each with one GET (:func:`daily.service.review.gates.ceiling_value`,
@@ -69,10 +70,9 @@ def _solve(name: str, seed: bytes, date: str) -> Ceiling:
 def prepare_day_ceiling(date: str, ruleset: str) -> dict[str, float]:
     """Compute a day set's ceiling for the results path and keep it secret (idempotent).
 
-    For rulesets of at most 15 boxes (Yahtzee) the table of values is kept too, for
-    the consumers' foresight test. Returns ``{"seconds": S}`` only (what the
-    computation took, 0 when everything was already stored): the value itself never
-    leaves Redis before the reveal.
+    The table of values is kept too, for the consumers' foresight test. Returns
+    ``{"seconds": S}`` only (what the computation took, 0 when everything was already
+    stored): the value itself never leaves Redis before the reveal.
     """
     config = job_config()
     day = parse_date(date)
@@ -80,14 +80,12 @@ def prepare_day_ceiling(date: str, ruleset: str) -> dict[str, float]:
     if not has_ceiling(name):
         return {"seconds": 0.0}
     conn = job_connection(config)
-    small = len(get_ruleset(name).boxes) <= INLINE_BOXES
     prefix = config.key_prefix
-    has_table = not small or conn.exists(keymap.fairplay_hindsight(prefix, day, name))
+    has_table = conn.exists(keymap.fairplay_hindsight(prefix, day, name))
     if prepared_figures(conn, prefix, day, name) is not None and has_table:
         return {"seconds": 0.0}
     found = _solve(name, Keyring.load(config).day_seed(name, day), day.isoformat())
-    if small:
-        store_hindsight(conn, prefix, day, name, found.values)
+    store_hindsight(conn, prefix, day, name, found.values)
     store_prepared(conn, prefix, day, name, found.value, found.seconds)
     return {"seconds": round(found.seconds, 3)}
 

@@ -21,6 +21,7 @@ from daily import calendar
 from daily.dice import parse_date
 from daily.errors import StateError
 from daily.rules import canonical_name
+from daily.service.clock import service_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import queue_redis_from_config, redis_from_config
 from daily.service.days.keyring import Keyring
@@ -61,7 +62,9 @@ def store_day_figures(
 
     ``compute(config, ruleset, day_seed)`` runs only when nothing is stored yet and the
     day is revealed (else :class:`StateError`); the first stored value wins, so a rerun
-    returns it unchanged. ``now`` (ISO 8601 with a time zone) replaces the clock.
+    returns it unchanged. ``now`` (ISO 8601 with a time zone) replaces the service
+    clock (:func:`daily.service.clock.service_clock`: a demo clock's time under
+    ``--demo-day-minutes``).
     """
     config = job_config()
     conn = job_connection(config)
@@ -71,7 +74,7 @@ def store_day_figures(
     stored = conn.get(key)
     if stored is not None:
         return dict(json.loads(stored))
-    instant = dt.datetime.fromisoformat(now) if now else dt.datetime.now(dt.UTC)
+    instant = dt.datetime.fromisoformat(now) if now else service_clock(config)()
     if calendar.status(day, instant) != "revealed":
         raise StateError(f"the day {day} of {name} is not revealed yet", field="date")
     value = compute(config, name, Keyring.load(config).day_seed(name, day))

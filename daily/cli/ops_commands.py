@@ -35,6 +35,9 @@ from daily.service.connections import (
 )
 from daily.service.results.stream import BATCH, LINGER_MS
 
+#: Seconds a results consumer told to stop (SIGTERM, Ctrl-C) gets to finish its batch.
+STOP_GRACE = 3.0
+
 
 def register(subparsers: Any) -> None:
     """Add the ops commands to the ``daily`` command line."""
@@ -46,6 +49,10 @@ def register(subparsers: Any) -> None:
                        " or 127.0.0.1; 0.0.0.0 for every interface)")
     serve.add_argument("--port", type=int, help="web server port (default DAILY_PORT or 8000)")
     serve.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (default 2)")
+    serve.add_argument(
+        "--access-log", action="store_true",
+        help="log a line per request (gunicorn's access log) and per job; off by default",
+    )
     serve.add_argument(
         "--demo-day-minutes", type=float, metavar="N",
         help="demo clock: a day passes in N real minutes (data in <data>/demo, own keys;"
@@ -88,6 +95,9 @@ def register(subparsers: Any) -> None:
     scheduler.add_argument(
         "--interval", type=int, help="seconds between rollovers (default 60)"
     )
+    scheduler.add_argument(
+        "--quiet", action="store_true", help="log warnings and errors only, not every job"
+    )
     scheduler.set_defaults(handler=_scheduler)
 
     rebuild = subparsers.add_parser(
@@ -115,7 +125,7 @@ def _serve(args: argparse.Namespace) -> int:
         config = config.with_overrides(port=args.port)
     if args.demo_day_minutes is not None:
         config = demo_config(config, args.demo_day_minutes)
-    return EmbeddedStack(config, web_workers=args.web_workers).run()
+    return EmbeddedStack(config, web_workers=args.web_workers, access_log=args.access_log).run()
 
 
 def _worker(args: argparse.Namespace) -> int:
@@ -149,6 +159,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
     import logging
     import os
     import signal
+    import threading
 
     from daily.service.results.stream import ResultConsumer, pause_dir_hook
     from daily.service.review.gates import review_gates, warm_up
@@ -170,9 +181,18 @@ def _results_consumer(args: argparse.Namespace) -> int:
         gate=functools.partial(review_gates, conn, config),
         player_ttl=config.player_days * 86400, linger_ms=args.linger_ms,
     )
+    def on_signal(*_: object) -> None:
+        # Finish the batch in hand; one still busy after STOP_GRACE seconds (a check
+        # computing a ceiling) is abandoned: its entries stay pending in the group and
+        # the next consumer applies them (each result is applied atomically, once).
+        consumer.stop()
+        timer = threading.Timer(STOP_GRACE, os._exit, args=(0,))
+        timer.daemon = True
+        timer.start()
+
     for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: consumer.stop())
-    warm_up(config)
+        signal.signal(signum, on_signal)
+    warm_up(config)  # in the background: the loop starts at once
     logging.getLogger("daily.results").info("results consumer %s started", consumer.name)
     consumer.run(burst=args.burst)
     return 0
@@ -185,7 +205,8 @@ def _scheduler(args: argparse.Namespace) -> int:
     config = load_config()
     if args.interval is not None and not 1 <= args.interval <= 3600:
         raise ConfigError("must be 1..3600 seconds", field="--interval")
-    build_scheduler(queue_redis_from_config(config), config, rollover, args.interval).start()
+    build_scheduler(queue_redis_from_config(config), config, rollover, args.interval,
+                    quiet=args.quiet).start()
     return 0
 
 

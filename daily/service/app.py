@@ -5,7 +5,8 @@
 and ``daily worker results`` puts it on its board), players and games on Redis, the
 rate limits (per verified player or IP, and per IP, counted in one Redis call by
 :mod:`daily.service.http.ratelimit`), the security headers of :mod:`daily.service.http.headers`,
-the body size limit, JSON errors, Prometheus metrics at ``/metrics``, every blueprint
+the body size limit, JSON errors, gzip/brotli for text answers
+(:mod:`daily.service.http.compression`), Prometheus metrics at ``/metrics``, every blueprint
 ``bp`` found in the package :mod:`daily.service.api` (mounted under ``/api/v1``) and
 the web client ``daily.web.routes:bp``.
 
@@ -45,6 +46,7 @@ from daily.service.days.seeds import DaySeeds
 from daily.service.games import GameService, advice_routes
 from daily.service.games import routes as games_routes
 from daily.service.games.opponents import strategy_table
+from daily.service.http.compression import install_compression
 from daily.service.http.error_handlers import register_error_handlers
 from daily.service.http.headers import install_security_headers
 from daily.service.http.jsonprovider import OrjsonProvider
@@ -152,6 +154,8 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     app.extensions[EXTENSION] = services
 
     register_blueprints(app)
+    # First installed, so its hook runs last: it compresses the finished response.
+    install_compression(app)
     # A new player is one call with its limits, unless a proof-of-work is asked for: its
     # challenge is used up when checked, so the limits are counted first then.
     one_call = new_players.one_call and not creation.bits

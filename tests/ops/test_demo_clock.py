@@ -51,7 +51,9 @@ def sealed_head(serve: Serve, date: str, timeout: float) -> dict[str, Any]:
 
 
 def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
-    env = serve_env(tmp_path, DAILY_ROLLOVER_INTERVAL="1", DAILY_RULESETS="yahtzee")
+    # The day jobs on: the ceiling job reads the demo clock (the day is revealed on it).
+    env = serve_env(tmp_path, DAILY_ROLLOVER_INTERVAL="1", DAILY_RULESETS="yahtzee",
+                    DAILY_PAR_JOBS="on")
     serve = start_serve(tmp_path, env, "--web-workers", "1", "--demo-day-minutes", "0.2")
     try:
         health = call(serve, "GET", "/health")
@@ -92,12 +94,17 @@ def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
         )
         assert verify.returncode == 0, verify.stdout + verify.stderr
         assert f"results log of {head['size']} leaves" in verify.stdout, verify.stdout
+        # The revealed demo day gets its public ceiling (the job ran on the demo clock).
+        ceiling = wait_until(
+            lambda: call(serve, "GET", f"/leaderboards/{date}/yahtzee")["ceiling"], 120, 0.5,
+            "the demo day's ceiling job did not store its ceiling")
+        assert ceiling >= state["total"]
         assert serve.stop() == 0
     finally:
         serve.kill_everything()
     log = serve.log()
     assert "DEMO CLOCK: a day lasts 0.2 min" in log
-    assert "Traceback" not in log
+    assert "Traceback" not in log and "is not revealed yet" not in log
     # The demo has keys of its own: the real data directory has none.
     assert (serve.data_dir / "demo" / "keys" / "master.secret").exists()
     assert not (serve.data_dir / "keys").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import signal
@@ -46,8 +47,24 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
         wait_until(board.players, 10, message="the embedded consumer did not record it")
         conn.close()
 
-        # valkey, results, worker, scheduler, gunicorn (+ their children)
-        assert len(descendants(serve.process.pid)) >= 5
+        # Text answers are compressed (gzip or brotli, as the client accepts), the page
+        # and its scripts too; an answer carrying a token never (BREACH).
+        for path in ("/", "/static/web/i18n.js", "/api/v1/openapi.json"):
+            request = urllib.request.Request(f"{serve.base}{path}",
+                                             headers={"Accept-Encoding": "gzip"})
+            with urllib.request.urlopen(request, timeout=5) as r:
+                assert r.headers["Content-Encoding"] == "gzip", path
+                assert "Accept-Encoding" in r.headers["Vary"], path
+                assert gzip.decompress(r.read()), path
+        request = urllib.request.Request(
+            f"{serve.base}/api/v1/players", data=json.dumps({"name": "Zed" * 8}).encode(),
+            headers={"Accept-Encoding": "gzip, br", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as r:
+            assert r.status == 201 and r.headers["Content-Encoding"] is None
+            assert json.loads(r.read())["token"]
+
+        # valkey, results, worker, scheduler, gunicorn (+ their children), the watchdog
+        assert len(descendants(serve.process.pid)) >= 6
         assert serve.stop(signal.SIGINT) == 0  # Ctrl-C
     finally:
         serve.kill_everything()
@@ -55,6 +72,10 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
     for name in ("web", "scheduler", "worker", "results", "valkey"):
         assert f"{name} stopped" in text
     assert "Traceback" not in text
+    # Quiet: one ready line, no line per request, none per job or rollover.
+    assert text.count("ready on http://127.0.0.1:") == 1
+    assert "GET /" not in text and "POST /" not in text
+    assert "Enqueued job" not in text and "Job OK" not in text
     data = tmp_path / "data"
     assert (data / "keys" / "master.secret").exists()
     # The password and every file of the embedded server are the owner's only.
@@ -103,12 +124,14 @@ def test_serve_refuses_bad_flags_in_one_line(args, field, tmp_path) -> None:
     assert len(done.stderr.strip().splitlines()) == 1
 
 
-def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) -> None:
-    """The first start builds the tables of DAILY_TABLES_AT_START with a progress line
-    (Yacht here, the smallest), then builds DAILY_TABLES_IN_BACKGROUND (Generala here,
+def test_first_start_serves_at_once_and_builds_tables_in_the_background(tmp_path) -> None:
+    """A first start answers its page before any table is built: the tables of
+    DAILY_TABLES_AT_START (Yacht here, the smallest) build in the background after the
+    ready line, then the engine compiles once; DAILY_TABLES_IN_BACKGROUND (Generala here,
     small: the build runs at a low priority, which a loaded machine starves; Maxi Yatzy
-    takes minutes) while serving, with its progress in /api/v1/health; the
-    par jobs of the closed days wait for their table: a normal start logs no traceback."""
+    takes minutes) builds too, with its progress in /api/v1/health; hints of a table
+    not built yet answer 503 table_not_ready; the par jobs of the closed days wait for
+    their table: a normal start logs no traceback."""
     home = tmp_path / "home"  # where gunicorn would put its control socket (~/.gunicorn)
     env = serve_env(tmp_path, DAILY_TABLES_AT_START="yacht", DAILY_TABLES_IN_BACKGROUND="generala",
                     DAILY_PAR_JOBS="on", DAILY_RULESETS="yahtzee,maxi-yatzy", HOME=str(home),
@@ -116,6 +139,8 @@ def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) ->
     serve = start_serve(tmp_path, env, "--web-workers", "1")
     seen: list[dict] = []
     try:
+        at_ready = serve.log()
+        assert "yacht strategy table ready" not in at_ready  # the page did not wait
 
         def generala_ready() -> bool:
             with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=5) as r:
@@ -125,19 +150,18 @@ def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) ->
 
         wait_until(generala_ready, 480, 0.2, lambda: str(seen[-3:]))
         serve.wait_for("generala table build finished", timeout=30)
+        serve.wait_for(r"strategy engine compiled in [\d.]+ s", timeout=120)
+        serve.wait_for("first-start preparation finished", timeout=30)
         assert serve.stop() == 0
     finally:
         serve.kill_everything()
     log = serve.log()
-    assert "first start: building the yacht strategy table" in log
-    assert re.search(r"building yacht\.ddt \[#+\] 100\.0%", log)  # the progress line
-    assert re.search(r"yacht table ready in \d+\.\d s", log)
-    assert "first start: warming the strategy engine" in log
-    assert re.search(r"strategy engine warm in [\d.]+s: yahtzee stand-in, maxi-yatzy "
-                     r"stand-in, yacht exact", log)
+    assert "first start: building the yacht strategy tables in the background" in log
+    assert log.index("ready on") < log.index("yacht strategy table ready in")
+    assert re.search(r"yacht strategy table ready in \d+\.\d s", log)
     assert re.search(r"generala strategy table: 100% after \d+ s", log)  # progress lines
     assert not (home / ".gunicorn").exists()  # everything stays in the data directory
-    assert all(t["yacht"] == {"state": "ready"} for t in seen)
+    assert seen[-1]["yacht"] == {"state": "ready"}
     building = [t["generala"] for t in seen if t["generala"]["state"] == "building"]
     assert building, seen[:3]
     assert all(0 <= b["percent"] <= 100 for b in building)
@@ -145,6 +169,20 @@ def test_first_start_builds_tables_and_reports_the_background_build(tmp_path) ->
     assert seen[-1]["yahtzee"] == {"state": "missing"}  # a daily set whose table is not built
     assert "Traceback" not in log
     assert not list((serve.data_dir / "tables").glob("*.progress"))
+
+
+def test_serve_logs_a_line_per_request_only_with_access_log(tmp_path) -> None:
+    """--access-log: gunicorn's line per request (off by default: test above)."""
+    serve = start_serve(tmp_path, serve_env(tmp_path), "--web-workers", "1", "--access-log")
+    try:
+        for _ in range(3):
+            with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=5) as r:
+                assert r.status == 200
+        serve.wait_for(r'"GET /api/v1/health HTTP/1\.1" 200', timeout=10)
+        assert serve.stop() == 0
+    finally:
+        serve.kill_everything()
+    assert serve.log().count("GET /api/v1/health") >= 3
 
 
 def test_serve_adds_up_the_metrics_of_both_web_workers(redis_url, tmp_path) -> None:

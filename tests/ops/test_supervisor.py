@@ -10,6 +10,7 @@ except for the moments its own master is dead. SIGTERM then stops everything.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -225,3 +226,50 @@ def test_restarts_back_off_one_shot_children_finish_and_stop_leaves_nothing() ->
         orphan_file.unlink(missing_ok=True)
         supervisor.stop()
         become_subreaper(False)
+
+
+def test_kill_9_of_the_supervisor_stops_its_children_in_order(tmp_path: Path) -> None:
+    """The supervisor itself gets SIGKILL with clients calling: its watchdog stops the
+    children in the supervisor's own order (the reverse of their start: scheduler,
+    worker, results consumer, web server, Valkey last), so the requests in flight get
+    their answers and nothing is left running."""
+    env = serve_env(tmp_path, DAILY_RATE_LIMIT="off")
+    serve = start_serve(tmp_path, env, "--web-workers", "1")
+    load = None
+    threads: list[threading.Thread] = []
+    children: set[int] = set()
+    try:
+        load = Load(serve.port, new_player(serve, "Orphan"))
+        threads = [threading.Thread(target=load.client, args=(n,)) for n in range(2)]
+        for t in threads:
+            t.start()
+        result_recorded(serve, 1)
+        children = descendants(serve.process.pid)
+        valkey = serve.pid_of("valkey")
+        assert valkey in children
+        killed = time.monotonic()
+        serve.process.kill()
+        serve.process.wait(10)
+        wait_until(lambda: not any(alive(c) for c in children), 60, 0.1,
+                   lambda: f"still alive: {[c for c in children if alive(c)]}\n{serve.log()}")
+        load.stopping.set()
+        for t in threads:
+            t.join(15)
+        during = load.between(killed, time.monotonic())
+        # Until the web server stops, it answers: never a 503 for a Redis stopped early.
+        assert not [o for o in during if o.status is not None and o.status >= 500], during[:5]
+    finally:
+        if load is not None:
+            load.stopping.set()
+        for t in threads:
+            t.join(15)
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
+    text = serve.log()
+    assert "the supervisor died: stopping its children, Valkey last" in text
+    stops = re.findall(r"\(watchdog\): (\w+) stopped", text)
+    assert stops[-1] == "valkey", stops
+    assert stops == ["scheduler", "worker", "results", "web", "valkey"], stops
+    after = text[text.index("the supervisor died"):]
+    assert "Traceback" not in after and "ConnectionError" not in after

@@ -313,7 +313,7 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
         consumer.terminate()
         consumer.wait(timeout=60)
     log_text = log_path.read_text()
-    assert "is not prepared: computing it in the background" in log_text
+    assert "is not computed yet (its job has not run): computing it in the background" in log_text
     assert "results deferred" in log_text and "level 20 of 20" in log_text
     assert not logged_number(log_text, ceiling.value)  # never logged
     assert queue.entry(second["id"]).state == "pending"

@@ -131,6 +131,8 @@ def test_without_its_table_a_heuristic_player_stands_in_for_the_whole_game(
     state = started(player, body)  # no Yatzy table yet
     assert {o["level"]: o["heuristic"] for o in state["opponents"]} == {
         "easy": False, "hard": True}
+    # The stand-in's expected score is the heuristic player's measured mean.
+    assert [o["expected"] for o in state["opponents"]] == [201.21, 240.36]
     state = play_out(player, state, turns=1)
     first = [o["turns"] for o in state["opponents"]]
     # The table arrives mid-game: this game keeps its stand-in, a new one gets the bot.
@@ -141,6 +143,26 @@ def test_without_its_table_a_heuristic_player_stands_in_for_the_whole_game(
     fresh = started(player, body)
     assert [o["heuristic"] for o in fresh["opponents"]] == [False, False]
     assert fresh["opponents"][1]["expected"] == round(yatzy_table.expected, 1)
+
+
+def test_triple_yahtzee_opponents_are_the_lookahead_player(
+    player: Player, service_config: Config, plain_yahtzee_table: StrategyTable
+) -> None:
+    """Triple Yahtzee's bots: the engine's lookahead player on the one-column table
+    (easy: its greedy form); without that table a 409 naming the build."""
+    body = {"ruleset": "triple-yahtzee", "mode": "practice", "opponents": ["easy", "hard"]}
+    refused = player.call("POST", "/games", body)
+    assert refused.status_code == 409
+    error = refused.get_json()["error"]
+    assert error["code"] == "opponents_unavailable" and error["field"] == "opponents"
+    assert "daily strategy build" in error["message"]
+    save_table(plain_yahtzee_table, service_config.tables_dir)
+    state = started(player, body)
+    assert [(o["level"], o["heuristic"], o["total"]) for o in state["opponents"]] == [
+        ("easy", True, 0), ("hard", True, 0)]
+    state = play_out(player, state, turns=2)
+    for opponent in state["opponents"]:
+        assert len(opponent["turns"]) == 2 and opponent["total"] >= 0
 
 
 # ----- friend challenges ------------------------------------------------------------------

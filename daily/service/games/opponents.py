@@ -17,9 +17,17 @@ bots; the easy bot (greedy: this turn's points only) needs no table. Which level
 stand-ins is decided when the game starts and kept in its record (``stand_ins``), so an
 opponent never changes during a game; the state marks them ``"heuristic": true``.
 
+Triple Yahtzee has no exact table: its bots are the engine's lookahead player
+(:class:`daily.strategy.triple.TripleAdvisor`, on the one-column table that ``daily
+strategy build triple-yahtzee`` builds): easy is its greedy form (this turn's weighted
+points only), medium samples its actions as the medium bot does, hard plays its best.
+They are marked ``"heuristic": true`` (the strength is measured, not exact). Without
+the column table the answer is 409 ``opponents_unavailable`` naming the build.
+
 Par, explained: :func:`expected_score` is what a level averages (the hard bot's is the
 table's exact optimal expectation, 254.6 at Yahtzee; easy and medium are measured
-means), and the state's ``total`` is what it got on these dice.
+means; a stand-in hard bot's is the heuristic player's measured mean,
+:data:`STAND_IN_MEANS`), and the state's ``total`` is what it got on these dice.
 
 >>> parse_opponents(["hard", "easy"])
 ('hard', 'easy')
@@ -48,6 +56,7 @@ from daily.strategy.heuristic import HeuristicAdvisor
 from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import GameSpec, StrategyError
 from daily.strategy.tables.lookup import get_table
+from daily.strategy.triple import TripleAdvisor, column_rules
 
 #: Mean totals of the easy and medium bots, measured over 10,000 games each on the
 #: daily generator's dice (``bench/strategy_bots.py --games 10000``, docs/strategy.md).
@@ -57,6 +66,10 @@ MEASURED_MEANS: dict[str, dict[str, float]] = {
     "yatzy": {"easy": 201.21, "medium": 222.85},
     "maxi-yatzy": {"easy": 323.00, "medium": 358.97},
 }
+#: Mean totals of the heuristic player standing in for the hard bot while a table is
+#: missing, measured over 2,000 games each (``bench/heuristic_bots.py``,
+#: bench/results/heuristic_bots-*.json); the medium stand-in's is not measured.
+STAND_IN_MEANS: dict[str, float] = {"yahtzee": 246.9, "yatzy": 240.36, "maxi-yatzy": 379.72}
 #: Bot games one process keeps (a game's opponents are recomputed after eviction).
 CACHED_GAMES = 2_000
 
@@ -152,11 +165,36 @@ def hide_dice(turns: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**turn, **dict.fromkeys(DICE_FIELDS)} for turn in turns]
 
 
+def multi_column(rules: Ruleset) -> bool:
+    """True for a game of several columns (Triple Yahtzee), whose bots are the lookahead
+    player's.
+
+    >>> from daily.rules import get_ruleset
+    >>> multi_column(get_ruleset("triple-yahtzee")), multi_column(get_ruleset("yahtzee"))
+    (True, False)
+    """
+    return len(rules.weights) > 1
+
+
+def bot_table(rules: Ruleset, folder: Path) -> StrategyTable:
+    """The table the bots of ``rules`` play from: its own, or for Triple Yahtzee the
+    one-column table of its lookahead player (503 ``Unavailable`` when missing)."""
+    if multi_column(rules):
+        return strategy_table(column_rules(rules), folder)
+    return strategy_table(rules, folder)
+
+
 def make_bot(
     rules: Ruleset, table: StrategyTable | None, level: str, seed: bytes, *, stand_in: bool
 ) -> Bot:
     """The bot of ``level``: the table's, or the heuristic player standing in for it (the
-    easy one is the greedy player, table or not: the same decisions)."""
+    easy one is the greedy player, table or not: the same decisions); for Triple Yahtzee
+    the lookahead player on its column ``table``."""
+    if multi_column(rules):
+        if table is None:
+            raise StrategyError(f"{rules.name} bots need the one-column table", field="table")
+        advisor = TripleAdvisor(table, rules, greedy=level == "easy")
+        return Bot(None, level, seed=seed, advisor=advisor)  # type: ignore[arg-type]
     if level == "easy":
         return Bot(None, level, seed=seed, advisor=HeuristicAdvisor(rules, greedy=True))
     if stand_in or table is None:
@@ -206,6 +244,15 @@ class Opponents:
         the heuristic player can play is a 409 ``opponents_unavailable``."""
         if not levels:
             return []
+        if multi_column(rules):  # the lookahead player, or none without its table
+            try:
+                bot_table(rules, self.tables_dir)
+            except Unavailable as missing:
+                raise Conflict(
+                    f"{rules.name} computer opponents need the one-column table of its"
+                    f" lookahead player ({missing.message})", code="opponents_unavailable",
+                    field="opponents") from None
+            return []
         try:
             strategy_table(rules, self.tables_dir)
             return []
@@ -227,8 +274,9 @@ class Opponents:
         if not levels:
             return []
         table: StrategyTable | None = None
-        if any(level not in stand_ins and level != "easy" for level in levels):
-            table = strategy_table(rules, self.tables_dir)
+        if multi_column(rules) or any(level not in stand_ins and level != "easy"
+                                      for level in levels):
+            table = bot_table(rules, self.tables_dir)
         out = []
         for level in levels:
             key = (game_id, level)
@@ -242,15 +290,28 @@ class Opponents:
                     self._games[key] = bot_game
                     while len(self._games) > CACHED_GAMES:
                         self._games.popitem(last=False)
-            expected = None if stand_in else expected_of(rules, table, level)
-            out.append(dict(bot_game.shown(done, expected, dice=dice), heuristic=stand_in))
+            expected = expected_of(rules, table, level, stand_in=stand_in)
+            out.append(dict(bot_game.shown(done, expected, dice=dice),
+                            heuristic=stand_in or multi_column(rules)))
         return out
 
 
-def expected_of(rules: Ruleset, table: StrategyTable | None, level: str) -> float | None:
-    """:func:`expected_score` of a level, also without the table (easy: measured)."""
-    if table is not None:
-        return expected_score(table, level)
-    if rules.non_default_options():
+def expected_of(rules: Ruleset, table: StrategyTable | None, level: str, *,
+                stand_in: bool = False) -> float | None:
+    """:func:`expected_score` of a level, also without the table (easy: measured; a
+    stand-in hard bot: the heuristic player's measured mean); None where nothing is
+    measured (the medium stand-in, Triple Yahtzee's bots: ``bench/triple_bots.py``).
+
+    >>> from daily.rules import get_ruleset
+    >>> expected_of(get_ruleset("maxi-yatzy"), None, "hard", stand_in=True)
+    379.72
+    >>> expected_of(get_ruleset("maxi-yatzy"), None, "medium", stand_in=True) is None
+    True
+    """
+    if rules.non_default_options() or multi_column(rules):
         return None
-    return MEASURED_MEANS.get(rules.name, {}).get(level) if level == "easy" else None
+    if stand_in or table is None:
+        if level == "easy":
+            return MEASURED_MEANS.get(rules.name, {}).get(level)
+        return STAND_IN_MEANS.get(rules.name) if level == "hard" else None
+    return expected_score(table, level)

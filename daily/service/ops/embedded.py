@@ -11,14 +11,20 @@ With no ``REDIS_URL`` it starts, as child processes, in this order:
 2. the results consumer (``daily worker results``) and one RQ worker (``daily worker``)
    on the ``days`` queue;
 3. the scheduler (``daily scheduler``);
-4. the web server: gunicorn (``gthread`` workers) on ``DAILY_HOST:DAILY_PORT``;
-5. when a strategy table of ``DAILY_TABLES_IN_BACKGROUND`` (default Maxi Yatzy) is
-   missing, its build, at low priority (:data:`BUILD_NICENESS`), which prints a progress
-   line every half minute and writes its progress for ``/api/v1/health``.
+4. the web server (started before 2 and 3): gunicorn (``gthread`` workers) on
+   ``DAILY_HOST:DAILY_PORT``; once its page answers it prints ``ready on URL`` (one
+   line; no line per request unless ``--access-log``);
+5. in the background, what a first start lacks: the missing tables of
+   ``DAILY_TABLES_AT_START`` (default Yahtzee and Yatzy, seconds each) and the engine's
+   compiled kernels (:mod:`daily.service.ops.firststart`), and the missing tables of
+   ``DAILY_TABLES_IN_BACKGROUND`` (default Maxi Yatzy) at low priority
+   (:data:`BUILD_NICENESS`), which prints a progress line every half minute. Each build
+   writes its progress for ``/api/v1/health``.
 
-Before 2-5 it builds the missing tables of ``DAILY_TABLES_AT_START`` (default Yahtzee
-and Yatzy, a few seconds each), showing their progress, so the day's par and the hints
-work from the first minute.
+Nothing waits for a table: until one is built, its hints answer 503 ``table_not_ready``
+with the build's progress (the page says they are being prepared), a heuristic player
+stands in for its computer opponents, and the fair-play check of its games uses the
+day's ceiling alone.
 
 With ``REDIS_URL`` set it uses that Redis and starts only 2-5. In embedded mode the
 keys are created in ``<data>/keys`` on first start if there are none (never overwritten).
@@ -26,9 +32,11 @@ keys are created in ``<data>/keys`` on first start if there are none (never over
 A child that dies is logged and restarted with backoff (:mod:`daily.service.ops.supervisor`);
 Valkey comes back on the same port with its AOF, the others reconnect. Only Ctrl-C
 (SIGINT) or SIGTERM stops the stack: children run in their own process groups, so the
-signal reaches only this supervisor, which stops them in reverse order - web,
-scheduler, worker (a warm shutdown: it finishes the job in hand), Valkey last (it
-flushes its AOF) - each with SIGTERM, then SIGKILL after 10 s.
+signal reaches only this supervisor, which stops them in reverse order - the builds,
+scheduler, worker (a warm shutdown: it finishes the job in hand), results consumer,
+web, Valkey last (it flushes its AOF) - each with SIGTERM, then SIGKILL after 10 s. If
+the supervisor itself dies (``kill -9``), its watchdog
+(:mod:`daily.service.ops.watchdog`) stops them in the same order.
 
 ``--demo-day-minutes N`` runs the service on a demo clock (a day passes in N real
 minutes) with a data directory of its own, ``<data>/demo`` (own keys, own Valkey,
@@ -316,12 +324,34 @@ def demo_config(config: Config, day_minutes: float) -> Config:
     )
 
 
+def page_answers(base: str, timeout: float = 2.0) -> bool:
+    """True when the web client's page at ``base`` answers 200 (what a player opens
+    first), and the API's health answers too (200, or 503 while Redis is away).
+
+    >>> page_answers("http://127.0.0.1:9", timeout=0.2)
+    False
+    """
+    try:
+        with urllib.request.urlopen(f"{base}/", timeout=timeout) as resp:
+            if resp.status != 200:
+                return False
+        with urllib.request.urlopen(f"{base}/api/v1/health", timeout=timeout) as resp:
+            return bool(resp.status == 200)
+    except urllib.error.HTTPError as exc:
+        return exc.code == 503
+    except OSError:
+        return False
+
+
 @dataclass
 class EmbeddedStack:
     """The supervisor of ``daily serve``."""
 
     config: Config
     web_workers: int = 2
+    #: One log line per request (gunicorn's access log) and a line per job (RQ, the
+    #: results consumer): ``daily serve --access-log``. Off by default.
+    access_log: bool = False
     out: TextIO = field(default_factory=lambda: sys.stderr)
     supervisor: Supervisor = field(init=False)
     _lock_fd: int | None = None
@@ -385,32 +415,24 @@ class EmbeddedStack:
                  f" password in {redis_dir / 'password'}")
         return url
 
-    def _build_tables_now(self, env: dict[str, str]) -> None:
-        """Build the missing tables of ``tables_at_start``, in the foreground (and then,
-        on a first start, compile the strategy engine once: ``daily strategy warm``)."""
-        built = False
-        for name in self.config.tables_at_start:
-            if table_ready(get_ruleset(name), self.config.tables_dir):
-                continue
-            self.say(f"first start: building the {name} strategy table (seconds)")
-            started = time.monotonic()
-            build = subprocess.run(
-                [sys.executable, "-m", "daily", "strategy", "build", name, "--progress-file"],
-                env=env, check=False,
-            )
-            if build.returncode != 0:
-                raise StateError(f"building the {name} strategy table failed")
-            self.say(f"{name} table ready in {time.monotonic() - started:.1f} s")
-            built = True
-        if built:  # a first start: compile the engine's kernels once, before the web workers
-            self.say("first start: warming the strategy engine (compiling its kernels)")
-            subprocess.run([sys.executable, "-m", "daily", "strategy", "warm",
-                            *dict.fromkeys((*self.config.daily_rulesets,
-                                            *self.config.tables_at_start))],
-                           env=env, check=False)
-
-    def _background_builds(self, env: dict[str, str]) -> list[ChildSpec]:
+    def _preparation(self, env: dict[str, str]) -> list[ChildSpec]:
+        """The first start's preparation, in the background once the page answers: the
+        missing tables of ``tables_at_start`` (one after the other) and the engine's
+        kernels (:mod:`daily.service.ops.firststart`), then the low-priority builds of
+        ``tables_in_background``."""
         specs = []
+        missing = [name for name in self.config.tables_at_start
+                   if not table_ready(get_ruleset(name), self.config.tables_dir)]
+        if missing:
+            self.say(f"first start: building the {' and '.join(missing)} strategy tables in"
+                     " the background (seconds to a minute); until then their hints say"
+                     " they are being prepared and a heuristic player stands in for their"
+                     " computer opponents")
+            specs.append(ChildSpec(
+                "first-start preparation",
+                [sys.executable, "-m", "daily.service.ops.firststart", *missing],
+                env, once=True, max_restarts=2,
+            ))
         for name in self.config.tables_in_background:
             if table_ready(get_ruleset(name), self.config.tables_dir):
                 continue
@@ -428,8 +450,13 @@ class EmbeddedStack:
         return specs
 
     def start(self) -> str:
-        """Start every child; returns the web base URL."""
+        """Start every child; returns the web base URL once its page answers.
+
+        Nothing waits for a strategy table: the web server and the workers start at
+        once, the tables build (and the kernels compile) in the background
+        (:meth:`_preparation`)."""
         become_subreaper()
+        self.supervisor.start_watchdog()
         env = self._env()
         if self.config.demo_clock is not None:
             clock = self.config.demo_clock
@@ -438,13 +465,19 @@ class EmbeddedStack:
                      f" {self.config.data_dir}")
         redis_url = self.config.redis_url or self._start_valkey(env)
         env["REDIS_URL"] = redis_url
-        self._build_tables_now(env)
+        preparation = self._preparation(env)
         python = sys.executable
-        for name, argv in (("results", ["worker", "results"]), ("worker", ["worker"]),
-                           ("scheduler", ["scheduler"])):
-            self.supervisor.start(ChildSpec(name, [python, "-m", "daily", *argv], env))
+        # The web server first: on a first start every process compiles its imports at
+        # once, and the page is what a player waits for.
+        quiet = [] if self.access_log else ["--quiet"]
         host, port_web = self.config.host, self.config.port
         web_env = {**env, "PROMETHEUS_MULTIPROC_DIR": self._metrics_dir(env)}
+        if any(spec.name == "first-start preparation" for spec in preparation):
+            # The preparation compiles the kernels once; a web worker loads them from
+            # the cache at its first hint instead of compiling them beside it.
+            web_env["DAILY_WARM_AT_START"] = "off"
+        logs = (["--access-logfile", "-"] if self.access_log
+                else ["--log-level", "warning"])
         web = self.supervisor.start(ChildSpec(
             "web",
             [
@@ -454,26 +487,20 @@ class EmbeddedStack:
                 "--workers", str(self.web_workers),
                 "--worker-class", "gthread", "--threads", "4",
                 "--graceful-timeout", "5",
-                "--access-logfile", "-",
+                *logs,
                 "daily.service.app:create_app()",
             ],
             web_env,
         ))
         shown_host = f"[{host}]" if ":" in host else host
         base = f"http://{shown_host}:{port_web}"
-
-        def healthy() -> bool:
-            # 503 (Redis away) still means the web server answers.
-            try:
-                with urllib.request.urlopen(f"{base}/api/v1/health", timeout=1) as resp:
-                    return bool(resp.status == 200)
-            except urllib.error.HTTPError as exc:
-                return exc.code == 503
-            except OSError:
-                return False
-
-        self.supervisor.wait_ready(web, healthy, "web server")
-        for spec in self._background_builds(env):
+        # The loopback address reaches a server bound to every interface too.
+        probe = base if host not in ("0.0.0.0", "::") else f"http://127.0.0.1:{port_web}"
+        self.supervisor.wait_ready(web, lambda: page_answers(probe), "web server")
+        for name, argv in (("results", ["worker", "results", *quiet]),
+                           ("worker", ["worker", *quiet]), ("scheduler", ["scheduler", *quiet])):
+            self.supervisor.start(ChildSpec(name, [python, "-m", "daily", *argv], env))
+        for spec in preparation:
             self.supervisor.start(spec)
         self.say(f"ready on {base}  (Ctrl-C stops everything)")
         return base

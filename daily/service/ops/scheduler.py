@@ -86,16 +86,19 @@ class LeaderCronScheduler(CronScheduler):
 
 
 def build_scheduler(
-    conn: redis.Redis, config: Config, rollover: Callable[..., Any], interval: int | None = None
+    conn: redis.Redis, config: Config, rollover: Callable[..., Any], interval: int | None = None,
+    *, quiet: bool = False,
 ) -> LeaderCronScheduler:
-    """The scheduler with the rollover job registered.
+    """The scheduler with the rollover job registered (``quiet``: it logs warnings and
+    errors only, not a line per enqueued job).
 
     The caller passes the job (:func:`workers.rollover.rollover`), so that the service
     package never imports the workers.
     """
     every = interval or config.rollover_interval
     scheduler = LeaderCronScheduler(
-        conn, lock_key=scheduler_lock_key(config), lock_ttl=3 * every
+        conn, lock_key=scheduler_lock_key(config), lock_ttl=3 * every,
+        logging_level="WARNING" if quiet else "INFO",
     )
     scheduler.register(rollover, DAYS_QUEUE, interval=every, job_timeout=900, ttl=3 * every)
     return scheduler

@@ -12,8 +12,11 @@ child with ``max_restarts`` is given up after that many restarts.
 On Linux the supervisor makes itself the "child subreaper" of its descendants
 (``PR_SET_CHILD_SUBREAPER``): a grandchild orphaned by a killed child (an RQ work horse
 finishing its job) is reparented to the supervisor, reaped when it exits, and stopped
-by :meth:`Supervisor.stop`, so that nothing outlives the supervisor. Each child also
-gets SIGTERM if the supervisor itself dies (``PR_SET_PDEATHSIG``).
+by :meth:`Supervisor.stop`, so that nothing outlives the supervisor.
+
+If the supervisor itself dies (``kill -9``), its watchdog (:meth:`Supervisor.start_watchdog`,
+:mod:`daily.service.ops.watchdog`), a process told of every child it starts, stops the
+children in the same order as :meth:`Supervisor.stop`: Valkey last.
 
 >>> backoff = Backoff()
 >>> [backoff.next_delay(uptime=1.0) for _ in range(8)]
@@ -41,7 +44,6 @@ from daily.errors import StateError
 STOP_TIMEOUT = 10.0
 #: Seconds a child gets to become ready at start.
 START_TIMEOUT = 30.0
-_PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 
 
@@ -157,12 +159,52 @@ class Supervisor:
         self.say = say
         self.clock = clock
         self.children: list[Child] = []
+        self.watchdog: subprocess.Popen[bytes] | None = None
+
+    def start_watchdog(self) -> None:
+        """Start the watchdog that stops the children, in order, should this process die
+        (:mod:`daily.service.ops.watchdog`), and tell it of the children started so far."""
+        self.watchdog = subprocess.Popen(
+            [sys.executable, "-m", "daily.service.ops.watchdog"],
+            stdin=subprocess.PIPE, process_group=0, close_fds=True,
+        )
+        for child in self.children:
+            self._announce(child)
+
+    def _announce(self, child: Child) -> None:
+        """Tell the watchdog the current pid of ``child`` (a new watchdog if it died)."""
+        dog = self.watchdog
+        if dog is None:
+            return
+        if dog.poll() is not None:
+            self.say(f"watchdog {describe_exit(dog.returncode)}; starting it again")
+            self.start_watchdog()
+            return
+        assert dog.stdin is not None
+        try:
+            dog.stdin.write(f"child {child.process.pid} {child.name}\n".encode())
+            dog.stdin.flush()
+        except BrokenPipeError:
+            self.start_watchdog()
+
+    def _stop_watchdog(self) -> None:
+        dog, self.watchdog = self.watchdog, None
+        if dog is None:
+            return
+        assert dog.stdin is not None
+        with contextlib.suppress(BrokenPipeError, ValueError):
+            dog.stdin.write(b"stop\n")
+            dog.stdin.close()
+        try:
+            dog.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            dog.kill()
+            dog.wait()
 
     def _popen(self, spec: ChildSpec) -> subprocess.Popen[bytes]:
         mask = spec.umask
 
         def in_child() -> None:  # between fork and exec
-            _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
             if mask is not None:
                 os.umask(mask)
 
@@ -185,6 +227,7 @@ class Supervisor:
         """Start a new child now."""
         child = Child(spec, self._popen(spec), self.clock())
         self.children.append(child)
+        self._announce(child)
         self.say(f"started {spec.name} (pid {child.process.pid})")
         return child
 
@@ -228,6 +271,7 @@ class Supervisor:
                 child.started_at = now
                 child.restart_at = None
                 child.restarts += 1
+                self._announce(child)
                 self.say(
                     f"restarted {child.name} (pid {child.process.pid}, restart {child.restarts})"
                 )
@@ -236,6 +280,8 @@ class Supervisor:
     def reap_orphans(self) -> None:
         """Collect the exit status of adopted orphans that have ended (no zombies)."""
         own = {c.process.pid for c in self.children}
+        if self.watchdog is not None:
+            own.add(self.watchdog.pid)
         for pid, state in _proc_children(os.getpid()).items():
             if state == "Z" and pid not in own:
                 with contextlib.suppress(ChildProcessError):
@@ -244,6 +290,7 @@ class Supervisor:
     def stop(self) -> None:
         """Stop every child in reverse start order (SIGTERM, then SIGKILL if stuck),
         then every adopted orphan."""
+        self._stop_watchdog()
         for child in reversed(self.children):
             proc = child.process
             if child.running:

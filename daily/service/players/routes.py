@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
+from daily.service.http.compression import uncompressed
 from daily.service.http.contract.bodies import NewPlayer, NoBody, Rename
 from daily.service.http.contract.fields import trim_name
 from daily.service.http.contract.operations import operation
@@ -53,6 +54,7 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
     # one Redis call, which also spends the request's rate limits (players.signup)
     player, token = current_services().new_players.create(name, ip, now, proof,
                                                           limits=limits)
+    uncompressed()  # a secret beside a chosen name: never compressed (BREACH)
     return {"player": player.to_json(), "token": token}, 201
 
 
@@ -85,6 +87,7 @@ def rename(player: PlayerRecord, body: Rename) -> dict[str, Any]:
 def rotate_token(player: PlayerRecord, body: NoBody) -> dict[str, Any]:
     """A new token for you; the one this request carries stops working at once."""
     token = current_services().players.rotate(player, bearer_token() or "")
+    uncompressed()
     return {"player": player.to_json(), "token": token}
 
 

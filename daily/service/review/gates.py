@@ -12,9 +12,11 @@ until the reveal, never served). The consumer reads it with one GET and keeps it
   (:func:`daily.fairplay.foresight.assess_ceiling_value`). It needs the value and the
   day's slots (derived from the seed in microseconds), nothing else.
 * The full foresight test (:func:`daily.fairplay.foresight.assess`) needs the
-  ceiling's whole table of values: the job keeps it too for the small rulesets
-  (``fairplay:hindsight:<date>:<ruleset>``, :func:`store_hindsight`; 80 kB for
-  Yahtzee), read with one GET; the process keeps it (:data:`CEILINGS_KEPT` days).
+  ceiling's whole table of values: the job keeps it too
+  (``fairplay:hindsight:<date>:<ruleset>``, :func:`store_hindsight`; compressed, 80 kB
+  for Yahtzee, about 9 MB for Maxi Yatzy), read with one GET at the first check of a
+  process; the process keeps it (:data:`CEILINGS_KEPT` days). So a consumer's start
+  computes nothing a job has computed.
 
 When the value is not prepared (the job has not run) or the full table is needed and
 not kept, the consumer computes it itself: at once for rulesets of at most :data:`INLINE_BOXES`
@@ -44,9 +46,10 @@ import datetime as dt
 import json
 import logging
 import threading
+import time
 import zlib
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -62,6 +65,7 @@ from daily.service.config import Config
 from daily.service.days.keyring import Keyring
 from daily.service.results.leaderboard import Result, as_text, sort_key
 from daily.service.results.stream import DEFERRED
+from daily.service.review.background import Background
 from daily.service.review.evidence import evidence_of, keep_sightings, sightings_of
 from daily.service.review.queue import CLEARED, HELD, PENDING, ReviewQueue
 
@@ -99,7 +103,7 @@ _PENDING: dict[tuple[_Key, bool], Future[_Solved]] = {}
 #: deferred at once, without parsing their logs (a backlog is claimed again every few
 #: seconds until the ceiling is there).
 _WAITING: set[tuple[str, dt.date]] = set()
-_BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ceiling")
+_BACKGROUND = Background("ceiling")
 
 
 class CeilingPending(Exception):
@@ -142,9 +146,9 @@ def store_prepared(conn: redis.Redis, prefix: str, date: dt.date, name: str,
 
 def store_hindsight(conn: redis.Redis, prefix: str, date: dt.date, name: str,
                     values: np.ndarray) -> None:
-    """Keep a day set's table of ceiling values for the consumers' foresight test
-    (rulesets of at most :data:`INLINE_BOXES` boxes: 2 MB, 80 kB compressed, for
-    Yahtzee). Secret like :func:`store_prepared`."""
+    """Keep a day set's table of ceiling values for the consumers' foresight test (2 MB,
+    80 kB compressed, for Yahtzee; 178 MB, about 9 MB compressed, for Maxi Yatzy).
+    Secret like :func:`store_prepared`."""
     blob = zlib.compress(np.ascontiguousarray(values, dtype="<i2").tobytes(), 6)
     conn.set(keymap.fairplay_hindsight(prefix, date, name), blob, nx=True, ex=PREPARED_KEPT)
 
@@ -195,10 +199,9 @@ def _compute(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.
     key = _key(rules, date)
     _keep(_VALUES, key, (ceiling.value, ceiling.slots))
     if conn is not None and not rules.non_default_options():
+        store_hindsight(conn, config.key_prefix, date, rules.name, ceiling.values)
         store_prepared(conn, config.key_prefix, date, rules.name, ceiling.value,
                        ceiling.seconds)
-        if len(rules.boxes) <= INLINE_BOXES:
-            store_hindsight(conn, config.key_prefix, date, rules.name, ceiling.values)
     if full:
         _keep(_CEILINGS, key, ceiling)
     return ceiling.value, ceiling.slots, ceiling if full else None
@@ -219,8 +222,14 @@ def _solved(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.d
             waiting = (rules.name, date)
             _WAITING.add(waiting)
             future.add_done_callback(lambda _f: _WAITING.discard(waiting))
-            log.warning("fair-play ceiling of %s %s is not prepared: computing it in the"
-                        " background; its results wait", rules.name, date)
+            if full:
+                log.warning("the fair-play check of %s %s needs the ceiling's whole table,"
+                            " which is not kept: computing it in the background; its results"
+                            " wait", rules.name, date)
+            else:
+                log.warning("the fair-play ceiling of %s %s is not computed yet (its job has"
+                            " not run): computing it in the background; its results wait",
+                            rules.name, date)
     if not future.done():
         raise CeilingPending(f"the ceiling of {rules.name} {date} is being computed")
     with _LOCK:
@@ -283,17 +292,37 @@ def day_ceiling(conn: redis.Redis | None, config: Config, rules: Ruleset,
     return ceiling
 
 
-def warm_up(config: Config) -> None:
-    """Import the check's engine (numba among it: seconds on a loaded machine) before
-    the first result, so that it does not hold up the first batch; nothing when no
-    ruleset is checked.
+def warm_up(config: Config) -> Future[None] | None:
+    """Import the check's engine and compile its kernels (numba: seconds from its cache,
+    a minute on a fresh clone's first start) in the background thread, so that the
+    consumer's loop starts at once and the first results find the engine ready; nothing
+    when no ruleset is checked. Returns the future of the compilation.
 
     >>> from daily.service.config import load_config
-    >>> warm_up(load_config({}).with_overrides(fairplay_rulesets=()))
+    >>> warm_up(load_config({}).with_overrides(fairplay_rulesets=())) is None
+    True
     """
-    if config.fairplay_rulesets:
-        import daily.fairplay.foresight
-        import daily.strategy.tables.lookup  # noqa: F401
+    if not config.fairplay_rulesets:
+        return None
+    import daily.fairplay.foresight
+    import daily.strategy.tables.lookup  # noqa: F401
+
+    return _BACKGROUND.submit(compile_check)
+
+
+def compile_check() -> None:
+    """Run the fair-play check once on the smallest game (Yacht in forced order), which
+    compiles (or loads from numba's cache) every kernel a check uses."""
+    from daily.fairplay.ceiling import ceiling_of_seed
+    from daily.fairplay.foresight import assess
+    from daily.rules import get_ruleset
+    from daily.strategy.solver import solve
+
+    started = time.monotonic()
+    rules = get_ruleset("yacht", {"forced_order": True})
+    ceiling = ceiling_of_seed(rules, bytes(32))
+    assess(ceiling.perfect_log(seed=bytes(32)), ceiling, solve(rules))
+    log.info("fair-play check engine ready in %.1f s", time.monotonic() - started)
 
 
 def day_params(config: Config, rules: Ruleset, date: dt.date) -> DayParams:
