@@ -4,9 +4,10 @@ Everything a player needs to check a day without trusting the server: a fetched 
 descriptor (format ``day/1``, see ``docs/protocol.md``), the fetched public keys
 and, once the day is revealed, its seed. No server, Flask or Redis involved.
 
-The signature covers the *canonical bytes* of the signed fields only: the JSON object
-of ``version, ruleset, options, date, generator, commitment, key_id`` with keys sorted,
-no spaces, ASCII only (``json.dumps(..., sort_keys=True, separators=(",", ":"))``).
+The signature covers the *canonical bytes* of the signed fields only: the canonical
+JSON (:func:`daily.audit.canonical.canonical_json`, the one encoder of the project) of
+the object of ``version, ruleset, options, date, generator, commitment, key_id`` (keys
+sorted, no spaces; every signed field is ASCII, so the bytes are ASCII).
 
 >>> fields = {"version": "day/1", "ruleset": "yahtzee", "options": {},
 ...           "date": "2026-11-29", "generator": "dice/v1",
@@ -28,6 +29,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from daily.audit.canonical import CanonicalError, canonical_json
 from daily.dice import (
     GENERATOR,
     SlotSource,
@@ -78,10 +80,10 @@ def canonical_bytes(descriptor: Mapping[str, Any]) -> bytes:
     missing = [name for name in SIGNED_FIELDS if name not in descriptor]
     if missing:
         raise VerificationInputError(f"missing field {missing[0]!r}", field=missing[0])
-    signed = {name: descriptor[name] for name in SIGNED_FIELDS}
-    return json.dumps(signed, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode(
-        "ascii"
-    )
+    try:
+        return canonical_json({name: descriptor[name] for name in SIGNED_FIELDS})
+    except CanonicalError as exc:
+        raise VerificationInputError(exc.message, field=exc.field or "descriptor") from None
 
 
 @dataclass(frozen=True)

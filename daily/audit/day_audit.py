@@ -29,7 +29,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from daily.audit.board import Board, BoardBuilder, OrderChecker, OrderError
-from daily.audit.leaf import RESULT, Leaf, leaf_bytes
+from daily.audit.canonical import NotCanonical, check_canonical
+from daily.audit.leaf import RESULT, Leaf
 from daily.audit.merkle import MerkleTree, leaf_hash, verify_consistency
 from daily.audit.proof import InclusionProof
 from daily.audit.signing import (
@@ -110,23 +111,39 @@ def check_head(day: DayContext, head: SignedHead, what: str = "head") -> str:
 
 
 def parse_leaf(line: str | bytes, number: int) -> Leaf:
-    """The leaf of log line ``number`` (1-based), or :class:`VerificationInputError`.
+    """The leaf of log line ``number`` (1-based): the line must be the canonical JSON
+    of a leaf, byte for byte (:func:`daily.audit.canonical.parse_canonical`), since the
+    line is what is hashed. Malformed: :class:`VerificationInputError`; well formed but
+    not canonical (a duplicate key, whitespace, an escape, the key order): a
+    :class:`VerificationFailed` naming the line and what is wrong.
 
     >>> parse_leaf(b'{"version": "daily-results-leaf/v1", "kind": "decision"}', 7)
     Traceback (most recent call last):
     ...
     daily.verify.VerificationInputError: log line 7: code: is missing
+    >>> parse_leaf(b'{"code":"DD-1","decided_at":"2026-12-01T08:00:00.000Z","decision":'
+    ...            b'{"reason":null,"status":"held","status":"cleared"},"kind":"decision",'
+    ...            b'"version":"daily-results-leaf/v1"}', 8)
+    Traceback (most recent call last):
+    ...
+    daily.verify.VerificationFailed: log line 8: not canonical JSON: the key 'status' \
+appears twice in one object (a reader may keep either value)
     """
     if len(line) > MAX_LINE:
         raise VerificationInputError(f"log line {number}: longer than {MAX_LINE} characters")
+    raw = line if isinstance(line, bytes) else line.encode("utf-8")
     try:
-        obj = json.loads(line)
+        obj = json.loads(raw)
     except (ValueError, RecursionError):
         raise VerificationInputError(f"log line {number}: not valid JSON") from None
     try:
-        return Leaf.from_json(obj)
+        leaf = Leaf.from_json(obj)
+        check_canonical(raw, obj)
+    except NotCanonical as exc:
+        raise VerificationFailed(f"log line {number}: not canonical JSON: {exc}") from None
     except DailyError as exc:
         raise VerificationInputError(f"log line {number}: {exc}") from None
+    return leaf
 
 
 def check_game(day: DayContext, leaf: Leaf, where: str) -> None:
@@ -285,7 +302,7 @@ def audit_log(
                 games.add(index, leaf)
                 report.games += 1
             board.add(leaf)
-            hashes.append(leaf_hash(leaf_bytes(leaf)))
+            hashes.append(leaf_hash(line if isinstance(line, bytes) else line.encode()))
             if progress is not None and number % PROGRESS_EVERY == 0:
                 progress(number)
         games.drain()

@@ -346,4 +346,13 @@ def test_rebuild_restores_a_lost_results_log_from_its_files(
     cli = rebuild()
     errors = [line for line in cli.stderr.splitlines() if not line.startswith("rebuild ")]
     assert cli.returncode != 0 and len(errors) == 1 and "Traceback" not in cli.stderr
-    assert f"{log_path}: line 1:" in errors[0] and day_log.latest() is None
+    assert f"{log_path}: log line 1:" in errors[0] and day_log.latest() is None
+
+    # the same leaves, re-encoded with spaces: the lines are what is hashed, so refused
+    log_path.write_bytes(b"".join(json.dumps(leaf.to_json()).encode() + b"\n"
+                                  for leaf in leaves))
+    cli = rebuild()
+    errors = [line for line in cli.stderr.splitlines() if not line.startswith("rebuild ")]
+    assert cli.returncode != 0 and len(errors) == 1 and "Traceback" not in cli.stderr
+    assert f"{log_path}: log line 1: not canonical JSON: whitespace at byte" in errors[0]
+    assert day_log.latest() is None

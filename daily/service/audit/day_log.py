@@ -54,6 +54,7 @@ import redis
 
 from daily import calendar
 from daily.audit.board import BoardBuilder, canonical_order
+from daily.audit.day_audit import parse_leaf
 from daily.audit.leaf import Accepted, Decision, Leaf, instant, leaf_bytes
 from daily.audit.merkle import MerkleTree, leaf_hash
 from daily.audit.proof import ConsistencyProof, InclusionProof
@@ -69,6 +70,7 @@ from daily.service.results.archive import archive_path
 from daily.service.results.leaderboard import Leaderboard, Result, as_text
 from daily.service.results.stream import ResultStream
 from daily.service.review.queue import CLEARED, DISQUALIFIED, ReviewQueue
+from daily.verify import VerificationFailed, VerificationInputError
 
 log = logging.getLogger(__name__)
 
@@ -266,18 +268,20 @@ class DayLog:
         after Redis lost them), replacing what Redis holds; the number of leaves, or
         ``None`` when the day set has no heads file (its log was never sealed).
 
-        The leaves must hash to the latest head's size and root, so a truncated or
-        edited file is refused (:class:`StateError`) and Redis is left as it was.
+        The lines themselves are hashed (each must be the canonical JSON of its leaf,
+        as every verifier requires: :func:`daily.audit.day_audit.parse_leaf`) and must
+        hash to the latest head's size and root, so a truncated, edited or re-encoded
+        file is refused (:class:`StateError`) and Redis is left as it was.
         """
         log_path, heads_path = self.files(archive)
         if not heads_path.exists():
             return None
         heads = _read_lines(heads_path, SignedHead.from_json, "heads")
-        leaves = _read_lines(log_path, Leaf.from_json, "log")
+        leaves, hashes = _read_log(log_path)
         if not heads:
             raise StateError(f"{heads_path} holds no head", field="heads")
         latest = heads[-1]
-        root = MerkleTree([leaf_hash(leaf_bytes(leaf)) for leaf in leaves]).root()
+        root = MerkleTree(hashes).root()
         if len(leaves) != latest.size or root != latest.root_bytes:
             raise StateError(
                 f"{log_path}: {len(leaves)} leaves that do not hash to the latest head "
@@ -428,6 +432,23 @@ def _read_lines(path: Path, parse: Callable[[Any], T], field: str) -> list[T]:
         except (ValueError, KeyError, TypeError) as exc:
             raise StateError(f"{path}: line {number}: {exc}", field=field) from None
     return out
+
+
+def _read_log(path: Path) -> tuple[list[Leaf], list[bytes]]:
+    """The leaves of a log file and the hashes of its lines, as a verifier reads them;
+    :class:`StateError` naming the file and the line at fault."""
+    try:
+        lines = path.read_bytes().splitlines()
+    except OSError as exc:
+        raise StateError(f"{path} cannot be read: {exc.strerror}", field="log") from None
+    leaves, hashes = [], []
+    for number, line in enumerate(lines, start=1):
+        try:
+            leaves.append(parse_leaf(line, number))
+        except (VerificationFailed, VerificationInputError) as exc:
+            raise StateError(f"{path}: {exc}", field="log") from None
+        hashes.append(leaf_hash(line))
+    return leaves, hashes
 
 
 def _raw(value: bytes | str) -> bytes:
