@@ -11,6 +11,8 @@ a signed head and the log's leaves, :func:`audit_log` checks, in this order:
 4. with an old head: the first ``old.size`` leaves hash to the old root, i.e. the RFC
    6962 consistency proof between the two heads verifies (nothing was rewritten);
 
+then, for each receipt a player brings (:func:`parse_receipt`, the ``result`` object
+the finish answered), that its result is a result leaf of the log (:func:`check_receipts`);
 then recomputes the public board. The first difference raises
 :class:`daily.verify.VerificationFailed` with one line naming the leaf (0-based index and
 code), the field, what was expected and what was found; malformed input raises
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -30,7 +32,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from daily.audit.board import Board, BoardBuilder, OrderChecker, OrderError
 from daily.audit.canonical import NotCanonical, check_canonical
-from daily.audit.leaf import RESULT, Leaf
+from daily.audit.leaf import RESULT, Accepted, Leaf
 from daily.audit.merkle import MerkleTree, leaf_hash, verify_consistency
 from daily.audit.proof import InclusionProof
 from daily.audit.signing import (
@@ -144,6 +146,86 @@ appears twice in one object (a reader may keep either value)
     except DailyError as exc:
         raise VerificationInputError(f"log line {number}: {exc}") from None
     return leaf
+
+
+@dataclass(frozen=True)
+class PlayerReceipt:
+    """A receipt a player was given: the result code, the receipt and, when the player
+    has it, what it signs (the finish answers it; ``GET /results/{code}`` once revealed)."""
+
+    code: str
+    receipt: str
+    accepted: Accepted | None
+    source: str
+
+
+def parse_receipt(obj: object, source: str = "receipt") -> PlayerReceipt:
+    """The receipt of a ``result`` object as JSON (``code``, ``receipt`` and, if there,
+    ``accepted``); malformed: :class:`VerificationInputError` naming ``source``.
+
+    >>> parse_receipt({"code": "DD-1"}, "r.json")
+    Traceback (most recent call last):
+    ...
+    daily.verify.VerificationInputError: r.json: receipt: is missing (a ranked result's \
+receipt, as the finish answered it)
+    """
+    if isinstance(obj, Mapping) and isinstance(obj.get("result"), Mapping):
+        obj = obj["result"]  # the whole finish answer
+    if not isinstance(obj, Mapping):
+        raise VerificationInputError(f"{source}: a receipt file is the JSON of a result object")
+    receipt = obj.get("receipt")
+    if receipt is None:
+        raise VerificationInputError(f"{source}: receipt: is missing (a ranked result's "
+                                     "receipt, as the finish answered it)")
+    try:
+        receipt_key_id(receipt)
+        accepted = (None if obj.get("accepted") is None
+                    else Accepted.from_json(obj["accepted"]))
+    except DailyError as exc:
+        raise VerificationInputError(f"{source}: {exc}") from None
+    code = obj.get("code", accepted.code if accepted is not None else None)
+    if not isinstance(code, str) or (accepted is not None and accepted.code != code):
+        raise VerificationInputError(f"{source}: code: is not the result code of the receipt")
+    return PlayerReceipt(code, receipt, accepted, source)
+
+
+def check_receipt_signature(day: DayContext, held: PlayerReceipt) -> None:
+    """Raise :class:`VerificationFailed` unless the receipt (with what it signs) verifies
+    with the day's results key; a receipt without ``accepted`` is matched by its bytes."""
+    key_id = receipt_key_id(held.receipt)
+    public = day.keys.get(key_id)
+    if public is None:
+        raise VerificationFailed(
+            f"receipt {held.code} ({held.source}): made by key {key_id}, which is not the "
+            "day's results key")
+    if held.accepted is not None and not verify_receipt(public, held.accepted, held.receipt):
+        raise VerificationFailed(
+            f"receipt {held.code} ({held.source}): does not verify with key {key_id} "
+            "(not the receipt of this result)")
+
+
+def check_receipts(held: Iterable[PlayerReceipt], found: Mapping[str, tuple[int, Leaf]]
+                   ) -> list[str]:
+    """For each receipt, the line saying which leaf holds its result; the first whose
+    result is not in the log raises :class:`VerificationFailed` naming its code.
+    ``found`` is the result leaves of the receipts' codes, by code."""
+    lines = []
+    for receipt in held:
+        at = found.get(receipt.code)
+        leaf = at[1] if at is not None else None
+        same = leaf is not None and leaf.receipt == receipt.receipt and (
+            receipt.accepted is None or leaf.accepted == receipt.accepted)
+        if at is None or leaf is None or not same:
+            other = "" if at is None else (
+                f"; leaf {at[0]} holds another result under that code")
+            raise VerificationFailed(
+                f"a signed receipt whose result is not in the log: {receipt.code} "
+                f"({receipt.source}{other})")
+        assert leaf.accepted is not None
+        lines.append(
+            f"receipt: ok ({receipt.code} is leaf {at[0]}, score {leaf.accepted.score}, "
+            f"decision {leaf.decision.status})")
+    return lines
 
 
 def check_game(day: DayContext, leaf: Leaf, where: str) -> None:
@@ -272,16 +354,22 @@ def audit_log(
     old_head: SignedHead | None = None,
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
+    receipts: Sequence[PlayerReceipt] = (),
 ) -> AuditReport:
     """Audit the whole log ``lines`` (JSON Lines, one leaf a line) against ``head``.
 
     Raises :class:`VerificationFailed` at the first difference (one precise line) and
     :class:`VerificationInputError` for malformed input. With ``jobs`` > 1 the games are
     replayed and their receipts checked in that many worker processes (the failure
-    reported is still the first in log order).
+    reported is still the first in log order). Each of ``receipts`` must verify with the
+    day's results key and its result be a result leaf of the log (:func:`check_receipts`).
     """
     report = AuditReport()
     report.lines.append(check_head(day, head))
+    for held in receipts:
+        check_receipt_signature(day, held)
+    wanted = {held.code for held in receipts}
+    found: dict[str, tuple[int, Leaf]] = {}
     if old_head is not None:
         report.lines.append(check_head(day, old_head, "old head"))
         if old_head.size > head.size:
@@ -301,6 +389,8 @@ def audit_log(
             if leaf.kind == RESULT:
                 games.add(index, leaf)
                 report.games += 1
+                if leaf.code in wanted:
+                    found.setdefault(leaf.code, (index, leaf))
             board.add(leaf)
             hashes.append(leaf_hash(line if isinstance(line, bytes) else line.encode()))
             if progress is not None and number % PROGRESS_EVERY == 0:
@@ -340,6 +430,7 @@ def audit_log(
             f"consistency: ok (the old head's {old_head.size} leaves are the first of the "
             f"{head.size}; proof of {len(proof)} hashes)"
         )
+    report.lines.extend(check_receipts(receipts, found))
     report.board = board.board()
     return report
 
