@@ -66,13 +66,22 @@ class AuditReport:
 
 @dataclass
 class DayContext:
-    """The verified day the log is checked against: descriptor, seed, and the key list's
-    results keys (:attr:`daily.verify.DayReport.results_keys`)."""
+    """The verified day the log is checked against: descriptor, seed, and the results
+    keys (:attr:`daily.verify.DayReport.results_keys`: the one the ``day/2`` descriptor
+    names, ``anchored``, or the key list's)."""
 
     descriptor: Descriptor
     seed: bytes
     keys: Mapping[str, Ed25519PublicKey]
+    anchored: bool = False
     slots: SlotCache = field(init=False)
+
+    def unknown_key(self, key_id: str) -> str:
+        """Why ``key_id`` may not sign for this day (the end of a failure line)."""
+        if self.anchored:
+            return (f"{key_id}, which is not the day's results key "
+                    f"({', '.join(self.keys)}, named by its descriptor)")
+        return f"{key_id}, which is not in the key list (as a results key)"
 
     def __post_init__(self) -> None:
         rules = get_ruleset(self.descriptor.ruleset, self.descriptor.fields["options"])
@@ -99,10 +108,7 @@ def check_head(day: DayContext, head: SignedHead, what: str = "head") -> str:
         )
     public = day.keys.get(head.key_id)
     if public is None:
-        raise VerificationFailed(
-            f"{what}: key_id: signed by key {head.key_id}, which is not in the key list "
-            "(as a results key)"
-        )
+        raise VerificationFailed(f"{what}: key_id: signed by key {day.unknown_key(head.key_id)}")
     if not verify_head(public, head):
         raise VerificationFailed(
             f"{what}: signature: does not verify with key {head.key_id} "
@@ -196,8 +202,7 @@ def check_receipt_signature(day: DayContext, held: PlayerReceipt) -> None:
     public = day.keys.get(key_id)
     if public is None:
         raise VerificationFailed(
-            f"receipt {held.code} ({held.source}): made by key {key_id}, which is not the "
-            "day's results key")
+            f"receipt {held.code} ({held.source}): made by key {day.unknown_key(key_id)}")
     if held.accepted is not None and not verify_receipt(public, held.accepted, held.receipt):
         raise VerificationFailed(
             f"receipt {held.code} ({held.source}): does not verify with key {key_id} "
@@ -255,10 +260,7 @@ def check_game(day: DayContext, leaf: Leaf, where: str) -> None:
         raise VerificationFailed(f"{where}: {exc}") from None
     public = day.keys.get(key_id)
     if public is None:
-        raise VerificationFailed(
-            f"{where}: receipt: made by key {key_id}, which is not in the key list "
-            "(as a results key)"
-        )
+        raise VerificationFailed(f"{where}: receipt: made by key {day.unknown_key(key_id)}")
     if not verify_receipt(public, acc, leaf.receipt or ""):
         raise VerificationFailed(
             f"{where}: receipt: does not verify with key {key_id} (forged, or the accepted "
@@ -285,10 +287,11 @@ class _InlineGames:
 _worker_day: DayContext | None = None
 
 
-def _start_worker(descriptor: Descriptor, seed: bytes, keys: dict[str, bytes]) -> None:
+def _start_worker(descriptor: Descriptor, seed: bytes, keys: dict[str, bytes],
+                  anchored: bool) -> None:
     global _worker_day
     public = {key_id: Ed25519PublicKey.from_public_bytes(raw) for key_id, raw in keys.items()}
-    _worker_day = DayContext(descriptor, seed, public)
+    _worker_day = DayContext(descriptor, seed, public, anchored)
 
 
 def _check_batch(batch: list[tuple[int, Leaf]]) -> str | None:
@@ -312,7 +315,7 @@ class _PooledGames:
                                          serialization.PublicFormat.Raw)
                 for key_id, key in day.keys.items()}
         self.pool = ProcessPoolExecutor(jobs, initializer=_start_worker,
-                                        initargs=(day.descriptor, day.seed, keys))
+                                        initargs=(day.descriptor, day.seed, keys, day.anchored))
         self.batch: list[tuple[int, Leaf]] = []
         self.pending: deque[Future[str | None]] = deque()
         self.limit = 2 * jobs

@@ -235,7 +235,7 @@ def _audit(
         raise VerificationInputError(
             "the results log can be audited once the day's seed is revealed", field="seed"
         )
-    day = DayContext(report.descriptor, report.seed, report.results_keys)
+    day = DayContext(report.descriptor, report.seed, report.results_keys, report.anchored)
     if proof is not None:
         for line in check_proof(day, proof, head):
             print(line)

@@ -29,7 +29,7 @@ key                                    type     what, and how long it lives
 ``P account:<player>``                 HASH     a player: name, created, token hash, last
                                                 day of use; ``DAILY_PLAYER_DAYS`` (180)
                                                 days after the last day of use (sliding)
-``P descriptor:<date>:<ruleset>``      STRING   the first signed ``day/1`` descriptor
+``P descriptor:<date>:<ruleset>``      STRING   the first signed ``day/2`` descriptor
                                                 (``SET NX``); forever
 ``P par:<date>:<ruleset>``             STRING   JSON ``{"easy","medium","hard"}`` of the par
                                                 job (``SET NX``); forever

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import redis
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from daily import calendar
 from daily.audit.board import BoardBuilder, canonical_order
@@ -64,6 +65,7 @@ from daily.service import keymap
 from daily.service.atomicfile import write_atomic
 from daily.service.audit.receipts import accepted_of
 from daily.service.config import Config
+from daily.service.days.descriptors import published_results_key
 from daily.service.days.keyring import Keyring
 from daily.service.games.record import GameRecord
 from daily.service.results.archive import archive_path
@@ -237,9 +239,16 @@ class DayLog:
                 pipe.hset(self.key("index"), mapping=dict(list(index.items())[i:i + 10_000]))
             pipe.execute()
 
+    def signer(self, keyring: Keyring) -> tuple[str, Ed25519PrivateKey]:
+        """The results key of this day set: the one its descriptor names (``day/2``),
+        else the current one; :class:`daily.service.days.keyring.KeyringError` if the
+        keyring lacks it."""
+        named = published_results_key(self.conn, self.config, keyring, self.ruleset, self.day)
+        return keyring.results_signer(named)
+
     def _publish(self, keyring: Keyring, now: dt.datetime) -> SignedHead:
         """Sign the head of every stored leaf, store it, and write the files."""
-        _, key = keyring.results_signer()
+        _, key = self.signer(keyring)
         size = self.size()
         head = sign_head(key, self.day.isoformat(), self.ruleset, size,
                          self.tree(size).root(), instant(now))
@@ -350,7 +359,7 @@ class DayLog:
                 found.append((game_id, Accepted(
                     result.code, result.player_id, result.ruleset, result.date.isoformat(),
                     result.log, result.total, instant(result.finished_at)), None))
-        _, key = keyring.results_signer()
+        _, key = self.signer(keyring)
         names = _names(self.conn, self.prefix, [acc.player_id for _, acc, _ in found])
         return [Leaf.result(acc, receipt or sign_receipt(key, acc), names.get(acc.player_id),
                             games[game_id].decision) for game_id, acc, receipt in found]

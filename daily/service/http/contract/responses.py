@@ -402,16 +402,26 @@ class Leaderboard(Doc):
         "not on the board: me is null)")
 
 
+class ResultsKeyDoc(Doc):
+    """The results key a ``day/2`` descriptor names (and signs)."""
+
+    id: str = Field(description="16 lowercase hex: the key id of public_key")
+    public_key: str = Field(description="64 lowercase hex: the raw Ed25519 public key")
+
+
 class Day(Doc):
     """A signed day descriptor (``docs/protocol.md``); ``seed`` once revealed."""
 
-    version: Literal["day/1"]
+    version: Literal["day/2", "day/1"]
     ruleset: str
     options: dict[str, Any]
     date: str
     generator: str
     commitment: str
     key_id: str
+    results_key: ResultsKeyDoc = omittable(
+        description="day/2: the results key that signs the day's receipts and log heads; "
+        "a receipt or head of the day signed by any other key is refused")
     signature: str
     status: DayStatus
     opens_at: str
