@@ -510,7 +510,8 @@ class LogConsistency(Doc):
     old_size: int
     new_size: int
     path: list[str]
-    old: LogHead
+    old: LogHead | None = Field(description="the older head; null from the empty tree "
+                                "(from=0), whose root is SHA-256 of nothing")
     new: LogHead
 
 
