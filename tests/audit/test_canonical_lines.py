@@ -136,3 +136,45 @@ def test_every_escaped_character_round_trips() -> None:
         + "\u2028é😀".encode() + b'"'
     )
     assert parse_canonical(encoded) == text
+
+
+def test_the_encoder_writes_what_json_dumps_writes() -> None:
+    """The one encoder (orjson, for speed) gives the bytes of the documented Python
+    form for every character and for nested values."""
+    def documented(value: object) -> bytes:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False).encode("utf-8")
+
+    chars = [chr(i) for i in (*range(0xD800), *range(0xE000, 0x110000))]
+    for start in range(0, len(chars), 4096):
+        text = "".join(chars[start:start + 4096])
+        assert canonical_json(text) == documented(text)
+    value = {"z": [1, -2, 2**53 - 1, -(2**53 - 1), True, False, None, (3, "t")],
+             "é": {"b": "\u2028", "a": {}}, "A": [], "": "\x00\x1f\x7f"}
+    assert canonical_json(value) == documented(value)
+
+
+@pytest.mark.parametrize(("value", "why"), [
+    ({"a": [1, {"b": 0.5}]}, "a[1].b: a float is not canonical JSON"),
+    ({1: "x"}, "object: key 1 is not a string"),
+    ({"n": 2**53}, "n: an integer beyond"),
+    ({"s": {1, 2}}, "s: a set is not a JSON value"),
+    ({"t": "\ud800"}, "value: a string holds a lone surrogate"),
+])
+def test_the_fast_check_refuses_what_the_named_check_names(value: object, why: str) -> None:
+    with pytest.raises(CanonicalError) as caught:
+        canonical_json(value)
+    assert str(caught.value).startswith(why)
+
+
+def test_instants_of_timestamps_are_exact_milliseconds() -> None:
+    import datetime as dt
+    import random
+
+    from daily.audit.leaf import instant
+
+    rng = random.Random(35)
+    for _ in range(20_000):
+        moment = rng.randrange(0, 4 * 10**12) / 1000
+        as_datetime = dt.datetime.fromtimestamp(round(moment * 1000) / 1000, dt.UTC)
+        assert instant(moment) == instant(as_datetime)

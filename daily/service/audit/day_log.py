@@ -79,6 +79,9 @@ log = logging.getLogger(__name__)
 #: Leaf lines per zlib chunk of the stored log.
 T = TypeVar("T")
 CHUNK = 1024
+#: The zlib level of the chunks: 1 compresses a chunk of leaves in half the time of 6,
+#: for some 7% more bytes.
+ZLIB_LEVEL = 1
 #: Game records read per pipelined round trip at the close.
 BATCH = 1000
 #: Seconds the lock of one day's log is held at most (a close of a million games
@@ -225,18 +228,25 @@ class DayLog:
         """Store ``leaves`` at ``start`` (in one transaction): chunks of ``chunk`` lines,
         their hashes and the index of their result leaves; ``fresh`` replaces what a
         run that died before signing its head may have left."""
-        lines = [leaf_bytes(leaf) for leaf in leaves]
+        hashes = bytearray()
         with self.conn.pipeline(transaction=True) as pipe:
             if fresh:
                 pipe.delete(self.key("hashes"), self.key("log"), self.key("index"))
-            for i in range(0, len(lines), chunk):
-                pipe.rpush(self.key("log"),
-                           zlib.compress(b"".join(x + b"\n" for x in lines[i:i + chunk])))
-            pipe.append(self.key("hashes"), b"".join(leaf_hash(x) for x in lines))
-            index = {leaf.code: start + i for i, leaf in enumerate(leaves)
-                     if leaf.kind == "result"}
-            for i in range(0, len(index), 10_000):
-                pipe.hset(self.key("index"), mapping=dict(list(index.items())[i:i + 10_000]))
+            for i in range(0, len(leaves), chunk):  # one chunk's lines alive at a time
+                lines = [leaf_bytes(leaf) for leaf in leaves[i:i + chunk]]
+                pipe.rpush(self.key("log"), zlib.compress(b"".join(x + b"\n" for x in lines),
+                                                          ZLIB_LEVEL))
+                hashes += b"".join(leaf_hash(x) for x in lines)
+            pipe.append(self.key("hashes"), bytes(hashes))
+            batch: dict[str, int] = {}
+            for i, leaf in enumerate(leaves):
+                if leaf.kind == "result":
+                    batch[leaf.code] = start + i
+                    if len(batch) == 10_000:
+                        pipe.hset(self.key("index"), mapping=batch)
+                        batch = {}
+            if batch:
+                pipe.hset(self.key("index"), mapping=batch)
             pipe.execute()
 
     def signer(self, keyring: Keyring) -> tuple[str, Ed25519PrivateKey]:
