@@ -52,6 +52,7 @@ from typing import Any, TypeVar
 
 import redis
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from redis.typing import EncodableT, FieldT
 
 from daily import calendar
 from daily.audit.board import BoardBuilder, canonical_order
@@ -238,7 +239,7 @@ class DayLog:
                                                           ZLIB_LEVEL))
                 hashes += b"".join(leaf_hash(x) for x in lines)
             pipe.append(self.key("hashes"), bytes(hashes))
-            batch: dict[str, int] = {}
+            batch: dict[FieldT, EncodableT] = {}
             for i, leaf in enumerate(leaves):
                 if leaf.kind == "result":
                     batch[leaf.code] = start + i
