@@ -117,19 +117,19 @@ def _gzipped(chunks: Iterator[bytes]) -> Iterator[bytes]:
 
 @bp.get("/days/<date>/<ruleset>/consistency")
 @operation(LogConsistency, path={"date": Date, "ruleset": RulesetName},
-           query=ConsistencyQuery, errors=(404, 409))
+           query=ConsistencyQuery, errors=(404, 409, 422))
 def consistency(date: str, ruleset: str, query: ConsistencyQuery) -> dict[str, Any]:
     """The proof that the log of an older head is a prefix of a later head's (RFC 6962);
     by default from the head signed at the close to the latest. ``from=0`` is the empty
     tree (RFC 6962 allows it: the proof is empty, ``old`` null, its root SHA-256 of
     nothing); ``from`` beyond ``to`` is a wrong range (422 naming both)."""
-    if query.old is not None and query.new is not None and query.old > query.new:
-        raise Invalid(f"from ({query.old}) is beyond to ({query.new}): the older head is "
-                      "the smaller", field="from")
     log = _day_log(date, ruleset)
     latest = log.latest()
     if latest is None:
         raise _not_sealed(log.day, log.ruleset)
+    if query.old is not None and query.new is not None and query.old > query.new:
+        raise Invalid(f"from ({query.old}) is beyond to ({query.new}): the older head is "
+                      "the smaller", field="from")
     new = log.head(query.new) if query.new is not None else latest
     if new is None:
         raise NotFound(f"no head of {query.new} leaves", code="no_such_head", field="to")
