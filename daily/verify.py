@@ -1,12 +1,18 @@
 """Offline verification of a day: descriptor signature, seed commitment and dice.
 
 Everything a player needs to check a day without trusting the server: a fetched day
-descriptor (format ``day/1``, see ``docs/protocol.md``), the fetched public keys
-and, once the day is revealed, its seed. No server, Flask or Redis involved.
+descriptor (format ``day/2``, or the older ``day/1``; see ``docs/protocol.md``), the
+fetched public keys and, once the day is revealed, its seed. No server, Flask or Redis
+involved.
 
-The signature covers the *canonical bytes* of the signed fields only: the JSON object
-of ``version, ruleset, options, date, generator, commitment, key_id`` with keys sorted,
-no spaces, ASCII only (``json.dumps(..., sort_keys=True, separators=(",", ":"))``).
+A ``day/2`` descriptor also signs ``results_key``, the id and public key of the results
+key that signs the day's receipts and log heads: it is published before the day opens,
+so a results key rotated later (or a key list served later) cannot vouch for that day.
+
+The signature covers the *canonical bytes* of the signed fields only: the canonical
+JSON (:func:`daily.audit.canonical.canonical_json`, the one encoder of the project) of
+the object of ``version, ruleset, options, date, generator, commitment, key_id`` (keys
+sorted, no spaces; every signed field is ASCII, so the bytes are ASCII).
 
 >>> fields = {"version": "day/1", "ruleset": "yahtzee", "options": {},
 ...           "date": "2026-11-29", "generator": "dice/v1",
@@ -28,6 +34,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from daily.audit.canonical import CanonicalError, canonical_json
 from daily.dice import (
     GENERATOR,
     SlotSource,
@@ -41,10 +48,15 @@ from daily.movelog import LOG_FORMAT, MoveLog, Turn
 from daily.replay import replay
 from daily.rules import get_ruleset
 
-DESCRIPTOR_VERSION = "day/1"
+#: The descriptor version the service signs; ``day/1`` (no results key) still verifies.
+DESCRIPTOR_VERSION = "day/2"
+DESCRIPTOR_V1 = "day/1"
 ALGORITHM = "Ed25519"
-#: The fields covered by the signature, in the order documented.
+#: The fields covered by the signature of a ``day/1`` descriptor, in the order documented.
 SIGNED_FIELDS = ("version", "ruleset", "options", "date", "generator", "commitment", "key_id")
+#: ... and of a ``day/2`` one: also the day's results key.
+SIGNED_FIELDS_V2 = (*SIGNED_FIELDS, "results_key")
+_SIGNED = {DESCRIPTOR_V1: SIGNED_FIELDS, DESCRIPTOR_VERSION: SIGNED_FIELDS_V2}
 #: Fields added when a descriptor is served; never signed.
 SERVED_FIELDS = ("status", "opens_at", "closes_at", "seed", "fairplay_key", "par")
 _HEX = frozenset("0123456789abcdef")
@@ -73,20 +85,56 @@ def key_id_of(public_raw: bytes) -> str:
     return hashlib.sha256(public_raw).hexdigest()[:16]
 
 
+def signed_fields(version: Any) -> tuple[str, ...]:
+    """The fields a descriptor of ``version`` signs.
+
+    >>> signed_fields("day/2")[-1]
+    'results_key'
+    """
+    fields = _SIGNED.get(version) if isinstance(version, str) else None
+    if fields is None:
+        raise VerificationInputError(
+            f"is {version!r}, expected {DESCRIPTOR_VERSION!r} or {DESCRIPTOR_V1!r}",
+            field="version")
+    return fields
+
+
 def canonical_bytes(descriptor: Mapping[str, Any]) -> bytes:
-    """The bytes that are signed: the signed fields as sorted, compact, ASCII JSON."""
-    missing = [name for name in SIGNED_FIELDS if name not in descriptor]
+    """The bytes that are signed: the signed fields of its version, as canonical JSON."""
+    names = signed_fields(descriptor.get("version"))
+    missing = [name for name in names if name not in descriptor]
     if missing:
         raise VerificationInputError(f"missing field {missing[0]!r}", field=missing[0])
-    signed = {name: descriptor[name] for name in SIGNED_FIELDS}
-    return json.dumps(signed, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode(
-        "ascii"
-    )
+    try:
+        return canonical_json({name: descriptor[name] for name in names})
+    except CanonicalError as exc:
+        raise VerificationInputError(exc.message, field=exc.field or "descriptor") from None
+
+
+def results_key_entry(key_id: str, public_raw: bytes) -> dict[str, str]:
+    """The ``results_key`` field of a ``day/2`` descriptor.
+
+    >>> results_key_entry("66687aadf862bd77", bytes(32))["id"]
+    '66687aadf862bd77'
+    """
+    return {"id": key_id, "public_key": public_raw.hex()}
+
+
+def _parse_results_key(value: Any) -> tuple[str, Ed25519PublicKey]:
+    if not isinstance(value, Mapping) or sorted(value) != ["id", "public_key"]:
+        raise VerificationInputError('is not {"id": ..., "public_key": ...}',
+                                     field="results_key")
+    raw = bytes.fromhex(_lower_hex(value["public_key"], 64, "results_key.public_key"))
+    if value["id"] != key_id_of(raw):
+        raise VerificationInputError(
+            f"id {value['id']!r} is not the id of its public key ({key_id_of(raw)})",
+            field="results_key")
+    return value["id"], Ed25519PublicKey.from_public_bytes(raw)
 
 
 @dataclass(frozen=True)
 class Descriptor:
-    """A parsed ``day/1`` descriptor (the served extras kept in ``served``)."""
+    """A parsed ``day/2`` (or ``day/1``) descriptor (the served extras in ``served``)."""
 
     fields: Mapping[str, Any]
     signature: bytes
@@ -108,6 +156,18 @@ class Descriptor:
         return str(self.fields["key_id"])
 
     @property
+    def version(self) -> str:
+        """``day/2`` or ``day/1``."""
+        return str(self.fields["version"])
+
+    @property
+    def results_key(self) -> tuple[str, Ed25519PublicKey] | None:
+        """The id and public key of the day's results key, which the descriptor signs
+        (``day/2``); None for a ``day/1`` descriptor, which names none."""
+        value = self.fields.get("results_key")
+        return None if value is None else _parse_results_key(value)
+
+    @property
     def seed(self) -> bytes | None:
         """The revealed seed, if the descriptor carries one."""
         raw = self.served.get("seed")
@@ -117,21 +177,18 @@ class Descriptor:
 def parse_descriptor(obj: Any) -> Descriptor:
     """Check the shape of a descriptor (not its signature).
 
-    >>> parse_descriptor({"version": "day/2"})
+    >>> parse_descriptor({"version": "day/3"})
     Traceback (most recent call last):
     ...
-    daily.verify.VerificationInputError: version: is 'day/2', expected 'day/1'
+    daily.verify.VerificationInputError: version: is 'day/3', expected 'day/2' or 'day/1'
     """
     if not isinstance(obj, Mapping):
         raise VerificationInputError("a day descriptor is a JSON object", field="descriptor")
-    if obj.get("version") != DESCRIPTOR_VERSION:
-        raise VerificationInputError(
-            f"is {obj.get('version')!r}, expected {DESCRIPTOR_VERSION!r}", field="version"
-        )
-    unknown = sorted(str(k) for k in obj if k not in SIGNED_FIELDS + SERVED_FIELDS + ("signature",))
+    names = signed_fields(obj.get("version"))
+    unknown = sorted(str(k) for k in obj if k not in names + SERVED_FIELDS + ("signature",))
     if unknown:
         raise VerificationInputError(f"unknown field {unknown[0]!r}", field=unknown[0])
-    for name in (*SIGNED_FIELDS, "signature"):
+    for name in (*names, "signature"):
         if name not in obj:
             raise VerificationInputError(f"missing field {name!r}", field=name)
     if obj["generator"] != GENERATOR:
@@ -147,6 +204,8 @@ def parse_descriptor(obj: Any) -> Descriptor:
         raise VerificationInputError("is not a date YYYY-MM-DD", field="date")
     _lower_hex(obj["commitment"], 64, "commitment")
     _lower_hex(obj["key_id"], 16, "key_id")
+    if "results_key" in names:
+        _parse_results_key(obj["results_key"])
     sig_hex = obj["signature"]
     if not isinstance(sig_hex, str):
         raise VerificationInputError("is not hex", field="signature")
@@ -156,7 +215,7 @@ def parse_descriptor(obj: Any) -> Descriptor:
         parse_seed_hex(served["seed"])
     if "fairplay_key" in served:  # the key of the day's fair-play parameters
         _lower_hex(served["fairplay_key"], 64, "fairplay_key")
-    return Descriptor({name: obj[name] for name in SIGNED_FIELDS}, bytes.fromhex(sig_hex), served)
+    return Descriptor({name: obj[name] for name in names}, bytes.fromhex(sig_hex), served)
 
 
 def select_descriptor(obj: Any, date: str, ruleset: str) -> Any:
@@ -388,8 +447,11 @@ class DayReport:
     descriptor: Descriptor | None = None
     seed: bytes | None = None
     keys: Mapping[str, Ed25519PublicKey] = field(default_factory=dict)
-    #: The key list's ``results`` keys, the only ones a results log is checked with.
+    #: The keys a results log, its heads and receipts are checked with: the results key
+    #: the ``day/2`` descriptor names (alone), or the key list's ``results`` keys (day/1).
     results_keys: Mapping[str, Ed25519PublicKey] = field(default_factory=dict)
+    #: Whether ``results_keys`` is the one key the signed descriptor names.
+    anchored: bool = False
 
 
 def verify_day(
@@ -415,6 +477,7 @@ def verify_day(
     keys = parse_public_keys(keys_obj, DESCRIPTORS)
     report.descriptor, report.keys = descriptor, keys
     report.results_keys = parse_public_keys(keys_obj, RESULTS)
+    anchor = descriptor.results_key
     wanted = (date or descriptor.date, ruleset or descriptor.ruleset)
     if (descriptor.date, descriptor.ruleset) != wanted:
         raise VerificationFailed(
@@ -423,12 +486,20 @@ def verify_day(
             field="descriptor",
         )
     report.lines.append(
-        f"descriptor: {DESCRIPTOR_VERSION} {descriptor.ruleset} {descriptor.date}, "
+        f"descriptor: {descriptor.version} {descriptor.ruleset} {descriptor.date}, "
         f"generator {descriptor.fields['generator']}, "
         f"options {json.dumps(descriptor.fields['options'])}"
     )
     verify_signature(descriptor, keys)
     report.lines.append(f"signature: ok (Ed25519, key {descriptor.key_id})")
+    if anchor is not None:
+        report.results_keys, report.anchored = {anchor[0]: anchor[1]}, True
+        report.lines.append(
+            f"results key: {anchor[0]} (named by the signed descriptor: the day's receipts "
+            "and heads must be signed by it)")
+    else:
+        report.lines.append(
+            "results key: not named (a day/1 descriptor: any listed results key is accepted)")
     revealed = descriptor.seed
     if seed is not None and revealed is not None and seed != revealed:
         raise VerificationFailed("the given seed differs from the descriptor's seed", field="seed")

@@ -1,8 +1,9 @@
 """Regenerate ``seeds/days.json``: known-answer vectors for day seeds and descriptors.
 
 Run ``python tools/make_day_vectors.py`` only after a deliberate change to a versioned
-format (``daily/v1`` seeds, ``day/1`` descriptors); the vectors of an existing version
-are frozen. ``tests/keys/test_day_vectors.py`` checks the committed file against the code.
+format (``daily/v1`` seeds, ``day/1`` and ``day/2`` descriptors); the vectors of an
+existing version are frozen. ``tests/keys/test_day_vectors.py`` checks the committed
+file against the code.
 
 The signing key below is an EXAMPLE, public on purpose: never use it for a service.
 """
@@ -40,6 +41,8 @@ DAYS = [
 ]
 #: Example signing key (Ed25519 private key bytes); public on purpose.
 EXAMPLE_SIGNING_SEED = hashlib.sha256(b"daily-dice example signing key, never use").digest()
+#: The TEST results key of ``seeds/results-log-v1.json``, which ``day/2`` names.
+TEST_RESULTS_KEY_HEX = "7465737420726573756c7473206b65792c206e6576657220757365206974210a"
 
 
 def seed_vectors() -> list[dict]:
@@ -59,9 +62,12 @@ def seed_vectors() -> list[dict]:
     return out
 
 
-def descriptor_vectors() -> tuple[dict, list[dict]]:
+def descriptor_vectors(results: bool = False) -> tuple[dict, list[dict]]:
     key = Ed25519PrivateKey.from_private_bytes(EXAMPLE_SIGNING_SEED)
-    ring = Keyring(bytes.fromhex(MASTERS[1]), key, created="2026-11-01T00:00:00Z")
+    results_key = (Ed25519PrivateKey.from_private_bytes(bytes.fromhex(TEST_RESULTS_KEY_HEX))
+                   if results else None)
+    ring = Keyring(bytes.fromhex(MASTERS[1]), key, created="2026-11-01T00:00:00Z",
+                   results_key=results_key)
     out = []
     for ruleset, date in DAYS[:2]:
         day = dt.date.fromisoformat(date)
@@ -91,12 +97,16 @@ def descriptor_vectors() -> tuple[dict, list[dict]]:
 
 def main() -> None:
     keys, descriptors = descriptor_vectors()
+    keys_v2, descriptors_v2 = descriptor_vectors(results=True)
     doc = {
-        "comment": "Known answers for day seeds (daily/v1) and day descriptors (day/1); "
-        "see docs/protocol.md. The signing key is an example: never use it.",
+        "comment": "Known answers for day seeds (daily/v1) and day descriptors (day/1, and "
+        "day/2 naming the results key); see docs/protocol.md. The signing key is an "
+        "example and the results key the TEST key of results-log-v1.json: never use them.",
         "day_seeds": seed_vectors(),
         "keys": keys,
         "descriptors": descriptors,
+        "keys_v2": {**keys_v2, "results_key_private_test": TEST_RESULTS_KEY_HEX},
+        "descriptors_v2": descriptors_v2,
     }
     OUT.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT}: {len(doc['day_seeds'])} seeds, {len(descriptors)} descriptors")

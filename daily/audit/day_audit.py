@@ -11,6 +11,8 @@ a signed head and the log's leaves, :func:`audit_log` checks, in this order:
 4. with an old head: the first ``old.size`` leaves hash to the old root, i.e. the RFC
    6962 consistency proof between the two heads verifies (nothing was rewritten);
 
+then, for each receipt a player brings (:func:`parse_receipt`, the ``result`` object
+the finish answered), that its result is a result leaf of the log (:func:`check_receipts`);
 then recomputes the public board. The first difference raises
 :class:`daily.verify.VerificationFailed` with one line naming the leaf (0-based index and
 code), the field, what was expected and what was found; malformed input raises
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -29,7 +31,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from daily.audit.board import Board, BoardBuilder, OrderChecker, OrderError
-from daily.audit.leaf import RESULT, Leaf, leaf_bytes
+from daily.audit.canonical import NotCanonical, check_canonical
+from daily.audit.leaf import RESULT, Accepted, Leaf
 from daily.audit.merkle import MerkleTree, leaf_hash, verify_consistency
 from daily.audit.proof import InclusionProof
 from daily.audit.signing import (
@@ -63,13 +66,22 @@ class AuditReport:
 
 @dataclass
 class DayContext:
-    """The verified day the log is checked against: descriptor, seed, and the key list's
-    results keys (:attr:`daily.verify.DayReport.results_keys`)."""
+    """The verified day the log is checked against: descriptor, seed, and the results
+    keys (:attr:`daily.verify.DayReport.results_keys`: the one the ``day/2`` descriptor
+    names, ``anchored``, or the key list's)."""
 
     descriptor: Descriptor
     seed: bytes
     keys: Mapping[str, Ed25519PublicKey]
+    anchored: bool = False
     slots: SlotCache = field(init=False)
+
+    def unknown_key(self, key_id: str) -> str:
+        """Why ``key_id`` may not sign for this day (the end of a failure line)."""
+        if self.anchored:
+            return (f"{key_id}, which is not the day's results key "
+                    f"({', '.join(self.keys)}, named by its descriptor)")
+        return f"{key_id}, which is not in the key list (as a results key)"
 
     def __post_init__(self) -> None:
         rules = get_ruleset(self.descriptor.ruleset, self.descriptor.fields["options"])
@@ -96,10 +108,7 @@ def check_head(day: DayContext, head: SignedHead, what: str = "head") -> str:
         )
     public = day.keys.get(head.key_id)
     if public is None:
-        raise VerificationFailed(
-            f"{what}: key_id: signed by key {head.key_id}, which is not in the key list "
-            "(as a results key)"
-        )
+        raise VerificationFailed(f"{what}: key_id: signed by key {day.unknown_key(head.key_id)}")
     if not verify_head(public, head):
         raise VerificationFailed(
             f"{what}: signature: does not verify with key {head.key_id} "
@@ -110,23 +119,118 @@ def check_head(day: DayContext, head: SignedHead, what: str = "head") -> str:
 
 
 def parse_leaf(line: str | bytes, number: int) -> Leaf:
-    """The leaf of log line ``number`` (1-based), or :class:`VerificationInputError`.
+    """The leaf of log line ``number`` (1-based): the line must be the canonical JSON
+    of a leaf, byte for byte (:func:`daily.audit.canonical.parse_canonical`), since the
+    line is what is hashed. Malformed: :class:`VerificationInputError`; well formed but
+    not canonical (a duplicate key, whitespace, an escape, the key order): a
+    :class:`VerificationFailed` naming the line and what is wrong.
 
     >>> parse_leaf(b'{"version": "daily-results-leaf/v1", "kind": "decision"}', 7)
     Traceback (most recent call last):
     ...
     daily.verify.VerificationInputError: log line 7: code: is missing
+    >>> parse_leaf(b'{"code":"DD-1","decided_at":"2026-12-01T08:00:00.000Z","decision":'
+    ...            b'{"reason":null,"status":"held","status":"cleared"},"kind":"decision",'
+    ...            b'"version":"daily-results-leaf/v1"}', 8)
+    Traceback (most recent call last):
+    ...
+    daily.verify.VerificationFailed: log line 8: not canonical JSON: the key 'status' \
+appears twice in one object (a reader may keep either value)
     """
     if len(line) > MAX_LINE:
         raise VerificationInputError(f"log line {number}: longer than {MAX_LINE} characters")
+    raw = line if isinstance(line, bytes) else line.encode("utf-8")
     try:
-        obj = json.loads(line)
+        obj = json.loads(raw)
     except (ValueError, RecursionError):
         raise VerificationInputError(f"log line {number}: not valid JSON") from None
     try:
-        return Leaf.from_json(obj)
+        leaf = Leaf.from_json(obj)
+        check_canonical(raw, obj)
+    except NotCanonical as exc:
+        raise VerificationFailed(f"log line {number}: not canonical JSON: {exc}") from None
     except DailyError as exc:
         raise VerificationInputError(f"log line {number}: {exc}") from None
+    return leaf
+
+
+@dataclass(frozen=True)
+class PlayerReceipt:
+    """A receipt a player was given: the result code, the receipt and, when the player
+    has it, what it signs (the finish answers it; ``GET /results/{code}`` once revealed)."""
+
+    code: str
+    receipt: str
+    accepted: Accepted | None
+    source: str
+
+
+def parse_receipt(obj: object, source: str = "receipt") -> PlayerReceipt:
+    """The receipt of a ``result`` object as JSON (``code``, ``receipt`` and, if there,
+    ``accepted``); malformed: :class:`VerificationInputError` naming ``source``.
+
+    >>> parse_receipt({"code": "DD-1"}, "r.json")
+    Traceback (most recent call last):
+    ...
+    daily.verify.VerificationInputError: r.json: receipt: is missing (a ranked result's \
+receipt, as the finish answered it)
+    """
+    if isinstance(obj, Mapping) and isinstance(obj.get("result"), Mapping):
+        obj = obj["result"]  # the whole finish answer
+    if not isinstance(obj, Mapping):
+        raise VerificationInputError(f"{source}: a receipt file is the JSON of a result object")
+    receipt = obj.get("receipt")
+    if receipt is None:
+        raise VerificationInputError(f"{source}: receipt: is missing (a ranked result's "
+                                     "receipt, as the finish answered it)")
+    try:
+        receipt_key_id(receipt)
+        accepted = (None if obj.get("accepted") is None
+                    else Accepted.from_json(obj["accepted"]))
+    except DailyError as exc:
+        raise VerificationInputError(f"{source}: {exc}") from None
+    code = obj.get("code", accepted.code if accepted is not None else None)
+    if not isinstance(code, str) or (accepted is not None and accepted.code != code):
+        raise VerificationInputError(f"{source}: code: is not the result code of the receipt")
+    return PlayerReceipt(code, receipt, accepted, source)
+
+
+def check_receipt_signature(day: DayContext, held: PlayerReceipt) -> None:
+    """Raise :class:`VerificationFailed` unless the receipt (with what it signs) verifies
+    with the day's results key; a receipt without ``accepted`` is matched by its bytes."""
+    key_id = receipt_key_id(held.receipt)
+    public = day.keys.get(key_id)
+    if public is None:
+        raise VerificationFailed(
+            f"receipt {held.code} ({held.source}): made by key {day.unknown_key(key_id)}")
+    if held.accepted is not None and not verify_receipt(public, held.accepted, held.receipt):
+        raise VerificationFailed(
+            f"receipt {held.code} ({held.source}): does not verify with key {key_id} "
+            "(not the receipt of this result)")
+
+
+def check_receipts(held: Iterable[PlayerReceipt], found: Mapping[str, tuple[int, Leaf]]
+                   ) -> list[str]:
+    """For each receipt, the line saying which leaf holds its result; the first whose
+    result is not in the log raises :class:`VerificationFailed` naming its code.
+    ``found`` is the result leaves of the receipts' codes, by code."""
+    lines = []
+    for receipt in held:
+        at = found.get(receipt.code)
+        leaf = at[1] if at is not None else None
+        same = leaf is not None and leaf.receipt == receipt.receipt and (
+            receipt.accepted is None or leaf.accepted == receipt.accepted)
+        if at is None or leaf is None or not same:
+            other = "" if at is None else (
+                f"; leaf {at[0]} holds another result under that code")
+            raise VerificationFailed(
+                f"a signed receipt whose result is not in the log: {receipt.code} "
+                f"({receipt.source}{other})")
+        assert leaf.accepted is not None
+        lines.append(
+            f"receipt: ok ({receipt.code} is leaf {at[0]}, score {leaf.accepted.score}, "
+            f"decision {leaf.decision.status})")
+    return lines
 
 
 def check_game(day: DayContext, leaf: Leaf, where: str) -> None:
@@ -156,10 +260,7 @@ def check_game(day: DayContext, leaf: Leaf, where: str) -> None:
         raise VerificationFailed(f"{where}: {exc}") from None
     public = day.keys.get(key_id)
     if public is None:
-        raise VerificationFailed(
-            f"{where}: receipt: made by key {key_id}, which is not in the key list "
-            "(as a results key)"
-        )
+        raise VerificationFailed(f"{where}: receipt: made by key {day.unknown_key(key_id)}")
     if not verify_receipt(public, acc, leaf.receipt or ""):
         raise VerificationFailed(
             f"{where}: receipt: does not verify with key {key_id} (forged, or the accepted "
@@ -186,10 +287,11 @@ class _InlineGames:
 _worker_day: DayContext | None = None
 
 
-def _start_worker(descriptor: Descriptor, seed: bytes, keys: dict[str, bytes]) -> None:
+def _start_worker(descriptor: Descriptor, seed: bytes, keys: dict[str, bytes],
+                  anchored: bool) -> None:
     global _worker_day
     public = {key_id: Ed25519PublicKey.from_public_bytes(raw) for key_id, raw in keys.items()}
-    _worker_day = DayContext(descriptor, seed, public)
+    _worker_day = DayContext(descriptor, seed, public, anchored)
 
 
 def _check_batch(batch: list[tuple[int, Leaf]]) -> str | None:
@@ -213,7 +315,7 @@ class _PooledGames:
                                          serialization.PublicFormat.Raw)
                 for key_id, key in day.keys.items()}
         self.pool = ProcessPoolExecutor(jobs, initializer=_start_worker,
-                                        initargs=(day.descriptor, day.seed, keys))
+                                        initargs=(day.descriptor, day.seed, keys, day.anchored))
         self.batch: list[tuple[int, Leaf]] = []
         self.pending: deque[Future[str | None]] = deque()
         self.limit = 2 * jobs
@@ -255,16 +357,22 @@ def audit_log(
     old_head: SignedHead | None = None,
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
+    receipts: Sequence[PlayerReceipt] = (),
 ) -> AuditReport:
     """Audit the whole log ``lines`` (JSON Lines, one leaf a line) against ``head``.
 
     Raises :class:`VerificationFailed` at the first difference (one precise line) and
     :class:`VerificationInputError` for malformed input. With ``jobs`` > 1 the games are
     replayed and their receipts checked in that many worker processes (the failure
-    reported is still the first in log order).
+    reported is still the first in log order). Each of ``receipts`` must verify with the
+    day's results key and its result be a result leaf of the log (:func:`check_receipts`).
     """
     report = AuditReport()
     report.lines.append(check_head(day, head))
+    for held in receipts:
+        check_receipt_signature(day, held)
+    wanted = {held.code for held in receipts}
+    found: dict[str, tuple[int, Leaf]] = {}
     if old_head is not None:
         report.lines.append(check_head(day, old_head, "old head"))
         if old_head.size > head.size:
@@ -284,8 +392,10 @@ def audit_log(
             if leaf.kind == RESULT:
                 games.add(index, leaf)
                 report.games += 1
+                if leaf.code in wanted:
+                    found.setdefault(leaf.code, (index, leaf))
             board.add(leaf)
-            hashes.append(leaf_hash(leaf_bytes(leaf)))
+            hashes.append(leaf_hash(line if isinstance(line, bytes) else line.encode()))
             if progress is not None and number % PROGRESS_EVERY == 0:
                 progress(number)
         games.drain()
@@ -323,6 +433,7 @@ def audit_log(
             f"consistency: ok (the old head's {old_head.size} leaves are the first of the "
             f"{head.size}; proof of {len(proof)} hashes)"
         )
+    report.lines.extend(check_receipts(receipts, found))
     report.board = board.board()
     return report
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -57,8 +58,11 @@ def instant(moment: dt.datetime | float) -> str:
     >>> instant(1795946400.5)
     '2026-11-29T10:00:00.500Z'
     """
-    if not isinstance(moment, dt.datetime):
-        moment = dt.datetime.fromtimestamp(round(float(moment) * 1000) / 1000, dt.UTC)
+    if not isinstance(moment, dt.datetime):  # a timestamp: exact integer milliseconds
+        seconds, milli = divmod(round(float(moment) * 1000), 1000)
+        t = time.gmtime(seconds)
+        return (f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d}T{t.tm_hour:02d}:"
+                f"{t.tm_min:02d}:{t.tm_sec:02d}.{milli:03d}Z")
     moment = moment.astimezone(dt.UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 

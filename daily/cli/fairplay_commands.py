@@ -84,12 +84,14 @@ def _ceiling(args: argparse.Namespace) -> int:
 
 
 def _queue() -> tuple[Any, Any]:
+    from daily.service.clock import service_clock
     from daily.service.config import load_config
     from daily.service.connections import redis_from_config
     from daily.service.review.queue import ReviewQueue
 
     config = load_config()
-    return ReviewQueue(redis_from_config(config), config.key_prefix), config
+    return ReviewQueue(redis_from_config(config), config.key_prefix,
+                       service_clock(config)), config
 
 
 def _review_list(args: argparse.Namespace) -> int:

@@ -6,7 +6,8 @@ revealed, or a ``GET /api/v1/days`` answer) and the public keys (``GET /api/v1/k
 With ``--head`` and ``--log`` (``GET .../head`` and ``GET .../log``) it also audits the
 day's results log (:mod:`daily.audit.day_audit`) and prints the board it recomputed;
 ``--old-head`` checks that the log only grew since an earlier head, ``--proof`` checks
-one game's proof (``GET /api/v1/results/<code>/proof``).
+one game's proof (``GET /api/v1/results/<code>/proof``), ``--receipt`` (repeatable)
+that the result of a receipt a player was given is in the log.
 It prints each check it made. Exit status: 0 verified, 1 a check failed (one line on
 stderr saying which), 2 bad input (unreadable file, malformed JSON, bad date).
 
@@ -22,18 +23,20 @@ import gzip
 import io
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from daily.audit.day_audit import (
     DayContext,
+    PlayerReceipt,
     audit_log,
     board_lines,
     check_head,
     check_proof,
     parse_head,
     parse_proof,
+    parse_receipt,
 )
 from daily.audit.proof import InclusionProof
 from daily.audit.signing import SignedHead
@@ -102,6 +105,11 @@ def register(subparsers: Any) -> None:
     verify.add_argument("--old-head", help="an earlier head: check the log only grew since")
     verify.add_argument(
         "--proof", help="one game's proof (GET /results/<code>/proof), checked against --head"
+    )
+    verify.add_argument(
+        "--receipt", action="append", default=[], metavar="FILE",
+        help="a receipt you were given (the result object of the finish, or of GET "
+             "/results/<code>, as JSON): its result must be in --log (repeatable)",
     )
     verify.add_argument(
         "--jobs", type=int, default=1, metavar="N",
@@ -185,6 +193,10 @@ def _verify_day(args: argparse.Namespace) -> int:
     old_head = (None if args.old_head is None
                 else parse_head(_read_json(args.old_head, "old-head"), "old head"))
     proof = None if args.proof is None else parse_proof(_read_json(args.proof, "proof"))
+    if args.receipt and args.log is None:
+        raise VerificationInputError("--receipt needs the --log its result is looked up in",
+                                     field="log")
+    receipts = [parse_receipt(_read_json(name, "receipt"), name) for name in args.receipt]
     try:
         report = verify_day(descriptor, keys, date=date, ruleset=ruleset, seed=seed, game=game)
         for line in report.lines:
@@ -194,7 +206,7 @@ def _verify_day(args: argparse.Namespace) -> int:
                 print(line)
         audited = None
         if auditing:
-            audited = _audit(report, head, old_head, proof, args.log, args.jobs)
+            audited = _audit(report, head, old_head, proof, args.log, args.jobs, receipts)
     except VerificationFailed as exc:
         sys.stdout.flush()
         print(f"daily: verification failed: {exc}", file=sys.stderr)
@@ -215,6 +227,7 @@ def _audit(
     proof: InclusionProof | None,
     log: str | None,
     jobs: int = 1,
+    receipts: Sequence[PlayerReceipt] = (),
 ) -> str:
     """The results-log part of ``verify-day``: the proof, then the whole log (or only
     the head). Returns what was verified."""
@@ -222,7 +235,7 @@ def _audit(
         raise VerificationInputError(
             "the results log can be audited once the day's seed is revealed", field="seed"
         )
-    day = DayContext(report.descriptor, report.seed, report.results_keys)
+    day = DayContext(report.descriptor, report.seed, report.results_keys, report.anchored)
     if proof is not None:
         for line in check_proof(day, proof, head):
             print(line)
@@ -236,14 +249,16 @@ def _audit(
     with _open_log(log) as handle:
         audit = audit_log(
             day, head, _log_lines(handle, log), old_head=old_head, progress=_progress,
-            jobs=jobs,
+            jobs=jobs, receipts=receipts,
         )
     for line in audit.lines:
         print(line)
     assert audit.board is not None
     for line in board_lines(audit.board):
         print(line)
-    return f"results log of {audit.size} leaves"
+    held = f" and {len(receipts)} receipt{'s' if len(receipts) != 1 else ''} in it" \
+        if receipts else ""
+    return f"results log of {audit.size} leaves{held}"
 
 
 def _progress(count: int) -> None:

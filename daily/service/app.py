@@ -41,6 +41,7 @@ from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
 from daily.service.days import routes as days_routes
 from daily.service.days import today_routes
+from daily.service.days.descriptors import published_results_key
 from daily.service.days.keyring import Keyring, KeyringLoader
 from daily.service.days.seeds import DaySeeds
 from daily.service.games import GameService, advice_routes
@@ -133,7 +134,9 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     games = GameService(
         conn, config, clock, seeds, results, player_name, request_lang,
         finished=lambda record: metrics.games_finished.labels(record.mode, record.ruleset).inc(),
-        receipts=Receipts(lambda: fixed_keyring or loader.get()),
+        receipts=Receipts(lambda: fixed_keyring or loader.get(),
+                          lambda ring, ruleset, date: published_results_key(
+                              conn, config, ring, ruleset, date)),
     )
 
     def tables(rules: Ruleset) -> StrategyTable:

@@ -41,7 +41,7 @@ key                                    type     what, and how long it lives
 ``P passkey:challenge:<ticket>``       STRING   JSON of a WebAuthn challenge handed out (its
                                                 ceremony, its player); taken once
                                                 (``GETDEL``); 3 min (``EX``)
-``P descriptor:<date>:<ruleset>``      STRING   the first signed ``day/1`` descriptor
+``P descriptor:<date>:<ruleset>``      STRING   the first signed ``day/2`` descriptor
                                                 (``SET NX``); forever
 ``P par:<date>:<ruleset>``             STRING   JSON ``{"easy","medium","hard"}`` of the par
                                                 job (``SET NX``); forever

@@ -81,7 +81,7 @@ def _seed_hex(config: Config, ruleset: str, date: str) -> str:
 
 def test_descriptor_fields_and_status(client: HttpClient, config: Config) -> None:
     body = _get(client, "/api/v1/days/2026-11-29/yahtzee")
-    assert list(body)[:8] == [
+    assert list(body)[:9] == [
         "version",
         "ruleset",
         "options",
@@ -89,8 +89,10 @@ def test_descriptor_fields_and_status(client: HttpClient, config: Config) -> Non
         "generator",
         "commitment",
         "key_id",
+        "results_key",
         "signature",
     ]
+    assert body["version"] == "day/2"
     assert body["status"] == "open"
     assert body["opens_at"] == "2026-11-28T10:00:00Z"
     assert body["closes_at"] == "2026-11-30T12:00:00Z"
@@ -98,6 +100,8 @@ def test_descriptor_fields_and_status(client: HttpClient, config: Config) -> Non
     keys = _get(client, "/api/v1/keys")
     assert [(k["purpose"], k["active"]) for k in keys["keys"]] == [
         ("descriptors", True), ("results", True)]
+    results = keys["keys"][1]
+    assert body["results_key"] == {"id": results["id"], "public_key": results["public_key"]}
     assert keys["keys"][0]["id"] == body["key_id"]
     assert keys["keys"][0]["algorithm"] == "Ed25519"
     assert verify_day(body, keys).complete is False  # signature verifies; no seed yet

@@ -69,3 +69,47 @@ def test_horizon_helpers() -> None:
     assert published_from(dt.date(2026, 12, 2)) == dt.datetime(2026, 11, 29, 10, tzinfo=dt.UTC)
     assert last_published(NOON) == dt.date(2026, 12, 2)
     assert last_published(dt.datetime(2026, 11, 29, 9, 59, tzinfo=dt.UTC)) == dt.date(2026, 12, 1)
+
+
+def test_a_results_key_rotation_applies_to_the_next_days_never_to_a_published_one(
+    config: Config, keyring: Keyring, redis_client: redis.Redis, data_dir: Path
+) -> None:
+    """The descriptor published before the rotation names the old results key, and the
+    service keeps signing that day's receipts and heads with it (kept in retired/); a
+    day published after the rotation names the new key."""
+    from daily.audit.leaf import Accepted
+    from daily.audit.signing import public_key_id, verify_receipt
+    from daily.service.audit.receipts import Receipts
+    from daily.service.days.descriptors import published_results_key
+    from daily.service.games.record import GameRecord
+    from daily.verify import verify_day
+
+    early = DayDescriptors(redis_client, config, keyring).signed("yahtzee", dt.date(2026, 11, 29))
+    old_id = keyring.results_key_id
+    assert early["version"] == "day/2" and early["results_key"]["id"] == old_id
+    retired, new_id = rotate_signing_key(data_dir / "keys", "results")
+    assert retired == old_id
+    ring = Keyring.from_dir(data_dir / "keys")
+    assert ring.results_key_id == new_id
+    again = DayDescriptors(redis_client, config, ring).signed("yahtzee", dt.date(2026, 11, 29))
+    assert again == early  # never re-signed
+    later = DayDescriptors(redis_client, config, ring).signed("yahtzee", dt.date(2026, 11, 30))
+    assert later["results_key"]["id"] == new_id
+
+    def day_key(r: Keyring, ruleset: str, date: str) -> str | None:
+        return published_results_key(redis_client, config, r, ruleset, date)
+
+    receipts = Receipts(lambda: ring, day_key)
+    record = GameRecord(v=26, id="g_1", player="p_1", mode="ranked", ruleset="yahtzee",
+                        options={}, date="2026-11-29", log="dl1~yahtzee~-~d2026-11-29~",
+                        created="", finished_at=1795946400.25, code="DD-ABCDEFGHJK", total=0)
+    receipt = receipts.sign(record)
+    assert receipt.startswith(f"{old_id}:")
+    named_id, named_key = ring.results_signer(old_id)
+    assert public_key_id(named_key) == old_id == named_id
+    acc = Accepted("DD-ABCDEFGHJK", "p_1", "yahtzee", "2026-11-29",
+                   "dl1~yahtzee~-~d2026-11-29~", 0, "2026-11-29T10:00:00.250Z")
+    assert verify_receipt(named_key.public_key(), acc, receipt)
+    # and the verifier takes the day's key from the descriptor, not the list's active one
+    report = verify_day(early, {"keys": ring.public_keys()})
+    assert list(report.results_keys) == [old_id]

@@ -54,7 +54,8 @@ def test_a_revealed_day_verifies_completely(keyring: Keyring) -> None:
     report = verify_day(_revealed(keyring), _keys(keyring), date="2026-11-29", ruleset="yahtzee")
     assert report.complete
     assert report.lines[1] == f"signature: ok (Ed25519, key {keyring.key_id})"
-    assert report.lines[2].startswith("commitment: ok")
+    assert report.lines[2].startswith("results key: ")
+    assert report.lines[3].startswith("commitment: ok")
     assert len(report.dice) == 13 and all(len(t) == 3 for t in report.dice)
     assert (
         report.dice[0][0]

@@ -194,6 +194,16 @@ def test_receipts_the_signed_log_at_the_close_proofs_and_a_re_review(
     assert client.get("/api/v1/days/2026-13-01/yahtzee/head").get_json()["error"][
         "field"] == "date"
     assert client.get("/api/v1/results/DD-0000000000/proof").status_code == 404
+    # Issue 35: dashes optional, spaces ignored, as api.md says.
+    bare = code.replace("-", "")
+    for typed in (bare, code.replace("-", "- "), f"{bare[:6]} {bare[6:]}".lower()):
+        found = client.get(f"/api/v1/results/{typed}")
+        assert found.status_code == 200 and found.get_json()["code"] == code, typed
+    # A date with no daily set is 404 (not 409 with an available_at in the past).
+    for date in ("2025-06-01", "2027-06-01"):
+        missing = client.get(f"/api/v1/days/{date}/yahtzee/head")
+        assert missing.status_code == 404, date
+        assert missing.get_json()["error"]["field"] == "date"
 
     # The close: the rollover (a real RQ worker) freezes the board and seals the log.
     clock.set(AFTER_CLOSE)
@@ -229,9 +239,16 @@ def test_receipts_the_signed_log_at_the_close_proofs_and_a_re_review(
                        ("log", "/days/2026-11-29/yahtzee/log")):
         files[name] = tmp_path / name
         files[name].write_bytes(client.get("/api/v1" + path).data)
+    # the receipt Ada was given at the finish counts: its result is in the log
+    files["receipt"] = tmp_path / "receipt.json"
+    files["receipt"].write_text(json.dumps(finals[ada.id]["result"]))
     audit = verify_day(*(f"--{n}={p}" for n, p in files.items()))
     assert audit.returncode == 0, audit.stdout[-2000:] + audit.stderr[-2000:]
     assert "verified: 2026-11-29 yahtzee" in audit.stdout, audit.stdout
+    assert f"receipt: ok ({code} is leaf" in audit.stdout
+    # the day's descriptor (day/2) names the key that signed the head
+    descriptor = json.loads(files["descriptor"].read_bytes())
+    assert descriptor["version"] == "day/2" and descriptor["results_key"]["id"] == head.key_id
 
     # A re-review after the close appends a decision and signs a consistent new head.
     out = review_decide(service_config, finals[cy.id]["id"], "disqualify")
@@ -243,6 +260,16 @@ def test_receipts_the_signed_log_at_the_close_proofs_and_a_re_review(
     assert ConsistencyProof.from_json({k: link[k] for k in ("version", "old_size", "new_size",
                                                             "path")}).verifies(
         head.root_bytes, later.root_bytes)
+    # Issue 35: from=0 is the empty tree, as RFC 6962 allows; from beyond to is a wrong range.
+    empty = client.get("/api/v1/days/2026-11-29/yahtzee/consistency?from=0")
+    assert empty.status_code == 200, empty.get_json()
+    assert (empty.get_json()["old_size"], empty.get_json()["path"], empty.get_json()["old"]) \
+        == (0, [], None)
+    for query in ("from=4&to=3", "from=10&to=9", "from=5"):
+        wrong = client.get(f"/api/v1/days/2026-11-29/yahtzee/consistency?{query}")
+        assert wrong.status_code == 422, query
+        error = wrong.get_json()["error"]
+        assert error["field"] == "from" and "to" in error["message"], error
     appended = Leaf.from_json(json.loads(
         client.get("/api/v1/days/2026-11-29/yahtzee/log").data.splitlines()[-1]))
     assert (appended.kind, appended.decision) == ("decision", Decision("disqualified", "foresight"))

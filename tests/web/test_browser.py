@@ -600,3 +600,61 @@ def test_a_closed_days_result_is_checked_against_its_signed_log_in_the_browser(
     page.goto(f"/r/{code}")
     expect(page.get_by_test_id("audit")).to_have_attribute("data-state", "bad")
     context.close()
+
+    # Receipts count: the end screen kept the finish's receipt (and the day's results
+    # key) in localStorage; a log whose leaf is not that receipt's result is called out,
+    # in both languages. Here the browser holds the receipt of another score than the
+    # log's (as if the server gave the player one result and logged another).
+    context, page = new_page(chromium, live_server)
+    context.add_init_script(login)
+    page.goto(f"/#/play/{game['id']}")
+    expect(page.get_by_test_id("audit")).to_have_attribute("data-state", "ok")
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('dd.receipts'))[{json.dumps(code)}]")
+    assert kept["receipt"] == game["result"]["receipt"]
+    assert kept["accepted"] == game["result"]["accepted"]
+    descriptor = api_call(live_server, "GET", f"/days/{date}/yahtzee")
+    assert kept["results_key"] == descriptor["results_key"]
+    kept["accepted"]["score"] += 1
+    context.close()
+    held = json.dumps(json.dumps({code: kept}))
+    for locale, text in (("en-US", f"The receipt you were given for {code} is NOT"),
+                         ("it-IT", f"La ricevuta che hai avuto per {code} NON")):
+        context, page = new_page(chromium, live_server, locale=locale)
+        context.add_init_script(f"localStorage.setItem('dd.receipts', {held})")
+        page.goto(f"/r/{code}")
+        expect(page.get_by_test_id("audit")).to_have_attribute("data-state", "missing")
+        expect(page.get_by_test_id("audit")).to_contain_text(text)
+        context.close()
+
+    # Anchored key: a head signed by a key other than the day's (as the descriptor
+    # names it) is refused, even when the key list serves that key as a results key.
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from daily.audit.signing import SignedHead, sign_head
+
+    other = Ed25519PrivateKey.generate()
+    other_raw = other.public_key().public_bytes(serialization.Encoding.Raw,
+                                                serialization.PublicFormat.Raw)
+    context, page = new_page(chromium, live_server)
+
+    def resigned(route: Any) -> None:
+        proof = route.fetch().json()
+        head = SignedHead.from_json(proof["head"])
+        proof["head"] = sign_head(other, head.date, head.ruleset, head.size, head.root_bytes,
+                                  head.time).to_json()
+        route.fulfill(json=proof)
+
+    def more_keys(route: Any) -> None:
+        keys = route.fetch().json()
+        from daily.verify import key_id_of
+        keys["keys"].append({"id": key_id_of(other_raw), "algorithm": "Ed25519",
+                             "public_key": other_raw.hex(), "created": None, "active": True,
+                             "purpose": "results"})
+        route.fulfill(json=keys)
+
+    page.route("**/proof", resigned)
+    page.route("**/api/v1/keys", more_keys)
+    page.goto(f"/r/{code}")
+    expect(page.get_by_test_id("audit")).to_have_attribute("data-state", "bad")
+    context.close()

@@ -346,4 +346,47 @@ def test_rebuild_restores_a_lost_results_log_from_its_files(
     cli = rebuild()
     errors = [line for line in cli.stderr.splitlines() if not line.startswith("rebuild ")]
     assert cli.returncode != 0 and len(errors) == 1 and "Traceback" not in cli.stderr
-    assert f"{log_path}: line 1:" in errors[0] and day_log.latest() is None
+    assert f"{log_path}: log line 1:" in errors[0] and day_log.latest() is None
+
+    # the same leaves, re-encoded with spaces: the lines are what is hashed, so refused
+    log_path.write_bytes(b"".join(json.dumps(leaf.to_json()).encode() + b"\n"
+                                  for leaf in leaves))
+    cli = rebuild()
+    errors = [line for line in cli.stderr.splitlines() if not line.startswith("rebuild ")]
+    assert cli.returncode != 0 and len(errors) == 1 and "Traceback" not in cli.stderr
+    assert f"{log_path}: log line 1: not canonical JSON: whitespace at byte" in errors[0]
+    assert day_log.latest() is None
+
+
+def test_a_cleared_decision_after_the_close_drops_the_reason_and_carries_the_service_clock(
+    redis_client, make_result, job_env
+) -> None:
+    """Issue 35: a game held for ``scout_link`` and cleared after the close appends
+    ``{"status": "cleared", "reason": null}`` (not the hold's reason), at the service
+    clock's time (a demo clock's), not the machine's."""
+    from daily.audit.leaf import Decision
+    from daily.service.audit.day_log import DayLog
+    from daily.service.clock import FixedClock
+    from daily.service.days.keyring import Keyring, init_keys
+    from daily.service.review.queue import ReviewQueue
+
+    config = load_config()
+    init_keys(config.keys_dir)
+    fill(redis_client, make_result, 3)
+    held = Result.from_json(make_result(9))
+    service_time = dt.datetime(2026, 11, 30, 12, 7, 30, tzinfo=dt.UTC)  # not the machine's
+    queue = ReviewQueue(redis_client, PREFIX, FixedClock(service_time))
+    assert queue.hold(held, {"reason_code": "scout_link", "method": "scout"})
+    rollover_module.rollover(AFTER_CLOSE)
+    day_log = DayLog(redis_client, config, dt.date(2026, 11, 29), "yahtzee")
+    [at_close] = [leaf for leaf in day_log.leaves() if leaf.code == held.code]
+    assert at_close.decision == Decision("held", "scout_link")
+    decided = dt.datetime(2026, 11, 30, 13, 0, 0, 250_000, tzinfo=dt.UTC)
+    ReviewQueue(redis_client, PREFIX, FixedClock(decided)).decide(
+        held.game_id, "cleared", archive_dir=config.archive_dir)
+    sealed = day_log.seal(Keyring.load(config), decided + dt.timedelta(seconds=2))
+    assert sealed["appended"] == 1
+    appended = list(day_log.leaves())[-1]
+    assert (appended.kind, appended.code) == ("decision", held.code)
+    assert appended.decision == Decision("cleared", None)
+    assert appended.decided_at == "2026-11-30T13:00:00.250Z"

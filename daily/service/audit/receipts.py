@@ -3,8 +3,9 @@
 A finished ranked game is *accepted* when the finish stores it (with its result code
 and its entry in the results stream). Its :class:`daily.audit.leaf.Accepted` - code,
 player id, ruleset, date, move log (compact text), score and the acceptance time in
-milliseconds - is signed with the current results key
-(:func:`daily.audit.signing.sign_receipt`), and the receipt is stored in the game's
+milliseconds - is signed with the results key the day's descriptor names (``day/2``;
+the current results key for a ``day/1`` day), :func:`daily.audit.signing.sign_receipt`,
+and the receipt is stored in the game's
 record, in the same write: a finished ranked game never exists without its receipt.
 The close (:mod:`daily.service.audit.day_log`) puts the same receipt in the game's
 leaf. Signing is one Ed25519 signature (about 50 µs), in the finishing request.
@@ -40,25 +41,41 @@ def accepted_of(record: GameRecord) -> Accepted:
                     record.total, instant(record.finished_at))
 
 
-def receipt_of(keyring: Keyring, record: GameRecord) -> str:
-    """The receipt of ``record`` by the keyring's current results key
-    (:class:`KeyringError` when there is none)."""
-    _, key = keyring.results_signer()
+def receipt_of(keyring: Keyring, record: GameRecord, named: str | None = None) -> str:
+    """The receipt of ``record`` by the results key ``named`` (the day's), or the
+    keyring's current one (:class:`KeyringError` when there is none)."""
+    _, key = keyring.results_signer(named)
     return sign_receipt(key, accepted_of(record))
+
+
+#: The results key a day set's descriptor names: (keyring, ruleset, date) -> key id.
+DayKey = Callable[[Keyring, str, str], "str | None"]
 
 
 class Receipts:
     """Signs the receipts of one process's finishes with the keyring as it is now
     (``keyring()``: reloaded after a rotation, :class:`daily.service.days.keyring.
-    KeyringLoader`)."""
+    KeyringLoader`), each with the results key its day's descriptor names
+    (``day_key``; a published descriptor never changes, so each day's is kept)."""
 
-    def __init__(self, keyring: Callable[[], Keyring]) -> None:
+    def __init__(self, keyring: Callable[[], Keyring], day_key: DayKey | None = None) -> None:
         self.keyring = keyring
+        self.day_key = day_key
+        self._named: dict[tuple[str, str], str | None] = {}
 
     def sign(self, record: GameRecord) -> str:
         """The receipt of a finished ranked game; :class:`Unavailable` (503, nothing
-        stored) while the service has no results key."""
+        stored) while the service has no results key (or lacks the day's)."""
         try:
-            return receipt_of(self.keyring(), record)
+            ring = self.keyring()
+            named = None
+            if self.day_key is not None and record.date is not None:
+                day = (record.ruleset, record.date)
+                if day not in self._named:
+                    if len(self._named) > 64:
+                        self._named.clear()
+                    self._named[day] = self.day_key(ring, *day)
+                named = self._named[day]
+            return receipt_of(ring, record, named)
         except KeyringError as exc:
             raise Unavailable(f"the service cannot sign receipts yet: {exc}") from None

@@ -15,16 +15,18 @@ from typing import Any
 
 from flask import Blueprint, Response, request
 
+from daily.audit.proof import ConsistencyProof
 from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service.audit.day_log import DayLog, head_expected_at
 from daily.service.clock import iso
+from daily.service.days.descriptors import FIRST_DAY, published_from
 from daily.service.games.codes import parse_code
 from daily.service.http.contract.bodies import ConsistencyQuery, HeadQuery
 from daily.service.http.contract.fields import Date, ResultCode, RulesetName
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import LogConsistency, LogHead, LogLeaf, LogProof
-from daily.service.refusals import Conflict, NotFound
+from daily.service.refusals import Conflict, Invalid, NotFound
 from daily.service.services import current_services
 
 bp = Blueprint("audit", __name__)
@@ -34,9 +36,16 @@ JSON_LINES = "application/jsonl"
 
 
 def _day_log(date: str, ruleset: str) -> DayLog:
+    """The log of a daily set; 404 for a date with no daily set (before the first one,
+    or not published yet) or a ruleset without one that day."""
     services = current_services()
     day = parse_date(date)
     name = canonical_name(ruleset)
+    if day < FIRST_DAY:
+        raise NotFound(f"there is no daily set before {FIRST_DAY.isoformat()}", field="date")
+    if published_from(day) > services.clock():
+        raise NotFound(f"{day} has no daily set yet: its descriptor is published from "
+                       f"{iso(published_from(day))}", field="date")
     if name not in services.config.rulesets_on(day):
         raise NotFound(f"{name} has no daily set on {day}", field="ruleset")
     return DayLog(services.conn, services.config, day, name)
@@ -108,23 +117,31 @@ def _gzipped(chunks: Iterator[bytes]) -> Iterator[bytes]:
 
 @bp.get("/days/<date>/<ruleset>/consistency")
 @operation(LogConsistency, path={"date": Date, "ruleset": RulesetName},
-           query=ConsistencyQuery, errors=(404, 409))
+           query=ConsistencyQuery, errors=(404, 409, 422))
 def consistency(date: str, ruleset: str, query: ConsistencyQuery) -> dict[str, Any]:
     """The proof that the log of an older head is a prefix of a later head's (RFC 6962);
-    by default from the head signed at the close to the latest."""
+    by default from the head signed at the close to the latest. ``from=0`` is the empty
+    tree (RFC 6962 allows it: the proof is empty, ``old`` null, its root SHA-256 of
+    nothing); ``from`` beyond ``to`` is a wrong range (422 naming both)."""
     log = _day_log(date, ruleset)
     latest = log.latest()
     if latest is None:
         raise _not_sealed(log.day, log.ruleset)
+    if query.old is not None and query.new is not None and query.old > query.new:
+        raise Invalid(f"from ({query.old}) is beyond to ({query.new}): the older head is "
+                      "the smaller", field="from")
     new = log.head(query.new) if query.new is not None else latest
+    if new is None:
+        raise NotFound(f"no head of {query.new} leaves", code="no_such_head", field="to")
+    if query.old is not None and query.old > new.size:
+        raise Invalid(f"from ({query.old}) is beyond the {new.size} leaves of the later head "
+                      "(to)", field="from")
+    if query.old == 0:
+        proof = ConsistencyProof(0, new.size, ())
+        return {**proof.to_json(), "old": None, "new": new.to_json()}
     old = log.head(query.old) if query.old is not None else log.heads()[0]
-    for found, size, field in ((old, query.old, "from"), (new, query.new, "to")):
-        if found is None:
-            raise NotFound(f"no head of {size} leaves", code="no_such_head", field=field)
-    assert old is not None and new is not None
-    if old.size > new.size:
-        raise NotFound(f"the head of {old.size} leaves is not older than the head of "
-                       f"{new.size}", code="no_such_head", field="from")
+    if old is None:
+        raise NotFound(f"no head of {query.old} leaves", code="no_such_head", field="from")
     proof = log.consistency(old, new)
     return {**proof.to_json(), "old": old.to_json(), "new": new.to_json()}
 

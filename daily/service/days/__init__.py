@@ -2,7 +2,7 @@
 
 - :mod:`~daily.service.days.keyring`: the master seed secret and the Ed25519 keys;
 - :mod:`~daily.service.days.seeds`: day seeds and the per-process cache of their dice;
-- :mod:`~daily.service.days.descriptors`: the signed descriptors (``day/1``);
+- :mod:`~daily.service.days.descriptors`: the signed descriptors (``day/2``);
 - :mod:`~daily.service.days.routes`: ``/days`` and ``/keys``;
 - :mod:`~daily.service.days.today_routes`: ``/today``.
 """

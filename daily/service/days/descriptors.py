@@ -1,10 +1,17 @@
-"""Day descriptors (format ``day/1``): signed, published ahead, seed shown once revealed.
+"""Day descriptors (format ``day/2``): signed, published ahead, seed shown once revealed.
 
-A descriptor commits to a day set's seed before anyone plays it::
+A descriptor commits to a day set's seed before anyone plays it, and names the results
+key that will sign the day's receipts and log heads::
 
-    {"version": "day/1", "ruleset": "yahtzee", "options": {}, "date": "2026-11-29",
+    {"version": "day/2", "ruleset": "yahtzee", "options": {}, "date": "2026-11-29",
      "generator": "dice/v1", "commitment": "<hex sha256 of the seed>",
-     "key_id": "<16 hex>", "signature": "<128 hex Ed25519>"}
+     "key_id": "<16 hex>", "results_key": {"id": "<16 hex>", "public_key": "<64 hex>"},
+     "signature": "<128 hex Ed25519>"}
+
+(A keyring without a results key signs ``day/1``: the same without ``results_key``.)
+The day's receipts and heads are signed with the key its stored descriptor names
+(:func:`day_results_key`), so a results key rotation applies to the days whose
+descriptors are signed after it, never to one already published.
 
 signed over :func:`daily.verify.canonical_bytes` of the fields other than the
 signature. When served it gains ``status``, ``opens_at`` and ``closes_at``, ``par``
@@ -40,7 +47,7 @@ from daily.service.clock import iso
 from daily.service.config import Config
 from daily.service.days.keyring import Keyring
 from daily.service.refusals import Invalid, NotFound, Unavailable
-from daily.verify import DESCRIPTOR_VERSION, canonical_bytes
+from daily.verify import DESCRIPTOR_V1, DESCRIPTOR_VERSION, canonical_bytes, results_key_entry
 
 log = logging.getLogger(__name__)
 
@@ -75,12 +82,18 @@ def sign_descriptor(keyring: Keyring, ruleset: str, day: dt.date) -> dict[str, A
     >>> from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     >>> ring = Keyring(bytes(32), Ed25519PrivateKey.from_private_bytes(bytes(32)))
     >>> d = sign_descriptor(ring, "yahtzee", dt.date(2026, 11, 29))
-    >>> sorted(d)[:4], "seed" in d, d["key_id"] == ring.key_id
-    (['commitment', 'date', 'generator', 'key_id'], False, True)
+    >>> sorted(d)[:4], "seed" in d, d["key_id"] == ring.key_id, d["version"]
+    (['commitment', 'date', 'generator', 'key_id'], False, True, 'day/1')
+    >>> ring = Keyring(bytes(32), Ed25519PrivateKey.from_private_bytes(bytes(32)),
+    ...                results_key=Ed25519PrivateKey.from_private_bytes(bytes(range(32))))
+    >>> d = sign_descriptor(ring, "yahtzee", dt.date(2026, 11, 29))
+    >>> d["version"], d["results_key"]["id"] == ring.results_key_id
+    ('day/2', True)
     """
     rules = get_ruleset(ruleset)
+    results = keyring.results_public()
     fields: dict[str, Any] = {
-        "version": DESCRIPTOR_VERSION,
+        "version": DESCRIPTOR_VERSION if results is not None else DESCRIPTOR_V1,
         "ruleset": rules.name,
         "options": rules.non_default_options(),
         "date": day.isoformat(),
@@ -88,8 +101,31 @@ def sign_descriptor(keyring: Keyring, ruleset: str, day: dt.date) -> dict[str, A
         "commitment": keyring.commitment(rules.name, day),
         "key_id": keyring.key_id,
     }
+    if results is not None:
+        fields["results_key"] = results_key_entry(*results)
     fields["signature"] = keyring.sign(canonical_bytes(fields))
     return fields
+
+
+def published_results_key(conn: redis.Redis, config: Config, keyring: Keyring,
+                          ruleset: str, date: dt.date | str) -> str | None:
+    """The id of the results key that signs the receipts and heads of a day set: the
+    one its published descriptor names (signed and stored now if it was not yet), or
+    None for a ``day/1`` descriptor (then the current results key signs)."""
+    day = date if isinstance(date, dt.date) else parse_date(date)
+    return day_results_key(DayDescriptors(conn, config, keyring).signed(ruleset, day))
+
+
+def day_results_key(descriptor: dict[str, Any]) -> str | None:
+    """The id of the results key a stored descriptor names (None for a ``day/1`` one).
+
+    >>> day_results_key({"version": "day/2", "results_key": {"id": "ab", "public_key": ""}})
+    'ab'
+    >>> day_results_key({"version": "day/1"}) is None
+    True
+    """
+    named = descriptor.get("results_key")
+    return str(named["id"]) if isinstance(named, dict) else None
 
 
 class DayDescriptors:

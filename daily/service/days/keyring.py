@@ -9,7 +9,7 @@ file with mode 0600, created by :func:`init_keys` and never overwritten:
 | ``signing.key`` | the current descriptors key: Ed25519, PKCS#8 PEM, unencrypted |
 | ``results.key`` | the current results key (receipts and the days' log heads), the same form |
 | ``public-keys.json`` | every public key ever used, ``{"keys": [{"id", "algorithm", ...}]}`` |
-| ``retired/<id>.key`` | private keys replaced by :func:`rotate_signing_key` (never used again) |
+| ``retired/<id>.key`` | private keys replaced by :func:`rotate_signing_key` (see below) |
 
 Day seeds derive from the master secret (``daily.dice.day_seed``, spec v1). A key id
 is the first 16 hex digits of the SHA-256 of the 32-byte raw public key. Each public
@@ -17,8 +17,11 @@ key has a ``purpose``: ``descriptors`` (it signs day descriptors) or ``results``
 signs the receipts of accepted results and the signed heads of the days' results logs,
 :mod:`daily.audit`); one key of each purpose is active. Rotation makes a new current
 key of one purpose and keeps every old *public* key, so what was signed before the
-rotation still verifies. ``daily keys init`` run on an older keys directory adds the
-results key and leaves everything else as it is.
+rotation still verifies. A ``day/2`` descriptor names the results key of its day, so the
+service signs a day's receipts and heads with that key (:meth:`Keyring.results_signer`
+with its id), retired or not: a rotation applies to the days published after it.
+``daily keys init`` run on an older keys directory adds the results key and leaves
+everything else as it is.
 
 In production the secrets may instead come from files named by
 ``DAILY_MASTER_SECRET_FILE`` and ``DAILY_SIGNING_KEY_FILE`` or, for the master secret,
@@ -411,7 +414,8 @@ class Keyring:
     '0695463bf43b6458'
     """
 
-    __slots__ = ("_master", "_public", "_results", "_signing", "key_id", "results_key_id")
+    __slots__ = ("_master", "_public", "_results", "_retired", "_signing", "key_id",
+                 "results_key_id")
 
     def __init__(
         self,
@@ -420,12 +424,14 @@ class Keyring:
         history: list[PublicKeyInfo] | None = None,
         created: str | None = None,
         results_key: Ed25519PrivateKey | None = None,
+        retired_results: Mapping[str, Ed25519PrivateKey] | None = None,
     ) -> None:
         if not isinstance(master, bytes) or len(master) < 16:
             raise KeyringError("the master secret is at least 16 bytes", field="master")
         self._master = master
         self._signing = signing_key
         self._results = results_key
+        self._retired = dict(retired_results or {})
         raw = _raw_public(signing_key)
         self.key_id = key_id(raw)
         public = {info.id: info for info in history or []}
@@ -467,7 +473,8 @@ class Keyring:
         if config.signing_key_file is not None:
             mtime = signing_path.stat().st_mtime
             created = iso(dt.datetime.fromtimestamp(int(mtime), dt.UTC))
-        return cls(master, signing, history, created, results)
+        return cls(master, signing, history, created, results,
+                   _retired_results(config.keys_dir, history))
 
     @classmethod
     def from_dir(cls, keys_dir: Path) -> Keyring:
@@ -478,8 +485,9 @@ class Keyring:
         results_path = keys_dir / RESULTS_FILE
         results = (_load_signing_key(results_path, "results key")
                    if results_path.exists() else None)
-        return cls(master, signing, _read_public_list(keys_dir / PUBLIC_FILE),
-                   results_key=results)
+        history = _read_public_list(keys_dir / PUBLIC_FILE)
+        return cls(master, signing, history, results_key=results,
+                   retired_results=_retired_results(keys_dir, history))
 
     def day_seed(self, ruleset: str, date: dt.date | str) -> bytes:
         """The secret seed of a day set (server-internal: never send it before reveal)."""
@@ -508,19 +516,39 @@ class Keyring:
         """
         return self._signing.sign(message).hex()
 
-    def results_signer(self) -> tuple[str, Ed25519PrivateKey]:
-        """The id and private key of the current results key (receipts, log heads);
-        :class:`KeyringError` when there is none yet (``daily keys init`` makes it).
+    def results_signer(self, named: str | None = None) -> tuple[str, Ed25519PrivateKey]:
+        """The id and private key of the current results key (receipts, log heads), or
+        of the results key ``named`` (the one a day's descriptor names, current or
+        retired); :class:`KeyringError` when there is none yet (``daily keys init``
+        makes it) or this keyring lacks the named one.
 
         >>> ring = Keyring(bytes(32), Ed25519PrivateKey.from_private_bytes(bytes(32)))
         >>> ring.results_signer()
         Traceback (most recent call last):
         ...
         daily.service.days.keyring.KeyringError: no results key yet: run `daily keys init`
+        >>> ring.results_signer("0123456789abcdef")
+        Traceback (most recent call last):
+        ...
+        daily.service.days.keyring.KeyringError: the results key 0123456789abcdef, named by \
+the day's descriptor, is not in keys/results.key nor keys/retired/
         """
+        if named is not None and named != self.results_key_id:
+            retired = self._retired.get(named)
+            if retired is None:
+                raise KeyringError(f"the results key {named}, named by the day's descriptor, "
+                                   "is not in keys/results.key nor keys/retired/")
+            return named, retired
         if self._results is None or self.results_key_id is None:
             raise KeyringError("no results key yet: run `daily keys init`")
         return self.results_key_id, self._results
+
+    def results_public(self) -> tuple[str, bytes] | None:
+        """The id and raw public key of the current results key (None without one): what
+        a ``day/2`` descriptor signed now names."""
+        if self._results is None or self.results_key_id is None:
+            return None
+        return self.results_key_id, _raw_public(self._results)
 
     def public_keys(self) -> list[dict[str, Any]]:
         """Every public key, oldest first, the current one of each purpose
@@ -531,6 +559,18 @@ class Keyring:
     def public_key_map(self) -> Mapping[str, bytes]:
         """Key id to raw public key bytes, for verification."""
         return {info.id: info.raw for info in self._public.values()}
+
+
+def _retired_results(keys_dir: Path, history: list[PublicKeyInfo]
+                     ) -> dict[str, Ed25519PrivateKey]:
+    """The retired results keys kept in ``retired/`` (they sign the days whose
+    descriptors name them), by id."""
+    out = {}
+    for info in history:
+        path = Path(keys_dir) / RETIRED_DIR / f"{info.id}.key"
+        if info.purpose == RESULTS and path.exists():
+            out[info.id] = _load_signing_key(path, "retired results key")
+    return out
 
 
 class KeyringLoader:

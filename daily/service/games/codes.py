@@ -50,19 +50,27 @@ def new_code() -> str:
 
 
 def parse_code(text: Any) -> str:
-    """The canonical form of a result code typed by a person."""
-    return parse_crockford(text, PREFIX, MAX_CODE_LENGTH, "result code", code="bad_result_code")
+    """The canonical form of a result code typed by a person: dashes optional (the
+    prefix's too: ``DD`` and 10 characters is the prefix and a code), spaces ignored.
+
+    >>> parse_code("DDMH2G1DYJSS"), parse_code("DD- MH2G1DYJSS"), parse_code("mh2g 1dyj ss")
+    ('DD-MH2G1DYJSS', 'DD-MH2G1DYJSS', 'DD-MH2G1DYJSS')
+    """
+    return parse_crockford(text, PREFIX, MAX_CODE_LENGTH, "result code", code="bad_result_code",
+                           length=CODE_LENGTH)
 
 
 def parse_crockford(
     text: Any, prefix: str, max_length: int, what: str, field: str = "code",
-    code: str = "invalid_field",
+    code: str = "invalid_field", length: int | None = None,
 ) -> str:
     """A typed code in canonical form: upper case, ``prefix`` + Crockford characters.
 
     Dashes and spaces are ignored, the prefix may be left out, ``I``/``L`` read as
-    ``1`` and ``O`` as ``0``. A text that is no such code is refused with the error
-    code ``code`` (``bad_group_code``, ...), naming ``field``.
+    ``1`` and ``O`` as ``0``; with ``length`` (the length of the codes made now), the
+    prefix's letters without its dash before ``length`` characters are the prefix. A
+    text that is no such code is refused with the error code ``code``
+    (``bad_group_code``, ...), naming ``field``.
 
     >>> parse_crockford("ch-k7m2 q9xd", "CH-", 8, "challenge code")
     'CH-K7M2Q9XD'
@@ -73,6 +81,10 @@ def parse_crockford(
     if body.startswith(prefix) and body[len(prefix) :].replace("-", "").replace(" ", ""):
         body = body[len(prefix) :]  # ("DD-" alone is the code "DD", as the schema reads it)
     body = body.replace("-", "").replace(" ", "")
+    letters = prefix.rstrip("-")
+    if length is not None and len(body) == len(letters) + length and body.startswith(letters) \
+            and not text.strip().upper().startswith(prefix):
+        body = body[len(letters):]
     out = []
     for ch in body:
         ch = _ALIASES.get(ch, ch)

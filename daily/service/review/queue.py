@@ -40,9 +40,10 @@ rebuild``) puts it back.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,8 +121,15 @@ class ReviewEntry:
     @property
     def decision(self) -> Decision:
         """The game's fair-play decision and its reason code, as the day's results log
-        records it (``verdict["decided_by"]`` says when an operator took it)."""
-        return Decision(self.state, self.reason_code)
+        records it (``verdict["decided_by"]`` says when an operator took it); a cleared
+        game has no reason (the hold's is history, not the decision).
+
+        >>> from daily.service.results.leaderboard import Result
+        >>> result = Result("g", "p", None, dt.date(2026, 11, 29), "yahtzee", 1, 0.0, "DD-1", "")
+        >>> ReviewEntry(CLEARED, result, {"reason_code": "scout_link"}, 0.0).decision
+        Decision(status='cleared', reason=None)
+        """
+        return Decision(self.state, None if self.state == CLEARED else self.reason_code)
 
     def to_json(self) -> dict[str, Any]:
         """The stored JSON form."""
@@ -174,9 +182,16 @@ class ReviewEntry:
 class ReviewQueue:
     """The review state of every board, on one Redis connection."""
 
-    def __init__(self, conn: redis.Redis, prefix: str = "dd:") -> None:
+    def __init__(self, conn: redis.Redis, prefix: str = "dd:",
+                 clock: Callable[[], dt.datetime] | None = None) -> None:
         self.conn = conn
         self.prefix = prefix
+        #: The service's clock (:func:`daily.service.clock.service_clock`): the time of
+        #: every hold and decision, so a demo clock's decisions carry its time.
+        self.clock = clock
+
+    def _now(self) -> float:
+        return self.clock().timestamp() if self.clock is not None else time.time()
 
     def key(self, date: str, ruleset: str) -> str:
         """The review hash of a board (same hash tag as the board)."""
@@ -246,7 +261,7 @@ class ReviewQueue:
         :data:`PENDING`); False if it was already in review (nothing changes)."""
         if state not in OPEN:
             raise ReviewError(f"a game enters review {PENDING} or {HELD}", field="state")
-        entry = ReviewEntry(state, result, dict(verdict), time.time())
+        entry = ReviewEntry(state, result, dict(verdict), self._now())
         key = self.key(result.date.isoformat(), result.ruleset)
         added = bool(self.conn.hsetnx(key, result.game_id, _dumps(entry.to_json())))
         if not added:  # a second delivery: finish what a first one may have left undone
@@ -273,7 +288,7 @@ class ReviewQueue:
         verdict = {**entry.verdict, "decided_by": "operator"}
         if note:
             verdict["operator_note"] = note
-        new = ReviewEntry(state, entry.result, verdict, time.time())
+        new = ReviewEntry(state, entry.result, verdict, self._now())
         key = self.key(entry.result.date.isoformat(), entry.result.ruleset)
         self.conn.hset(key, entry.result.game_id, _dumps(new.to_json()))
         return new

@@ -113,7 +113,7 @@ export function endScreen(game) {
       h("strong", { class: "final-total", "data-testid": "final-total", text: total })),
     versusBlock(game),
     rankBox, streakBox, chartBox, parBox,
-    auditBlock({ code, mode: game.mode }), actions, fallback, namePrompt(), challengeButton(game),
+    auditBlock({ code, mode: game.mode, date: game.date, ruleset: game.ruleset, receipt: result.receipt, accepted: result.accepted }), actions, fallback, namePrompt(), challengeButton(game),
     game.mode === "practice" ? analysisBlock(game) : null);
   const finish = (state) => {
     const done = (state && state.result) || {};

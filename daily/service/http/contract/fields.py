@@ -182,9 +182,10 @@ RulesetList = Annotated[
 GAME_ID_PATTERN = "^g_[0-9A-Za-z]{1,38}$"
 GameId = Annotated[str, Field(pattern=GAME_ID_PATTERN, examples=["g_0123456789abcdefghjk"])]
 
-#: A result code as people type it: ``DD-`` (optional), then 1 to 12 Crockford base32
-#: characters in either case (``I``/``L`` read as 1, ``O`` as 0), dashes anywhere.
-RESULT_CODE_PATTERN = "^(?:[Dd][Dd]-)?-*(?:[0-9A-TV-Za-tv-z]-*){1,12}$"
+#: A result code as people type it: ``DD-`` or ``DD`` (optional), then 1 to 12 Crockford
+#: base32 characters in either case (``I``/``L`` read as 1, ``O`` as 0), dashes and
+#: spaces anywhere.
+RESULT_CODE_PATTERN = "^ *(?:[Dd] *[Dd])?[ -]*(?:[0-9A-TV-Za-tv-z][ -]*){1,12}$"
 ResultCode = Annotated[
     str, Field(pattern=RESULT_CODE_PATTERN, max_length=40, examples=["DD-7K3M9QX2PA"])
 ]

@@ -494,16 +494,26 @@ class Leaderboard(Doc):
         ge=0, description="days of ranked play before a player's games stand on the top")
 
 
+class ResultsKeyDoc(Doc):
+    """The results key a ``day/2`` descriptor names (and signs)."""
+
+    id: str = Field(description="16 lowercase hex: the key id of public_key")
+    public_key: str = Field(description="64 lowercase hex: the raw Ed25519 public key")
+
+
 class Day(Doc):
     """A signed day descriptor (``docs/protocol.md``); ``seed`` once revealed."""
 
-    version: Literal["day/1"]
+    version: Literal["day/2", "day/1"]
     ruleset: str
     options: dict[str, Any]
     date: str
     generator: str
     commitment: str
     key_id: str
+    results_key: ResultsKeyDoc = omittable(
+        description="day/2: the results key that signs the day's receipts and log heads; "
+        "a receipt or head of the day signed by any other key is refused")
     signature: str
     status: DayStatus
     opens_at: str
@@ -592,7 +602,8 @@ class LogConsistency(Doc):
     old_size: int
     new_size: int
     path: list[str]
-    old: LogHead
+    old: LogHead | None = Field(description="the older head; null from the empty tree "
+                                "(from=0), whose root is SHA-256 of nothing")
     new: LogHead
 
 
