@@ -120,7 +120,6 @@ def test_own_add_checkpoint_request_is_consistent() -> None:
 
 
 def test_cosignature_of_another_text_fails() -> None:
-    _, witness = _keys()
     note = parse_note(OWN["cosigned_checkpoint"])
     line = note.signatures[-1]
     forged = parse_note(OWN["checkpoint"].replace("\n5\n", "\n6\n") + line.line())

@@ -64,10 +64,10 @@ class Checkpoint:
     def from_text(cls, text: str) -> Checkpoint:
         """Parse a note text; :class:`NoteError` names what is wrong.
 
-        >>> Checkpoint.from_text("log\\n007\\nAAAA\\n")
+        >>> Checkpoint.from_text("log\\n007\\nAAAA\\n")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        daily.audit.c2sp.note.NoteError: checkpoint: the size line '007' is not a decimal without leading zeroes
+        daily.audit.c2sp.note.NoteError: checkpoint: the size line '007' is not a decimal ...
         """
         if not text.endswith("\n"):
             raise NoteError("does not end with a newline", field="checkpoint")
