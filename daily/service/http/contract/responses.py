@@ -442,6 +442,8 @@ class PublicKey(Doc):
     purpose: Literal["descriptors", "results"] = Field(
         description="descriptors: signs day descriptors; results: signs receipts and the "
                     "signed heads of the days' results logs")
+    vkey: str = omittable(description="a results key: its C2SP signed-note verifier key, "
+                                      "which signs the days' checkpoints")
 
 
 class Keys(Doc):
