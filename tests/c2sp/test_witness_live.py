@@ -168,7 +168,7 @@ def test_a_witness_that_is_down_is_pending_and_the_job_retries(
            "DAILY_WITNESSES": f"{witnesses[0].vkey} http://127.0.0.1:9"}
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    with pytest.raises(WitnessesPending, match="witness1.example/w"):
+    with pytest.raises(WitnessesPending, match=r"witness1\.example/w"):
         cosign_checkpoint(DATE, RULESET, size)
     monkeypatch.setenv("DAILY_WITNESSES", f"{witnesses[0].vkey} {witnesses[0].url}")
     assert cosign_checkpoint(DATE, RULESET, size)["cosigned"] == [
