@@ -48,6 +48,7 @@ def register(subparsers: Any) -> None:
                          help="a witness's vkey (repeatable)")
     monitor.add_argument("--quorum", type=int, help="cosignatures required (default: all)")
     monitor.add_argument("--days", type=int, default=7, help="days back to follow (default 7)")
+    monitor.add_argument("--today", help="the date to count --days back from (default: today)")
     monitor.set_defaults(handler=_monitor)
 
 
@@ -74,6 +75,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _monitor(args: argparse.Namespace) -> int:
+    from daily.dice import parse_date
     from daily.witness.monitor import run_monitor
 
-    return run_monitor(args.url, args.dir, args.witness, args.quorum, args.days)
+    today = parse_date(args.today) if args.today else None
+    return run_monitor(args.url, args.dir, args.witness, args.quorum, args.days, today)
