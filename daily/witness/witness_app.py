@@ -89,7 +89,7 @@ def serve(path: Path, host: str, port: int, threads: int = 4) -> None:
 
     app = create_app(path)
 
-    class _Witness(BaseApplication):  # type: ignore[misc]
+    class _Witness(BaseApplication):
         def load_config(self) -> None:
             settings = {"bind": f"{host}:{port}", "workers": 1, "threads": threads,
                         "worker_class": "gthread", "accesslog": None,
