@@ -91,5 +91,6 @@ def keys() -> dict[str, Any]:
     for key in keys:
         if key["purpose"] == "results":
             key["vkey"] = results_vkey(config, bytes.fromhex(key["public_key"]))
-    return {"keys": keys}
+    # The witnesses whose cosignatures the web page requires on a day's checkpoint.
+    return {"keys": keys, "witnesses": [vkey for vkey, _ in config.witnesses]}
 

@@ -5,6 +5,7 @@
 // browser whose WebCrypto has it; without it the path is still checked and the page
 // says the signatures were not.
 import * as api from "./api.js";
+import { checkCheckpoint } from "./checkpoint.js";
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
 
@@ -92,7 +93,8 @@ export function auditBlock(result) {
   const box = h("p", { class: "audit muted", "data-testid": "audit", hidden: true });
   const show = (state, text) => {
     box.dataset.state = state;
-    box.className = `audit ${state === "bad" ? "warn-note" : state === "ok" ? "" : "muted"}`;
+    const warn = state === "bad" || state === "fork" || state === "unwitnessed";
+    box.className = `audit ${warn ? "warn-note" : state === "ok" ? "" : "muted"}`;
     box.textContent = text;
     box.hidden = false;
   };
@@ -108,11 +110,19 @@ export function auditBlock(result) {
     }
     if (!globalThis.crypto || !crypto.subtle) { show("unavailable", t("log_no_crypto")); return; }
     try {
-      const { keys } = await api.getKeys();
-      const state = await checkProof(proof, keys || []);
-      const where = { index: proof.index + 1, size: proof.head.size };
+      const { keys, witnesses } = await api.getKeys();
+      let state = await checkProof(proof, keys || []);
+      if (state === "ok") {
+        // The head must be the day's checkpoint, cosigned by the page's witnesses and
+        // consistent with the last one this browser saw.
+        const seen = await checkCheckpoint(proof.head, keys || [], witnesses || []);
+        state = seen === "unsigned" ? "unsigned" : seen;
+      }
+      const where = { index: proof.index + 1, size: proof.head.size, count: (witnesses || []).length };
       show(state, state === "ok" ? t("log_in", where)
-        : state === "unsigned" ? t("log_in_unsigned", where) : t("log_bad"));
+        : state === "unsigned" ? t("log_in_unsigned", where)
+        : state === "fork" ? t("log_fork", where)
+        : state === "unwitnessed" ? t("log_unwitnessed", where) : t("log_bad"));
     } catch {
       show("unavailable", t("log_no_crypto"));
     }

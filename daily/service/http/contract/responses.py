@@ -450,6 +450,9 @@ class Keys(Doc):
     """Every key that signed a descriptor, a receipt or a log head."""
 
     keys: list[PublicKey]
+    witnesses: list[str] = omittable(
+        description="the vkeys of the witnesses (DAILY_WITNESSES) whose cosignatures the web "
+                    "page requires on a day's checkpoint")
 
 
 class LogHead(Doc):
