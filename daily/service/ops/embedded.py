@@ -61,6 +61,7 @@ from daily.errors import StateError
 from daily.rules import get_ruleset
 from daily.service.clock import MIN_DEMO_DAY_MINUTES, DemoClock
 from daily.service.config import DEMO_CLOCK_FILE, Config
+from daily.service.ops.demo_witness import demo_witness
 from daily.service.ops.supervisor import (
     START_TIMEOUT,
     STOP_TIMEOUT,
@@ -440,6 +441,11 @@ class EmbeddedStack:
         env["REDIS_URL"] = redis_url
         self._build_tables_now(env)
         python = sys.executable
+        if self.config.demo_clock is not None:  # a local witness cosigns the demo's logs
+            spec, entry = demo_witness(self.config, env, free_port())
+            env["DAILY_WITNESSES"] = entry
+            self.supervisor.start(spec)
+            self.say(f"demo witness: {entry}")
         for name, argv in (("results", ["worker", "results"]), ("worker", ["worker"]),
                            ("scheduler", ["scheduler"])):
             self.supervisor.start(ChildSpec(name, [python, "-m", "daily", *argv], env))
