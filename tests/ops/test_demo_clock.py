@@ -94,6 +94,9 @@ def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
 
         (tmp_path / "checkpoint.txt").write_bytes(
             wait_until(cosigned, 60, 0.5, "the demo witness did not cosign the checkpoint"))
+        tiles = serve.data_dir / "demo" / "archive" / "tlog" / date / "yahtzee"
+        wait_until(lambda: (tiles / f"tile/0/000.p/{head['size']}").exists(), 60, 0.5,
+                   "the tiles of the demo day were not written")
         verify = subprocess.run(
             [sys.executable, "-m", "daily", "verify-day", date, "yahtzee",
              "--descriptor", str(tmp_path / "day.json"), "--keys", str(tmp_path / "keys.json"),

@@ -19,8 +19,9 @@ prefixed ``x``.
 
 from __future__ import annotations
 
+import itertools
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from daily.audit.merkle import MerkleTree
 
@@ -52,10 +53,11 @@ def tile_path(level: int, index: int, width: int = WIDTH) -> str:
     return f"tile/{name}/{encode_index(index)}{suffix}"
 
 
-def tiles(tree: MerkleTree, entries: Sequence[bytes], size: int) -> Iterator[tuple[str, bytes]]:
+def tiles(tree: MerkleTree, entries: Iterable[bytes], size: int) -> Iterator[tuple[str, bytes]]:
     """Every tile and entry bundle of the tree of the first ``size`` leaves (of ``tree``
-    and ``entries``, which may hold more): ``(path, bytes)``."""
-    if size > tree.size or size > len(entries):
+    and ``entries``, which may hold more; read as they come, 256 at a time):
+    ``(path, bytes)``."""
+    if size > tree.size:
         raise ValueError(f"a tree of {tree.size} leaves has no tiles of size {size}")
     level = 0
     while True:
@@ -70,9 +72,17 @@ def tiles(tree: MerkleTree, entries: Sequence[bytes], size: int) -> Iterator[tup
         level += 1
         if count < WIDTH:
             break
-    for start in range(0, size, WIDTH):
-        end = min(start + WIDTH, size)
-        yield tile_path(-1, start // WIDTH, end - start), bundle(entries[start:end])
+    batch: list[bytes] = []
+    index = 0
+    for entry in itertools.islice(entries, size):
+        batch.append(entry)
+        if len(batch) == WIDTH:
+            yield tile_path(-1, index, WIDTH), bundle(batch)
+            batch, index = [], index + 1
+    if index * WIDTH + len(batch) != size:
+        raise ValueError(f"{index * WIDTH + len(batch)} entries for a tree of {size}")
+    if batch:
+        yield tile_path(-1, index, len(batch)), bundle(batch)
 
 
 def bundle(entries: Sequence[bytes]) -> bytes:

@@ -61,7 +61,7 @@ from daily.audit.signing import SignedHead, sign_head, sign_receipt
 from daily.errors import StateError
 from daily.service import keymap
 from daily.service.atomicfile import write_atomic
-from daily.service.audit.checkpoints import DayCheckpoints, request_cosignatures
+from daily.service.audit.checkpoints import DayCheckpoints, after_head
 from daily.service.audit.receipts import accepted_of
 from daily.service.config import Config
 from daily.service.days.keyring import Keyring
@@ -246,8 +246,6 @@ class DayLog:
         checkpoints = DayCheckpoints(self.conn, self.config, self.day, self.ruleset)
         checkpoints.publish(head, key)
         self.write_files()
-        checkpoints.write_tiles(self.tree(size), (
-            line for chunk in self.chunks() for line in chunk.splitlines()), size)
         return head
 
     def write_files(self) -> tuple[Path, Path]:
@@ -389,7 +387,7 @@ class DayLog:
             if latest is None or latest.size != self.size():
                 signed = self._publish(keyring, now)
         if signed is not None:
-            request_cosignatures(self.config, self.day, self.ruleset, signed.size)
+            after_head(self.config, self.day, self.ruleset, signed.size)
         return {"date": self.day.isoformat(), "ruleset": self.ruleset, "size": self.size(),
                 "appended": appended, "signed": signed.size if signed else None}
 
