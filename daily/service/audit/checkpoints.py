@@ -16,7 +16,7 @@ Storage (:mod:`daily.service.keymap`, ``P audit:{D:R}:<part>``)::
 Beside the archive, ``<archive>/tlog/<D>/<R>/`` holds the log as C2SP tiles
 (``checkpoint``, ``tile/...``), static files nginx serves at ``/tlog/<D>/<R>/``, written
 by the job :func:`workers.cosign.write_tiles` after each new head (a million games take
-about 8 s: off the close's path).
+8 to 13 s, ``bench/tiles.py``: off the close's path).
 
 >>> deployment_name(None), deployment_name("https://dice.example/play")
 ('daily-dice.localhost', 'dice.example/play')
