@@ -25,6 +25,7 @@ by the job :func:`workers.cosign.write_tiles` after each new head (a million gam
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 from collections.abc import Iterable
 from pathlib import Path
@@ -43,6 +44,7 @@ from daily.service import keymap
 from daily.service.atomicfile import write_atomic
 from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE, queue_redis_from_config
+from daily.service.results.archive import archive_path
 
 log = logging.getLogger(__name__)
 
@@ -137,10 +139,53 @@ class DayCheckpoints:
         return base
 
     def write_checkpoint_file(self, size: int) -> None:
-        """Rewrite ``<tiles>/checkpoint`` with the cosigned checkpoint of ``size``."""
+        """Rewrite ``<tiles>/checkpoint`` with the cosigned checkpoint of ``size``, and
+        the file of every checkpoint beside the archive."""
         note = self.cosigned(size)
         if note is not None:
             write_atomic(self.tiles_dir() / "checkpoint", [note.encode()])
+        self.save()
+
+    def sizes(self) -> list[int]:
+        """The sizes of the checkpoints signed, smallest first."""
+        return sorted(int(k) for k in self.conn.hkeys(self.key("checkpoints")))
+
+    def file(self, archive: Path | None = None) -> Path:
+        """``<archive>/<D>/<R>.checkpoints.jsonl``: every checkpoint with its
+        cosignatures, one JSON line each (``{"size", "checkpoint"}``)."""
+        base = archive or archive_path(self.config.archive_dir, self.day.isoformat(),
+                                       self.ruleset)
+        return base.with_suffix(".checkpoints.jsonl")
+
+    def save(self) -> Path:
+        """Write :meth:`file` (atomic replace)."""
+        lines = []
+        for size in self.sizes():
+            note = self.cosigned(size)
+            if note is not None:
+                doc = {"size": size, "checkpoint": note.encode().decode()}
+                lines.append(json.dumps(doc, ensure_ascii=False).encode() + b"\n")
+        return write_atomic(self.file(), lines)
+
+    def restore(self, archive: Path | None = None) -> int:
+        """Put the checkpoints and the cosignatures of the configured witnesses back in
+        Redis from :meth:`file` (``daily rebuild``); the number restored."""
+        path = self.file(archive)
+        if not path.exists():
+            return 0
+        witnesses = [(text, VerifierKey.parse(text)) for text, _ in self.config.witnesses]
+        count = 0
+        for line in path.read_bytes().splitlines():
+            doc = json.loads(line)
+            size, note = int(doc["size"]), parse_note(doc["checkpoint"])
+            signed = Note(note.text, note.signatures[:1])
+            self.conn.hset(self.key("checkpoints"), str(size), signed.encode())
+            for sig in note.signatures[1:]:
+                for text, vkey in witnesses:
+                    if sig.made_by(vkey):
+                        self.add_cosignature(size, text, sig.line())
+            count += 1
+        return count
 
 
 def after_head(config: Config, day: dt.date, ruleset: str, size: int) -> list[str]:

@@ -246,6 +246,7 @@ class DayLog:
         checkpoints = DayCheckpoints(self.conn, self.config, self.day, self.ruleset)
         checkpoints.publish(head, key)
         self.write_files()
+        checkpoints.save()
         return head
 
     def write_files(self) -> tuple[Path, Path]:
@@ -291,6 +292,7 @@ class DayLog:
             pipe.rpush(self.key("heads"), *(
                 json.dumps(h.to_json(), separators=(",", ":")) for h in heads))
             pipe.execute()
+        DayCheckpoints(self.conn, self.config, self.day, self.ruleset).restore(archive)
         return len(leaves)
 
     # -- what the service knows of the day ------------------------------------------
