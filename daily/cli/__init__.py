@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "daily.cli.keys_commands",
     "daily.cli.strategy_commands",
     "daily.cli.fairplay_commands",
+    "daily.cli.witness_commands",
 )
 
 

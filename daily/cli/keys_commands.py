@@ -7,7 +7,9 @@ With ``--head`` and ``--log`` (``GET .../head`` and ``GET .../log``) it also aud
 day's results log (:mod:`daily.audit.day_audit`) and prints the board it recomputed;
 ``--old-head`` checks that the log only grew since an earlier head, ``--proof`` checks
 one game's proof (``GET /api/v1/results/<code>/proof``), ``--receipt`` (repeatable)
-that the result of a receipt a player was given is in the log.
+that the result of a receipt a player was given is in the log, ``--checkpoint`` the
+day's C2SP checkpoint (``GET .../checkpoint``): its results-key signature and at least
+``--quorum`` cosignatures of the ``--witness`` keys (:mod:`daily.cli.checkpoint_check`).
 It prints each check it made. Exit status: 0 verified, 1 a check failed (one line on
 stderr saying which), 2 bad input (unreadable file, malformed JSON, bad date).
 
@@ -40,6 +42,7 @@ from daily.audit.day_audit import (
 )
 from daily.audit.proof import InclusionProof
 from daily.audit.signing import SignedHead
+from daily.cli.checkpoint_check import check_checkpoint_file
 from daily.dice import parse_date, parse_seed_hex
 from daily.rules import canonical_name
 from daily.service.config import load_config
@@ -110,6 +113,17 @@ def register(subparsers: Any) -> None:
         "--receipt", action="append", default=[], metavar="FILE",
         help="a receipt you were given (the result object of the finish, or of GET "
              "/results/<code>, as JSON): its result must be in --log (repeatable)",
+    )
+    verify.add_argument(
+        "--checkpoint", help="the day's checkpoint with its cosignatures (GET .../checkpoint)"
+    )
+    verify.add_argument(
+        "--witness", action="append", default=[], metavar="VKEY",
+        help="a witness's vkey whose cosignature counts (repeatable)",
+    )
+    verify.add_argument(
+        "--quorum", type=int, metavar="K",
+        help="valid witness cosignatures the checkpoint needs (default: every --witness)",
     )
     verify.add_argument(
         "--jobs", type=int, default=1, metavar="N",
@@ -207,6 +221,10 @@ def _verify_day(args: argparse.Namespace) -> int:
         audited = None
         if auditing:
             audited = _audit(report, head, old_head, proof, args.log, args.jobs, receipts)
+        if args.checkpoint is not None or args.witness or args.quorum is not None:
+            for line in check_checkpoint_file(args.checkpoint, report, date, ruleset,
+                                              args.witness, args.quorum, head):
+                print(line)
     except VerificationFailed as exc:
         sys.stdout.flush()
         print(f"daily: verification failed: {exc}", file=sys.stderr)

@@ -49,6 +49,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_MASTER_SECRET_FILE`` | file holding it | ``<data>/keys/master.secret`` |
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
 | ``DAILY_RESULTS_KEY_FILE`` | current results key (receipts, heads; PEM) | in ``<data>/keys/`` |
+| ``DAILY_WITNESSES`` | witnesses that cosign checkpoints: ``VKEY URL``, comma-separated | none |
 
 (1) ``off`` when ``DAILY_RATE_LIMIT`` is ``off``, unless set.
 
@@ -110,6 +111,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from daily.audit.c2sp.note import COSIGNATURE_V1, NoteError, VerifierKey
 from daily.errors import DailyError
 from daily.fairplay.coverage import CHECKS, uncovered
 from daily.rules import canonical_name
@@ -224,6 +226,9 @@ class Config:
     passkey_origin: str | None = None
     #: ``DAILY_PASSKEY_RP_ID``: the relying-party id (``None``: the origin's host).
     passkey_rp_id: str | None = None
+    #: ``DAILY_WITNESSES``: (cosignature/v1 vkey, base URL) of each witness the seal
+    #: submits its checkpoints to.
+    witnesses: tuple[tuple[str, str], ...] = ()
 
     def rulesets_on(self, day: dt.date) -> tuple[str, ...]:
         """The daily sets of ``day``: the everyday ones, plus the special on its day."""
@@ -302,6 +307,34 @@ def _names(env: Mapping[str, str], name: str, default: str) -> tuple[str, ...]:
         return tuple(canonical_name(r.strip()) for r in raw.split(",") if r.strip())
     except DailyError as exc:
         raise ConfigError(exc.message, field=name) from None
+def _witnesses(raw: str) -> tuple[tuple[str, str], ...]:
+    """``DAILY_WITNESSES``: comma-separated ``VKEY URL`` pairs (a cosignature/v1 vkey,
+    a space, the witness's http(s) base URL).
+
+    >>> _witnesses("w.example+1234abcd+BA== http://w")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    daily.service.config.ConfigError: DAILY_WITNESSES: entry 1: vkey: is not an Ed25519 ...
+    """
+    out = []
+    for number, item in enumerate((x.strip() for x in raw.split(",") if x.strip()), start=1):
+        vkey, _, url = item.partition(" ")
+        url = url.strip().rstrip("/")
+        try:
+            parsed = VerifierKey.parse(vkey)
+        except NoteError as exc:
+            raise ConfigError(f"entry {number}: {exc}", field="DAILY_WITNESSES") from None
+        if parsed.sig_type != COSIGNATURE_V1:
+            raise ConfigError(f"entry {number}: is not a witness's cosignature/v1 vkey",
+                              field="DAILY_WITNESSES")
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ConfigError(f"entry {number}: {url!r} is not an http(s) URL",
+                              field="DAILY_WITNESSES")
+        out.append((str(parsed), url))
+    return tuple(out)
+
+
 def _public_url(raw: str | None) -> str | None:
     """``DAILY_PUBLIC_URL`` without its trailing slash; it must be an http(s) URL.
 
@@ -460,6 +493,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         passkey_rp_id=_rp_id(env.get("DAILY_PASSKEY_RP_ID")),
         provisional_days=_int(env, "DAILY_PROVISIONAL_DAYS", 7, 0, 365),
         public_top_requires_passkey=_switch(env, "DAILY_PUBLIC_TOP_REQUIRES_PASSKEY", True),
+        witnesses=_witnesses(env.get("DAILY_WITNESSES", "")),
     )
     missing = uncovered(config.all_daily_rulesets, config.fairplay_rulesets)
     if missing:

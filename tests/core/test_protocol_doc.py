@@ -40,7 +40,7 @@ def test_box_orders_match_the_rulesets():
 
 
 def test_vector_files_are_listed():
-    for name in ("dice-v1.json", "day-seed-v1.json", "logs-v1.json"):
+    for name in ("dice-v1.json", "day-seed-v1.json", "logs-v1.json", "c2sp-vectors.json"):
         assert f"seeds/{name}" in DOC
         json.loads((Path(__file__).resolve().parents[2] / "seeds" / name).read_text())
 

@@ -85,15 +85,31 @@ def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
         with urllib.request.urlopen(f"{serve.base}/api/v1/days/{date}/yahtzee/log",
                                     timeout=10) as response:
             (tmp_path / "log.jsonl").write_bytes(response.read())
+        # The demo's local witness cosigns the day's checkpoint (the cosign job).
+        (witness,) = call(serve, "GET", "/keys")["witnesses"]
+
+        def cosigned() -> bytes | None:
+            with urllib.request.urlopen(
+                    f"{serve.base}/api/v1/days/{date}/yahtzee/checkpoint", timeout=10) as answer:
+                body = answer.read()
+            return body if body.count("\u2014".encode()) == 2 else None
+
+        (tmp_path / "checkpoint.txt").write_bytes(
+            wait_until(cosigned, 60, 0.5, "the demo witness did not cosign the checkpoint"))
+        tiles = serve.data_dir / "demo" / "archive" / "tlog" / date / "yahtzee"
+        wait_until(lambda: (tiles / f"tile/0/000.p/{head['size']}").exists(), 60, 0.5,
+                   "the tiles of the demo day were not written")
         verify = subprocess.run(
             [sys.executable, "-m", "daily", "verify-day", date, "yahtzee",
              "--descriptor", str(tmp_path / "day.json"), "--keys", str(tmp_path / "keys.json"),
              "--game", str(tmp_path / "game.json"), "--head", str(tmp_path / "head.json"),
-             "--log", str(tmp_path / "log.jsonl")],
+             "--log", str(tmp_path / "log.jsonl"),
+             "--checkpoint", str(tmp_path / "checkpoint.txt"), "--witness", witness],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
         )
         assert verify.returncode == 0, verify.stdout + verify.stderr
         assert f"results log of {head['size']} leaves" in verify.stdout, verify.stdout
+        assert "cosigned by 1 of 1 witnesses" in verify.stdout, verify.stdout
         # The revealed demo day gets its public ceiling (the job ran on the demo clock).
         ceiling = wait_until(
             lambda: call(serve, "GET", f"/leaderboards/{date}/yahtzee")["ceiling"], 120, 0.5,

@@ -45,6 +45,20 @@ def run_worker_burst(config: Config) -> subprocess.CompletedProcess[str]:
     )
 
 
+def assert_checkpoint(client: Any, head: SignedHead, query: str = "") -> None:
+    """``GET .../checkpoint`` is ``head`` as a C2SP checkpoint of the results key."""
+    from daily.audit.c2sp.checkpoint import VerifierKey, open_checkpoint
+
+    answer = client.get(f"/api/v1/days/2026-11-29/yahtzee/checkpoint{query}")
+    assert answer.status_code == 200 and answer.headers["Content-Type"] == \
+        "text/plain; charset=utf-8"
+    vkeys = [VerifierKey.parse(k["vkey"]) for k in client.get("/api/v1/keys").get_json()["keys"]
+             if k["purpose"] == "results"]
+    found, _ = open_checkpoint(answer.data, vkeys)
+    assert (found.origin.endswith("/2026-11-29/yahtzee"), found.size, found.root) == (
+        True, head.size, head.root_bytes)
+
+
 def ranked(player: Player) -> dict[str, Any]:
     return player.call("POST", "/games", {"ruleset": "yahtzee", "date": "2026-11-29",
                                           "mode": "ranked"}).get_json()
@@ -121,7 +135,8 @@ def run_jobs(config: Config, *calls: tuple[str, tuple[Any, ...]]) -> None:
     jobs = [queue.enqueue_call(func, args=args) for func, args in calls]
     env = dict(os.environ, REDIS_URL=config.redis_url or "", DAILY_KEY_PREFIX=PREFIX,
                DAILY_DATA_DIR=str(config.data_dir), PYTHONPATH=str(ROOT),
-               DAILY_RULESETS="yahtzee", DAILY_PAR_JOBS="off")
+               DAILY_RULESETS="yahtzee", DAILY_PAR_JOBS="off",
+               DAILY_PUBLIC_URL=config.public_url or "")
     subprocess.run([sys.executable, "-m", "rq.cli", "worker", "--burst", "--quiet", "--url",
                     config.redis_url or "", DAYS_QUEUE], cwd=ROOT, env=env, check=True,
                    timeout=120)
@@ -138,7 +153,8 @@ def results_key(client: Any) -> Ed25519PublicKey:
 
 def review_decide(config: Config, game_id: str, decision: str) -> str:
     env = dict(os.environ, REDIS_URL=config.redis_url or "", DAILY_KEY_PREFIX=PREFIX,
-               DAILY_DATA_DIR=str(config.data_dir), PYTHONPATH=str(ROOT))
+               DAILY_DATA_DIR=str(config.data_dir), PYTHONPATH=str(ROOT),
+               DAILY_PUBLIC_URL=config.public_url or "")
     done = subprocess.run([sys.executable, "-m", "daily", "review", decision, game_id],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -231,6 +247,9 @@ def test_receipts_the_signed_log_at_the_close_proofs_and_a_re_review(
     assert proof.verifies() and proof.head == head and proof.leaf.code == code
     assert verify_receipt(public, proof.leaf.accepted, proof.leaf.receipt)  # type: ignore[arg-type]
 
+    # The head as a C2SP checkpoint, signed by the results key's vkey of /keys.
+    assert_checkpoint(client, head)
+
     # Anyone can audit the day offline from what the API serves.
     files = {}
     for name, path in (("descriptor", "/days/2026-11-29/yahtzee"), ("keys", "/keys"),
@@ -256,6 +275,8 @@ def test_receipts_the_signed_log_at_the_close_proofs_and_a_re_review(
     later = SignedHead.from_json(client.get("/api/v1/days/2026-11-29/yahtzee/head").get_json())
     assert later.size == 4 and verify_head(public, later)
     assert client.get("/api/v1/days/2026-11-29/yahtzee/head?size=3").get_json() == head.to_json()
+    assert_checkpoint(client, later)
+    assert_checkpoint(client, head, "?size=3")
     link = client.get("/api/v1/days/2026-11-29/yahtzee/consistency?from=3").get_json()
     assert ConsistencyProof.from_json({k: link[k] for k in ("version", "old_size", "new_size",
                                                             "path")}).verifies(

@@ -301,6 +301,7 @@ def test_rebuild_restores_a_lost_results_log_from_its_files(
 ) -> None:
     """Redis loses the sealed log: ``daily rebuild`` puts it back from the files beside
     the archive (the same leaves and heads), and refuses a truncated file."""
+    from daily.service.audit.checkpoints import DayCheckpoints
     from daily.service.audit.day_log import DayLog
     from daily.service.days.keyring import init_keys
 
@@ -311,6 +312,7 @@ def test_rebuild_restores_a_lost_results_log_from_its_files(
     day_log = DayLog(redis_client, config, dt.date(2026, 11, 29), "yahtzee")
     heads, leaves = day_log.heads(), list(day_log.leaves())
     assert len(leaves) == 4 and heads[-1].size == 4
+    sealed_checkpoint = DayCheckpoints(redis_client, config, day_log.day, "yahtzee").signed(4)
     code = leaves[0].code
     proof = day_log.proof(code)
 
@@ -332,6 +334,8 @@ def test_rebuild_restores_a_lost_results_log_from_its_files(
     assert "restored the results log of 2026-11-29 yahtzee: 4 leaves" in cli.stdout
     assert day_log.heads() == heads and list(day_log.leaves()) == leaves
     assert day_log.proof(code) == proof
+    checkpoint = DayCheckpoints(redis_client, config, day_log.day, "yahtzee").signed(4)
+    assert checkpoint is not None and checkpoint == sealed_checkpoint
 
     log_path, _ = day_log.files()
     log_path.write_bytes(b"".join(log_path.read_bytes().splitlines(keepends=True)[:3]))

@@ -64,6 +64,7 @@ from daily.audit.signing import SignedHead, sign_head, sign_receipt
 from daily.errors import StateError
 from daily.service import keymap
 from daily.service.atomicfile import write_atomic
+from daily.service.audit.checkpoints import DayCheckpoints, after_head
 from daily.service.audit.receipts import accepted_of
 from daily.service.config import Config
 from daily.service.days.descriptors import published_results_key
@@ -264,7 +265,10 @@ class DayLog:
         head = sign_head(key, self.day.isoformat(), self.ruleset, size,
                          self.tree(size).root(), instant(now))
         self.conn.rpush(self.key("heads"), json.dumps(head.to_json(), separators=(",", ":")))
+        checkpoints = DayCheckpoints(self.conn, self.config, self.day, self.ruleset)
+        checkpoints.publish(head, key)
         self.write_files()
+        checkpoints.save()
         return head
 
     def write_files(self) -> tuple[Path, Path]:
@@ -312,6 +316,7 @@ class DayLog:
             pipe.rpush(self.key("heads"), *(
                 json.dumps(h.to_json(), separators=(",", ":")) for h in heads))
             pipe.execute()
+        DayCheckpoints(self.conn, self.config, self.day, self.ruleset).restore(archive)
         return len(leaves)
 
     # -- what the service knows of the day ------------------------------------------
@@ -407,6 +412,8 @@ class DayLog:
             signed = None
             if latest is None or latest.size != self.size():
                 signed = self._publish(keyring, now)
+        if signed is not None:
+            after_head(self.config, self.day, self.ruleset, signed.size)
         return {"date": self.day.isoformat(), "ruleset": self.ruleset, "size": self.size(),
                 "appended": appended, "signed": signed.size if signed else None}
 

@@ -1,4 +1,4 @@
-"""``/days/<date>/<ruleset>/head|log|consistency`` and ``/results/<code>/proof``.
+"""``/days/<date>/<ruleset>/head|checkpoint|log|consistency`` and ``/results/<code>/proof``.
 
 The signed log of a closed day set (:mod:`daily.service.audit.day_log`). Before its
 close they answer 409 ``log_not_sealed`` with ``available_at``, when the head will
@@ -18,6 +18,7 @@ from flask import Blueprint, Response, request
 from daily.audit.proof import ConsistencyProof
 from daily.dice import parse_date
 from daily.rules import canonical_name
+from daily.service.audit.checkpoints import DayCheckpoints
 from daily.service.audit.day_log import DayLog, head_expected_at
 from daily.service.clock import iso
 from daily.service.days.descriptors import FIRST_DAY, published_from
@@ -78,6 +79,36 @@ def head(date: str, ruleset: str, query: HeadQuery) -> dict[str, Any]:
             raise _not_sealed(log.day, log.ruleset)
         raise NotFound(f"no head of {query.size} leaves", code="no_such_head", field="size")
     return found.to_json()
+
+
+#: The media type of ``GET .../checkpoint`` (C2SP tlog-checkpoint).
+CHECKPOINT_TEXT = "text/plain; charset=utf-8"
+
+
+@bp.get("/days/<date>/<ruleset>/checkpoint")
+@operation(None, path={"date": Date, "ruleset": RulesetName}, query=HeadQuery,
+           errors=(404, 409), media_type=CHECKPOINT_TEXT)
+def checkpoint(date: str, ruleset: str, query: HeadQuery) -> Response:
+    """The latest head (or the head of ``size``) as a C2SP checkpoint: a signed note
+    (``text/plain``) signed by the results key, with every witness cosignature collected.
+
+    Its origin is ``<deployment>/<date>/<ruleset>``; the results key's note key name is
+    ``<deployment>`` (its ``vkey`` in ``GET /keys``).
+    """
+    log = _day_log(date, ruleset)
+    found = log.head(query.size)
+    if found is None:
+        if log.latest() is None:
+            raise _not_sealed(log.day, log.ruleset)
+        raise NotFound(f"no head of {query.size} leaves", code="no_such_head", field="size")
+    note = DayCheckpoints(log.conn, log.config, log.day, log.ruleset).cosigned(found.size)
+    if note is None:
+        raise NotFound(f"the head of {found.size} leaves has no checkpoint (signed before "
+                       "checkpoints existed)", code="no_such_head", field="size")
+    response = Response(note.encode(), mimetype="text/plain")
+    response.headers["Content-Type"] = CHECKPOINT_TEXT
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/days/<date>/<ruleset>/log")

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
+from daily.service.audit.checkpoints import results_vkey
 from daily.service.days.descriptors import FIRST_DAY, DayDescriptors
 from daily.service.days.keyring import Keyring, KeyringError, KeyringLoader
 from daily.service.http.contract.bodies import DaysQuery
@@ -85,5 +86,11 @@ def days(query: DaysQuery) -> dict[str, Any]:
 @operation(Keys, errors=(503,), needs_redis=False)
 def keys() -> dict[str, Any]:
     """Every public key that signed a descriptor, the current one ``active``."""
-    return {"keys": descriptors().keyring.public_keys()}
+    config = current_services().config
+    keys = descriptors().keyring.public_keys()
+    for key in keys:
+        if key["purpose"] == "results":
+            key["vkey"] = results_vkey(config, bytes.fromhex(key["public_key"]))
+    # The witnesses whose cosignatures the web page requires on a day's checkpoint.
+    return {"keys": keys, "witnesses": [vkey for vkey, _ in config.witnesses]}
 

@@ -69,6 +69,7 @@ from daily.errors import StateError
 from daily.rules import get_ruleset
 from daily.service.clock import MIN_DEMO_DAY_MINUTES, DemoClock
 from daily.service.config import DEMO_CLOCK_FILE, Config
+from daily.service.ops.demo_witness import demo_witness
 from daily.service.ops.supervisor import (
     START_TIMEOUT,
     STOP_TIMEOUT,
@@ -470,6 +471,11 @@ class EmbeddedStack:
         # The web server first: on a first start every process compiles its imports at
         # once, and the page is what a player waits for.
         quiet = [] if self.access_log else ["--quiet"]
+        if self.config.demo_clock is not None:  # a local witness cosigns the demo's logs
+            spec, entry = demo_witness(self.config, env, free_port())
+            env["DAILY_WITNESSES"] = entry
+            self.supervisor.start(spec)
+            self.say(f"demo witness: {entry}")
         host, port_web = self.config.host, self.config.port
         web_env = {**env, "PROMETHEUS_MULTIPROC_DIR": self._metrics_dir(env)}
         if any(spec.name == "first-start preparation" for spec in preparation):

@@ -15,6 +15,7 @@
 // close the leaf in the log must be that receipt's result, or the page says the log
 // leaves it out.
 import * as api from "./api.js";
+import { checkCheckpoint } from "./checkpoint.js";
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
 
@@ -142,7 +143,8 @@ export function auditBlock(result) {
   const box = h("p", { class: "audit muted", "data-testid": "audit", hidden: true });
   const show = (state, text) => {
     box.dataset.state = state;
-    box.className = `audit ${state === "bad" || state === "missing" ? "warn-note" : state === "ok" ? "" : "muted"}`;
+    const warn = state === "bad" || state === "missing" || state === "fork" || state === "unwitnessed";
+    box.className = `audit ${warn ? "warn-note" : state === "ok" ? "" : "muted"}`;
     box.textContent = text;
     box.hidden = false;
   };
@@ -160,18 +162,28 @@ export function auditBlock(result) {
     }
     if (!globalThis.crypto || !crypto.subtle) { show("unavailable", t("log_no_crypto")); return; }
     try {
-      const { keys } = await api.getKeys();
+      const { keys, witnesses } = await api.getKeys();
       const held = keptReceipt(result.code);
       let dayKey = held && held.results_key;
       if (!dayKey) {
         const descriptor = await api.getDay(proof.head.date, proof.head.ruleset).catch(() => null);
         dayKey = descriptor && descriptor.results_key ? descriptor.results_key : null;
       }
-      const state = await checkProof(proof, keys || [], { held, dayKey });
-      const where = { index: proof.index + 1, size: proof.head.size };
+      let state = await checkProof(proof, keys || [], { held, dayKey });
+      if (state === "ok") {
+        // The head must be the day's checkpoint, signed by the day's results key,
+        // cosigned by the page's witnesses and consistent with the last one this
+        // browser saw.
+        const signers = dayKey ? [{ ...dayKey, purpose: "results" }] : keys || [];
+        const seen = await checkCheckpoint(proof.head, signers, witnesses || []);
+        state = seen === "unsigned" ? "unsigned" : seen;
+      }
+      const where = { index: proof.index + 1, size: proof.head.size, count: (witnesses || []).length };
       show(state, state === "ok" ? t("log_in", where)
         : state === "unsigned" ? t("log_in_unsigned", where)
-          : state === "missing" ? t("log_receipt_missing", { code: result.code }) : t("log_bad"));
+          : state === "missing" ? t("log_receipt_missing", { code: result.code })
+            : state === "fork" ? t("log_fork", where)
+              : state === "unwitnessed" ? t("log_unwitnessed", where) : t("log_bad"));
     } catch {
       show("unavailable", t("log_no_crypto"));
     }

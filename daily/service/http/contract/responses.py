@@ -544,12 +544,17 @@ class PublicKey(Doc):
     purpose: Literal["descriptors", "results"] = Field(
         description="descriptors: signs day descriptors; results: signs receipts and the "
                     "signed heads of the days' results logs")
+    vkey: str = omittable(description="a results key: its C2SP signed-note verifier key, "
+                                      "which signs the days' checkpoints")
 
 
 class Keys(Doc):
     """Every key that signed a descriptor, a receipt or a log head."""
 
     keys: list[PublicKey]
+    witnesses: list[str] = omittable(
+        description="the vkeys of the witnesses (DAILY_WITNESSES) whose cosignatures the web "
+                    "page requires on a day's checkpoint")
 
 
 class LogHead(Doc):
