@@ -568,8 +568,9 @@ def test_maxi_yatzy_has_its_opponents_before_its_table_and_says_who_stands_in(
     note = page.get_by_test_id("standin-note")
     expect(note).to_contain_text("La strategia esatta di Maxi Yatzy è ancora in preparazione")
     expect(note).to_contain_text("Medio e Difficile")
-    expect(page.get_by_test_id("opponent-hard")).to_contain_text("Difficile (euristico)")
-    expect(page.get_by_test_id("opponent-easy")).not_to_contain_text("euristico")
+    # No "(heuristic)" label on the opponents: the note says it in words.
+    expect(page.get_by_test_id("opponent-hard")).to_contain_text("Difficile")
+    expect(page.locator("section.opponents")).not_to_contain_text("euristico")
     play_game(page, turns=2)
     expect(page.get_by_test_id("opponent-hard")).to_have_attribute("data-turns", "2")
     shot(page, artifacts, "phone-it-maxi-opponents")

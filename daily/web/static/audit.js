@@ -5,7 +5,7 @@
 // browser whose WebCrypto has it; without it the path is still checked and the page
 // says the signatures were not.
 import * as api from "./api.js";
-import { t } from "./i18n.js";
+import { fmtDateTime, t } from "./i18n.js";
 import { h } from "./ui.js";
 
 const encoder = new TextEncoder();
@@ -102,7 +102,7 @@ export function auditBlock(result) {
       proof = await api.getProof(result.code);
     } catch (err) {
       if (err.code === "log_not_sealed" && err.detail && err.detail.available_at) {
-        show("pending", t("log_pending", { time: new Date(err.detail.available_at).toLocaleString() }));
+        show("pending", t("log_closes", { time: fmtDateTime(err.detail.available_at) }));
       }
       return;
     }
