@@ -279,6 +279,9 @@ def test_groups_boards_week_and_streaks(make_player: Any, clock: Any) -> None:
     week = next(s for s in view["week"]["standings"] if s["ruleset"] == "yahtzee")
     assert view["week"]["from"] == "2026-11-23" and all(r["days"] == 2 for r in week["rows"])
     assert {s["name"]: s["streak"] for s in view["streaks"]} == {"Ada": 2, "Bob": 2}
+    # Every member carries their public id (names that collide get a tag from it).
+    assert {m["id"] for m in view["members"]} == {s["id"] for s in view["streaks"]} == {
+        ada.id, bob.id}
     assert [g["name"] for g in ada.call("GET", "/groups").get_json()["groups"]] == ["Friday club"]
     # Only members see it; leaving takes you out.
     refused = eve.call("GET", f"/groups/{group['code']}")
@@ -287,7 +290,7 @@ def test_groups_boards_week_and_streaks(make_player: Any, clock: Any) -> None:
     assert group["url"].endswith(f"/g/{group['code']}")
     invite = eve.client.get(f"/api/v1/groups/{group['code'].lower()}/invite").get_json()
     assert invite == {"code": group["code"], "name": "Friday club", "url": group["url"],
-                      "members": 2, "member": False}
+                      "members": 2, "member": False, "inviter": "Ada"}  # who made it
     assert ada.call("GET", f"/groups/{group['code']}/invite").get_json()["member"] is True
     page = eve.client.get(f"/g/{group['code']}")
     assert page.status_code == 200 and b'og:title" content="Join Friday club' in page.data

@@ -542,6 +542,18 @@ def test_the_end_screen_shows_every_bot_turn_and_an_analysis_without_null(
     analysis = page.get_by_test_id("analysis")
     expect(analysis).to_contain_text("decisioni ottimali su")
     assert "null" not in analysis.inner_text()
+    # Every decision that cost points, each with its dice, the choice, the best, the cost.
+    report = call(live_server, "GET", f"/games/{state(page)['id']}/analysis", token_of(page))[1]
+    costly = [d for d in report["decisions"] if d["loss"] > 1e-9]
+    assert len(report["mistakes"]) == len(costly) == len(report["decisions"]) - report[
+        "optimal_decisions"]
+    rows = analysis.locator("[data-testid=mistakes] > li")
+    expect(rows).to_have_count(len(costly))
+    if costly:
+        expect(analysis).to_contain_text(f"Decisioni che sono costate punti ({len(costly)})")
+        expect(rows.first.locator(".mini-dice .face")).to_have_count(5)
+        expect(rows.first).to_contain_text("Hai scelto")
+        expect(rows.first).to_contain_text("costo")
     shot(page, artifacts, "laptop-it-end-bots")
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
