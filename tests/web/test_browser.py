@@ -551,7 +551,8 @@ def test_a_closed_days_result_is_checked_against_its_signed_log_in_the_browser(
     page.goto(f"/#/play/{game['id']}")
     audit = page.get_by_test_id("audit")
     expect(audit).to_have_attribute("data-state", "pending")  # its day is still open
-    expect(audit).to_contain_text("In the day's signed log once the day closes")
+    expect(audit).to_contain_text(
+        "In the day's signed log once this day has ended in every time zone: ")
 
     # The day closes: the results worker and the rollover (real processes) seal its log.
     run_results_worker()

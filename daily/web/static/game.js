@@ -295,8 +295,6 @@ export class GameView {
           disabled: this.busy, text: t("confirm_box_no"),
           onclick: () => { this.selected = null; this.render(); this.root.querySelector(`button[data-box="${box}"]`)?.focus(); },
         })));
-    } else if (this.game.rolls_left === 0 || this.game.roll > 0) {
-      card.prepend(h("p", { class: "card-prompt muted", text: t("pick_box") }));
     }
     return card;
   }
