@@ -132,7 +132,8 @@ def test_a_new_players_first_day_on_a_phone(
         other = new_player(live_server, "Ada")
         theirs = api_game(live_server, other, {"ruleset": "yahtzee", "date": date,
                                                "mode": "ranked"})
-        mine = call(live_server, "GET", f"/games/{state(page)['id']}", token_of(page))[1]
+        ada = token_of(page)
+        mine = call(live_server, "GET", f"/games/{state(page)['id']}", ada)[1]
         assert theirs["total"] == mine["total"]  # the same dice, the same choices
         run_results_worker()
 
@@ -227,5 +228,12 @@ def test_a_new_players_first_day_on_a_phone(
     page.goto(f"/g/{group['code']}")
     expect(page.get_by_test_id("invite-from")).to_contain_text(words["invites"])
     shot(page, artifacts, f"{tag}-invite")
+    # In the group, the two Adas are told apart by a tag; Bea has none.
+    page.get_by_test_id("invite-join").click()
+    expect(page.get_by_test_id("group-code")).to_have_text(group["code"])
+    assert call(live_server, "POST", f"/groups/{group['code']}/members", ada, {})[0] == 200
+    page.reload()
+    members = page.locator(".group-members")
+    expect(members).to_contain_text(re.compile(r"Ada #\w{3}, Bea, Ada #\w{3}"))
     assert not page.errors  # type: ignore[attr-defined]
     context.close()

@@ -393,7 +393,7 @@ export async function groupPage(root, code, date) {
   const parts = [
     h("h1", { text: view.name }),
     h("p", { class: "muted" }, t("group_code_line"), " ", h("strong", { class: "code-big", "data-testid": "group-code", text: view.code })),
-    h("p", { class: "muted", text: `${t("group_members")}: ${view.members.map(shown).join(", ")}` }),
+    h("p", { class: "muted group-members", text: `${t("group_members")}: ${view.members.map(shown).join(", ")}` }),
     h("h2", { text: `${t("group_board")} · ${fmtDate(view.date)}` }),
   ];
   for (const board of view.boards) {
