@@ -110,11 +110,11 @@ class Analysis:
         """Actual total minus the rating (complete games only)."""
         return self.total - self.rating
 
-    def mistakes(self, count: int = 3) -> list[Decision]:
-        """The ``count`` costliest decisions with a real loss, costliest first."""
+    def mistakes(self, count: int | None = None) -> list[Decision]:
+        """Every decision with a real loss (or the ``count`` costliest), costliest first."""
         bad = [d for d in self.decisions if d.loss > EPSILON]
         bad.sort(key=lambda d: -d.loss)
-        return bad[:count]
+        return bad if count is None else bad[:count]
 
     def to_json(self) -> dict[str, Any]:
         """The analysis as JSON (``daily-analysis/1``)."""

@@ -228,12 +228,13 @@ def test_generala_and_triple_vectors_replay_to_their_known_totals(vector):
     assert served == vector["served"]
 
 
-def test_share_text_of_triple_has_one_line_per_column():
+def test_share_text_of_triple_has_its_columns_apart():
     from daily.service.games.codes import share_text
 
     card = Card.empty(TRIPLE).fill(TRIPLE.box_index("3.yahtzee"), 50, 0)
     lines = share_text(card, date="2026-11-29", url="https://d.example/r/DD-1").splitlines()
-    assert lines[1] == "150 points"
-    assert [len(line) for line in lines[2:5]] == [13, 13, 13] and lines[4][11] == "🟩"
+    assert len(lines) == 3 and " · 150 points · " in lines[0]
+    columns = lines[1].split(" ")
+    assert [len(c) for c in columns] == [13, 13, 13] and columns[2][11] == "🟩"
     served = Card.empty(GENERALA).fill(GENERALA.box_index("full"), 35, 0)
-    assert share_text(served, date=None, url="u").splitlines()[3][1] == "🟩"
+    assert share_text(served, date=None, url="u").splitlines()[1].split(" ")[1][1] == "🟩"

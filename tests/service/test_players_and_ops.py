@@ -135,12 +135,12 @@ def test_share_text_shape(player: Player) -> None:
     final = play_out(player, player.call("POST", "/games", {
         "ruleset": "maxi-yatzy", "date": "2026-11-29", "mode": "ranked"}).get_json())
     lines = final["result"]["share_text"].split("\n")
-    assert lines[0] == "Daily Dice · Maxi Yatzy · 2026-11-29"
-    assert lines[1] == f"{final['total']} points"
-    squares = "".join(lines[2:-2])
-    assert len(squares) == 20 and set(squares) <= set("🟩🟨⬛")
-    assert lines[-2].startswith("🟩 60%+") and "🟨" in lines[-2] and "⬛ 0" in lines[-2]
-    assert lines[-1] == final["result"]["url"]
+    assert len(lines) == 3  # like Wordle's: no legend
+    assert lines[0] == (f"Daily Dice · Maxi Yatzy · 2026-11-29 · {final['total']} points"
+                        " · rank not known yet")  # the finishing answer: not on the board
+    upper, lower = lines[1].split(" ")
+    assert (len(upper), len(lower)) == (6, 14) and set(upper + lower) <= set("🟩🟨⬛")
+    assert lines[2] == final["result"]["url"]
 
 
 @pytest.mark.parametrize("proxies", [0, 1])

@@ -92,7 +92,9 @@ def test_finished_games_reach_the_leaderboard(
     rank = board["me"]["rank"]
     state = ada.call("GET", f"/games/{finals[ada.id]['id']}").get_json()
     assert state["result"]["rank"] == rank and state["result"]["players"] == 2
-    assert f"rank {rank} of 2" in state["result"]["share_text"]
+    tie = finals[bob.id]["total"] == finals[ada.id]["total"]
+    assert state["result"]["tied"] == (2 if tie else 1)
+    assert ("tied 1st of 2" if tie else f"rank {rank} of 2") in state["result"]["share_text"]
     shared = client.get(f"/api/v1/results/{state['result']['code']}").get_json()
     assert (shared["rank"], shared["percentile"]) == (rank, board["me"]["percentile"])
     lower = finals[bob.id]["total"] < finals[ada.id]["total"]

@@ -85,7 +85,7 @@ def test_ranked_game_only_after_the_reveal(
     assert report.status_code == 200, report.get_json()
     body = report.get_json()
     assert body["total"] == final["total"]
-    assert body["expected_loss"] > 0 and 1 <= len(body["text"]) <= 3
+    assert body["expected_loss"] > 0 and 1 <= len(body["text"]) == len(body["mistakes"])
 
 
 def test_bad_top_missing_table_and_other_players(

@@ -90,8 +90,13 @@ def play_turn(page: Page, *, keyboard: bool = False, max_rerolls: int = 2) -> di
         focused = page.evaluate("document.activeElement.dataset.box")
         assert focused == best["box"], (focused, best)
         page.keyboard.press("Enter")
+        if best["points"] != 0 and confirms(page):  # select, then confirm (focused)
+            expect(page.get_by_test_id("box-confirm")).to_be_focused()
+            page.keyboard.press("Enter")
     else:
-        page.locator(f"{GAME} button.box-btn[data-box='{best['box']}']").click()
+        pick_box(page, best["box"], best["points"])
+        wait_moved(page, s["turn"], s["roll"])
+        return best
     if best["points"] == 0:
         dialog = page.locator("dialog#confirm")
         expect(dialog).to_be_visible()
@@ -102,6 +107,23 @@ def play_turn(page: Page, *, keyboard: bool = False, max_rerolls: int = 2) -> di
             page.locator("#confirm-yes").click()
     wait_moved(page, s["turn"], s["roll"])
     return best
+
+
+def confirms(page: Page) -> bool:
+    """Whether this game asks to confirm the box chosen (ranked, unless turned off)."""
+    return page.locator(f'{GAME}[data-confirm="1"]').count() == 1
+
+
+def pick_box(page: Page, box: str, points: int) -> None:
+    """Choose a box by tapping it, confirming as the page asks (its confirm step in a
+    ranked game, the dialog for a 0)."""
+    page.locator(f"{GAME} button.box-btn[data-box='{box}']").click()
+    if points == 0:
+        expect(page.locator("dialog#confirm")).to_be_visible()
+        page.locator("#confirm-yes").click()
+    elif confirms(page):
+        expect(page.get_by_test_id("confirm-bar")).to_contain_text(str(points))
+        page.get_by_test_id("box-confirm").click()
 
 
 def play_game(page: Page, *, keyboard: bool = False, turns: int | None = None) -> list[dict]:

@@ -21,7 +21,7 @@ from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.service import keymap
 
-from .player import play_game, play_turn, state
+from .player import pick_box, play_game, play_turn, state
 from .server import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis, pytest.mark.slow]
@@ -358,9 +358,7 @@ def test_lost_answers_never_lose_or_repeat_a_move(
 
     page.route("**/score", lose_answer)
     best = max(after_roll["choices"], key=lambda c: c["points"])
-    page.locator(f"button.box-btn[data-box='{best['box']}']").click()
-    if best["points"] == 0:
-        page.locator("#confirm-yes").click()
+    pick_box(page, best["box"], best["points"])
     expect(page.locator("#banner")).to_contain_text("Connection lost")
     page.unroute("**/score")
     # The player does not press Retry but rolls again: the page first asks the server,
@@ -493,6 +491,8 @@ def test_rate_limit_is_explained_and_loses_nothing(
             page.locator(".card button.box-btn:not([disabled])").first.click()
             if page.locator("dialog#confirm[open]").count():
                 page.locator("#confirm-yes").click()
+            elif page.get_by_test_id("box-confirm").count():
+                page.get_by_test_id("box-confirm").click()
         page.wait_for_function(
             "() => document.querySelector('section.game').dataset.busy === '0'"
             " || !document.getElementById('banner').hidden"
@@ -551,7 +551,8 @@ def test_a_closed_days_result_is_checked_against_its_signed_log_in_the_browser(
     page.goto(f"/#/play/{game['id']}")
     audit = page.get_by_test_id("audit")
     expect(audit).to_have_attribute("data-state", "pending")  # its day is still open
-    expect(audit).to_contain_text("In the day's signed log once the day closes")
+    expect(audit).to_contain_text(
+        "In the day's signed log once this day has ended in every time zone: ")
 
     # The day closes: the results worker and the rollover (real processes) seal its log.
     run_results_worker()

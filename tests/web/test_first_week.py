@@ -110,7 +110,7 @@ def yahtzee_tables(live_server: LiveServer, yahtzee_table: Any) -> None:
 # ----- the first game: name, rank, share text ------------------------------------------------
 
 
-def test_first_game_asks_a_name_and_the_share_text_gains_rank_and_streak(
+def test_first_game_asks_a_name_and_the_share_text_gains_its_rank(
     chromium: Browser, live_server: LiveServer, run_results_worker: Any, artifacts: Path
 ) -> None:
     context, page = new_page(chromium, live_server, viewport=PHONE, clipboard=True,
@@ -138,11 +138,11 @@ def test_first_game_asks_a_name_and_the_share_text_gains_rank_and_streak(
     expect(page.get_by_test_id("name-input")).to_have_attribute(
         "placeholder", re.compile(r"Player \d+"))
     shot(page, artifacts, "phone-en-end-name")
-    # Copy before the board has the game: the text has no rank yet.
+    # Copy before the board has the game: the text says the rank is not known yet.
     page.get_by_test_id("copy-result").click()
     expect(page.locator("#toast")).to_have_text("Result copied to the clipboard.")
     first = page.evaluate("navigator.clipboard.readText()")
-    assert "rank" not in first and "points" in first
+    assert "rank not known yet" in first and "points" in first
     page.get_by_test_id("name-input").fill("Ada")
     page.get_by_test_id("name-save").click()
     expect(page.get_by_test_id("name-saved")).to_contain_text("you are Ada")
@@ -154,10 +154,9 @@ def test_first_game_asks_a_name_and_the_share_text_gains_rank_and_streak(
     page.get_by_test_id("copy-result").click()
     page.wait_for_function("async () => (await navigator.clipboard.readText()).includes('rank 1')")
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert "rank 1 of 1" in copied and "🔥 2-day streak" in copied
     lines = copied.splitlines()
-    assert lines[2] == "🔥 2-day streak"
-    assert [len(line) for line in lines[3:5]] == [6, 7]  # upper boxes, then the other 7
+    assert len(lines) == 3 and lines[0].endswith(" points · rank 1 of 1"), lines
+    assert [len(part) for part in lines[1].split(" ")] == [6, 7]  # upper boxes, the other 7
     shot(page, artifacts, "phone-en-end")
 
     # The new name is on the board at once (the board entry was written with the old one).
@@ -221,20 +220,21 @@ def test_equal_scores_share_a_rank_and_shares_read_naturally(
     context, page = new_page(chromium, live_server, viewport=LAPTOP)
     page.add_init_script(f"localStorage.setItem('dd.token', {json.dumps(json.dumps(token))})")
     page.goto(f"/#/board/{date}/yahtzee")
-    # 40 players: 36 below Bea; rank 3 is the top 7.5 %.
+    # 40 players: 36 below Bea; rank 3, shared with one other, is the top 7.5 %.
     expect(page.get_by_test_id("board-rank")).to_have_text(
-        "Rank 3 of 40 · top 7.5% · better than 90% of today's players")
+        "Tied 3rd of 40 (with 1 other) · top 7.5% · better than 90% of today's players")
     ranks = page.locator("table.board").last.locator("tbody tr td:first-child").all_inner_texts()
     assert ranks[:5] == ["1", "1", "3", "3", "5"], ranks
     shot(page, artifacts, "laptop-en-board-ties")
     page.locator("#lang").click()
     expect(page.get_by_test_id("board-rank")).to_have_text(
-        "Posizione 3 su 40 · nel miglior 7,5% · meglio del 90% dei giocatori di oggi")
+        "3° a pari merito su 40 (con un altro) · nel miglior 7,5% · meglio del 90% dei"
+        " giocatori di oggi")
     shot(page, artifacts, "laptop-it-board-ties")
     _, view = call(live_server, "GET", f"/leaderboards/{date}/yahtzee?limit=5", token)
     assert [r["rank"] for r in view["top"]] == [1, 1, 3, 3, 5]
     assert view["me"] == {"rank": 3, "percentile": 95.0, "score": total, "better_than": 90.0,
-                          "top": 7.5, "game_id": game["id"]}
+                          "top": 7.5, "tied": 2, "game_id": game["id"]}
     # Bea's row is the one marked hers, not the other of her rank.
     expect(page.locator("table.board tr.me")).to_have_count(1)
     expect(page.locator("table.board tr.me")).to_contain_text("Bea")
@@ -542,6 +542,18 @@ def test_the_end_screen_shows_every_bot_turn_and_an_analysis_without_null(
     analysis = page.get_by_test_id("analysis")
     expect(analysis).to_contain_text("decisioni ottimali su")
     assert "null" not in analysis.inner_text()
+    # Every decision that cost points, each with its dice, the choice, the best, the cost.
+    report = call(live_server, "GET", f"/games/{state(page)['id']}/analysis", token_of(page))[1]
+    costly = [d for d in report["decisions"] if d["loss"] > 1e-9]
+    assert len(report["mistakes"]) == len(costly) == len(report["decisions"]) - report[
+        "optimal_decisions"]
+    rows = analysis.locator("[data-testid=mistakes] > li")
+    expect(rows).to_have_count(len(costly))
+    if costly:
+        expect(analysis).to_contain_text(f"Decisioni che sono costate punti ({len(costly)})")
+        expect(rows.first.locator(".mini-dice .face")).to_have_count(5)
+        expect(rows.first).to_contain_text("Hai scelto")
+        expect(rows.first).to_contain_text("costo")
     shot(page, artifacts, "laptop-it-end-bots")
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
@@ -568,8 +580,9 @@ def test_maxi_yatzy_has_its_opponents_before_its_table_and_says_who_stands_in(
     note = page.get_by_test_id("standin-note")
     expect(note).to_contain_text("La strategia esatta di Maxi Yatzy è ancora in preparazione")
     expect(note).to_contain_text("Medio e Difficile")
-    expect(page.get_by_test_id("opponent-hard")).to_contain_text("Difficile (euristico)")
-    expect(page.get_by_test_id("opponent-easy")).not_to_contain_text("euristico")
+    # No "(heuristic)" label on the opponents: the note says it in words.
+    expect(page.get_by_test_id("opponent-hard")).to_contain_text("Difficile")
+    expect(page.locator("section.opponents")).not_to_contain_text("(euristico)")
     play_game(page, turns=2)
     expect(page.get_by_test_id("opponent-hard")).to_have_attribute("data-turns", "2")
     shot(page, artifacts, "phone-it-maxi-opponents")

@@ -143,7 +143,7 @@ def test_view_has_the_api_shape(redis_client, make_result) -> None:
     assert [row["rank"] for row in view["top"]] == [1, 2, 3]
     assert view["top"][0]["player"] == {"id": "p_000020", "name": "Player 20"}
     assert view["me"] == {"rank": 11, "percentile": 50.0, "score": 210,
-                          "better_than": 45.0, "top": 55.0, "game_id": "g_000010"}
+                          "better_than": 45.0, "top": 55.0, "tied": 1, "game_id": "g_000010"}
     assert [row["rank"] for row in view["around"]] == list(range(6, 17))
     assert b.view(player_id="p_x")["me"] is None
 

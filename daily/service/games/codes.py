@@ -151,46 +151,67 @@ def box_marks(card: Card) -> list[str]:
 SHARE_WORDS: dict[str, dict[str, str]] = {
     "en": {
         "practice": "practice", "points": "{total} points", "rank": "rank {rank}",
-        "of": " of {players}",
-        "legend": f"{GOOD} 60%+ of the box's best · {FAIR} below · {ZERO} 0",
-        "streak": "\N{FIRE} {days}-day streak",
-        "beat": "beat {name} by {by}", "lost": "lost to {name} by {by}",
-        "tied": "tied with {name}",
-        "easy": "Easy", "medium": "Medium", "hard": "Hard", "player": "Player {n}",
+        "tied": "tied {nth}", "of": " of {players}", "pending": "rank not known yet",
+        "vs": "vs. ", "bot": "{level} bot {total}", "named": "{name} {total}",
+        "easy": "easy", "medium": "medium", "hard": "hard", "player": "Player {n}",
     },
     "it": {
         "practice": "allenamento", "points": "{total} punti", "rank": "{rank}° posto",
-        "of": " su {players}",
-        "legend": f"{GOOD} almeno il 60% del massimo della casella · {FAIR} meno · {ZERO} 0",
-        "streak": "\N{FIRE} {days} giorni di fila",
-        "beat": "battuto {name} di {by}", "lost": "perso con {name} di {by}",
-        "tied": "pari con {name}",
-        "easy": "Facile", "medium": "Medio", "hard": "Difficile", "player": "Giocatore {n}",
+        "tied": "{nth} a pari merito", "of": " su {players}",
+        "pending": "posizione non ancora nota",
+        "vs": "contro ", "bot": "bot {level} {total}", "named": "{name} {total}",
+        "easy": "facile", "medium": "medio", "hard": "difficile", "player": "Giocatore {n}",
     },
 }
-#: Squares per line of a share text's lower boxes, at most (the upper boxes take one).
-ROW_WIDTH = 9
 
 
-def versus_text(total: int, others: Sequence[tuple[str, int]], lang: str = "en") -> str:
-    """How a total of ``total`` did against others ``(name, total)``, a level's name
-    (``easy``, ``medium``, ``hard``) standing for that computer opponent.
+def ordinal(rank: int, lang: str = "en") -> str:
+    """``rank`` as an ordinal in ``lang``: "1st", "22nd", "13th"; "primo", "3°".
 
-    >>> versus_text(250, [("easy", 210), ("hard", 262), ("Ada", 250)])
-    'beat Easy by 40 · lost to Hard by 12 · tied with Ada'
-    >>> versus_text(250, [("medium", 238), ("Player 4154", 250)], "it")
-    'battuto Medio di 12 · pari con Giocatore 4154'
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 103)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '103rd']
+    >>> ordinal(1, "it"), ordinal(3, "it")
+    ('primo', '3°')
+    """
+    if lang == "it":
+        return "primo" if rank == 1 else f"{rank}°"
+    if rank % 100 in (11, 12, 13):
+        return f"{rank}th"
+    return f"{rank}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(rank % 10, 'th')}"
+
+
+def rank_words(rank: int, players: int | None, tied: int = 1, lang: str = "en") -> str:
+    """A rank in a share text's words: a tie (``tied`` results share the rank, yours
+    included) is worded as one.
+
+    >>> rank_words(3, 120), rank_words(1, 5, tied=4), rank_words(1, 5, tied=4, lang="it")
+    ('rank 3 of 120', 'tied 1st of 5', 'primo a pari merito su 5')
+    """
+    words = SHARE_WORDS.get(lang, SHARE_WORDS["en"])
+    text = (words["tied"].format(nth=ordinal(rank, lang)) if tied > 1
+            else words["rank"].format(rank=rank))
+    return text + (words["of"].format(players=players) if players else "")
+
+
+def versus_text(others: Sequence[tuple[str, int]], lang: str = "en") -> str:
+    """The opponents the player chose, ``(name, total)``, a level's name (``easy``,
+    ``medium``, ``hard``) standing for that computer opponent.
+
+    >>> versus_text([("hard", 255)])
+    'vs. hard bot 255'
+    >>> versus_text([("medium", 238), ("Player 4154", 250)], "it")
+    'contro bot medio 238, Giocatore 4154 250'
     """
     words = SHARE_WORDS.get(lang, SHARE_WORDS["en"])
     parts = []
     for name, theirs in others:
-        shown = words.get(name, name) if name in ("easy", "medium", "hard") else name
-        default = re.fullmatch(r"Player (\d+)", shown)
-        if default:  # the name a player gets until they choose one, in these words
-            shown = words["player"].format(n=default.group(1))
-        key = "beat" if total > theirs else "lost" if total < theirs else "tied"
-        parts.append(words[key].format(name=shown, by=abs(total - theirs)))
-    return " · ".join(parts)
+        if name in ("easy", "medium", "hard"):
+            parts.append(words["bot"].format(level=words[name], total=theirs))
+            continue
+        default = re.fullmatch(r"Player (\d+)", name)
+        shown = words["player"].format(n=default.group(1)) if default else name
+        parts.append(words["named"].format(name=shown, total=theirs))
+    return words["vs"] + ", ".join(parts) if parts else ""
 LANGS = tuple(SHARE_WORDS)
 
 
@@ -201,68 +222,49 @@ def share_text(
     url: str,
     rank: int | None = None,
     players: int | None = None,
+    tied: int = 1,
     mode: str = "ranked",
     lang: str = "en",
-    streak: int = 0,
     versus: Sequence[tuple[str, int]] = (),
 ) -> str:
-    """The plain-text share message, like Wordle's, with a one-line legend of the squares.
-
-    Then, when there is something to say: the daily streak (from 2 days on) and how the
-    game did against its computer opponents and a challenge's rival (``versus``, as for
-    :func:`versus_text`). The upper boxes take the first line of squares, the others
-    lines of at most :data:`ROW_WIDTH`, as even as they go (13 boxes: 6 and 7).
+    """The plain-text share message in three lines, like Wordle's: the game, its date,
+    the score and the rank (a tie worded as one; a ranked game not on its board yet
+    says so) and the opponents the player chose (``versus``, as for
+    :func:`versus_text`); the squares of the card (the upper boxes, a space, the
+    others; Triple Yahtzee's columns apart); the link.
 
     >>> from daily.rules import get_ruleset
     >>> card = Card.empty(get_ruleset("yacht")).fill(11, 50, 0)
     >>> print(share_text(card, date="2026-11-29", url="https://dd.example/r/DD-1", rank=3,
     ...                  players=120))
-    Daily Dice · Yacht · 2026-11-29
-    50 points · rank 3 of 120
-    ⬛⬛⬛⬛⬛⬛
-    ⬛⬛⬛⬛⬛🟩
-    🟩 60%+ of the box's best · 🟨 below · ⬛ 0
+    Daily Dice · Yacht · 2026-11-29 · 50 points · rank 3 of 120
+    ⬛⬛⬛⬛⬛⬛ ⬛⬛⬛⬛⬛🟩
     https://dd.example/r/DD-1
     >>> print(share_text(card, date=None, url="https://dd.example/r/DD-1", mode="practice",
-    ...                  lang="it").splitlines()[:2])
-    ['Daily Dice · Yacht · allenamento', '50 punti']
-    >>> print(share_text(card, date="2026-11-29", url="u", streak=3,
-    ...                  versus=[("hard", 44)]).splitlines()[2:4])
-    ['🔥 3-day streak', 'beat Hard by 6']
+    ...                  lang="it").splitlines()[0])
+    Daily Dice · Yacht · allenamento · 50 punti
+    >>> print(share_text(card, date="2026-11-29", url="u", versus=[("hard", 44)],
+    ...                  rank=1, players=5, tied=2).splitlines()[0])
+    Daily Dice · Yacht · 2026-11-29 · 50 points · tied 1st of 5 · vs. hard bot 44
+    >>> share_text(card, date="2026-11-29", url="u").splitlines()[0].endswith("not known yet")
+    True
     """
     words = SHARE_WORDS.get(lang, SHARE_WORDS["en"])
     title = TITLES.get(card.rules.name, card.rules.title)
-    head = " · ".join(p for p in ("Daily Dice", title, date or words["practice"]) if p)
+    when = date or words["practice"]
     if mode == "practice" and date:
-        head += f" ({words['practice']})"
-    score = words["points"].format(total=card.total)
+        when += f" ({words['practice']})"
+    parts = ["Daily Dice", title, when, words["points"].format(total=card.total)]
     if rank is not None:
-        score += " · " + words["rank"].format(rank=rank)
-        if players:
-            score += words["of"].format(players=players)
-    extra = []
-    if streak >= 2:
-        extra.append(words["streak"].format(days=streak))
+        parts.append(rank_words(rank, players, tied, lang))
+    elif mode == "ranked" and date:
+        parts.append(words["pending"])
     if versus:
-        extra.append(versus_text(card.total, versus, lang))
+        parts.append(versus_text(versus, lang))
     marks = box_marks(card)
-    if len(card.rules.weights) > 1:  # Triple Yahtzee: one line per column
-        columns = ["".join(marks[i] for i in col) for col in card.rules.columns]
-        return "\n".join([head, score, *extra, *columns, url])
-    upper = len(card.rules.upper_indices)
-    lines = [head, score, *extra, "".join(marks[:upper]), *_rows(marks[upper:]),
-             words["legend"], url]
-    return "\n".join(lines)
-
-
-def _rows(marks: Sequence[str], most: int = ROW_WIDTH) -> list[str]:
-    """``marks`` in as few lines of at most ``most`` as they need, as even as they go.
-
-    >>> [len(r) for r in _rows("x" * 7)], [len(r) for r in _rows("x" * 14)]
-    ([7], [7, 7])
-    """
-    if not marks:
-        return []
-    lines = -(-len(marks) // most)
-    width = -(-len(marks) // lines)
-    return ["".join(marks[i : i + width]) for i in range(0, len(marks), width)]
+    if len(card.rules.weights) > 1:  # Triple Yahtzee: the columns, apart
+        grid = " ".join("".join(marks[i] for i in col) for col in card.rules.columns)
+    else:
+        upper = len(card.rules.upper_indices)
+        grid = " ".join(p for p in ("".join(marks[:upper]), "".join(marks[upper:])) if p)
+    return "\n".join([" · ".join(parts), grid, url])

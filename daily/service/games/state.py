@@ -73,7 +73,7 @@ class GameViews:
         return f"{self.public_url()}/r/{record.code}"
 
     def share(
-        self, record: GameRecord, card: Card, standing: Standing | None, *, streak: int = 0,
+        self, record: GameRecord, card: Card, standing: Standing | None, *,
         versus: Sequence[tuple[str, int]] = (),
     ) -> str:
         """The share text of a finished game (:func:`daily.service.games.codes.share_text`)."""
@@ -81,7 +81,8 @@ class GameViews:
             card, date=record.date, url=self.url(record),
             rank=standing.rank if standing else None,
             players=standing.players if standing else None,
-            mode=record.mode, lang=self.lang(), streak=streak, versus=versus,
+            tied=standing.tied if standing else 1,
+            mode=record.mode, lang=self.lang(), versus=versus,
         )
 
     def state(
@@ -145,8 +146,7 @@ class GameViews:
             state["result"] = {
                 "total": record.total,
                 "code": record.code,
-                "share_text": self.share(record, card, standing, streak=streak,
-                                         versus=versus),
+                "share_text": self.share(record, card, standing, versus=versus),
                 "url": self.url(record),
                 **standing_json(standing),
                 "streak": None if just_finished or record.mode != "ranked" else streak,
@@ -203,8 +203,8 @@ class GameViews:
 
 
 def standing_json(standing: Standing | None) -> dict[str, Any]:
-    """``rank``, ``percentile``, ``better_than``, ``top`` and ``players`` of a result
-    (each ``None`` until the game is on its board).
+    """``rank``, ``percentile``, ``better_than``, ``top``, ``players`` and ``tied`` of a
+    result (each ``None`` until the game is on its board).
 
     >>> standing_json(Standing(2, 4, 2, 137, "g_1"))["better_than"]
     50.0
@@ -212,10 +212,10 @@ def standing_json(standing: Standing | None) -> dict[str, Any]:
     {None}
     """
     if standing is None:
-        return dict.fromkeys(("rank", "percentile", "better_than", "top", "players"))
+        return dict.fromkeys(("rank", "percentile", "better_than", "top", "players", "tied"))
     return {"rank": standing.rank, "percentile": standing.percentile,
             "better_than": standing.better_than, "top": standing.top,
-            "players": standing.players}
+            "players": standing.players, "tied": standing.tied}
 
 
 def _finished_at(record: GameRecord) -> str:

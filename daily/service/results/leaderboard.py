@@ -301,7 +301,9 @@ class Standing:
     >>> Standing(3, 100, 97, 240, "g_1").to_json()
     ... # doctest: +NORMALIZE_WHITESPACE
     {'rank': 3, 'percentile': 98.0, 'score': 240, 'better_than': 97.0, 'top': 3.0,
-     'game_id': 'g_1'}
+     'tied': 1, 'game_id': 'g_1'}
+    >>> Standing(1, 5, 1, 240, "g_1").tied  # four share the first rank
+    4
     """
 
     rank: int
@@ -325,11 +327,17 @@ class Standing:
         """The share of the board ranked at or above this rank (:func:`standings.top_share`)."""
         return standings.top_share(self.rank, self.players)
 
+    @property
+    def tied(self) -> int:
+        """The results sharing this rank, this one included (1: no tie)."""
+        return max(1, self.players - self.lower - self.rank + 1)
+
     def to_json(self) -> dict[str, Any]:
-        """``{"rank", "percentile", "score", "better_than", "top", "game_id"}``: the
-        API's ``me`` (``game_id`` tells your row from others of the same rank)."""
+        """``{"rank", "percentile", "score", "better_than", "top", "tied", "game_id"}``:
+        the API's ``me`` (``game_id`` tells your row from others of the same rank)."""
         return {"rank": self.rank, "percentile": self.percentile, "score": self.score,
-                "better_than": self.better_than, "top": self.top, "game_id": self.game_id}
+                "better_than": self.better_than, "top": self.top, "tied": self.tied,
+                "game_id": self.game_id}
 
 
 #: Lua function ``record_board(k, a)``: k = rank entries players hist logs frozen keys,

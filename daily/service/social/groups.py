@@ -157,14 +157,17 @@ class Groups:
         return f"{self.public_url()}/g/{code}"
 
     def invite(self, viewer: Player | None, code_raw: Any) -> dict[str, Any]:
-        """What an invite link shows anyone who has it: the group's name and size, and
-        whether the viewer is in it already (the code is what lets one join anyway)."""
+        """What an invite link shows anyone who has it: the group's name and size, who
+        invites (the name of the player who made the group) and whether the viewer is in
+        it already (the code is what lets one join anyway)."""
         record = self._load(parse_group_code(code_raw))
         code = record["code"]
         member = viewer is not None and self.conn.zscore(
             self._members_key(code), viewer.id) is not None
+        owner = record.get("owner")
         return {"code": code, "name": record["name"], "url": self.url(code),
-                "members": int(self.conn.zcard(self._members_key(code))), "member": member}
+                "members": int(self.conn.zcard(self._members_key(code))), "member": member,
+                "inviter": (self.names(owner) or "") if owner else ""}
 
     def summary(self, record: dict[str, Any], player: Player) -> dict[str, Any]:
         """Code, name, invite link and members of a group."""
@@ -173,7 +176,7 @@ class Groups:
             "name": record["name"],
             "url": self.url(record["code"]),
             "members": [
-                {"name": self.names(m) or "", "you": m == player.id}
+                {"id": m, "name": self.names(m) or "", "you": m == player.id}
                 for m in self.members(record["code"])
             ],
         }
@@ -242,7 +245,8 @@ class Groups:
                     run += 1
                 elif i > 0 or calendar.status(d, now) != "open":
                     break  # today may still be played: it does not break a streak yet
-            streaks.append({"name": names[m], "you": m == player.id, "streak": run})
+            streaks.append({"id": m, "name": names[m], "you": m == player.id,
+                            "streak": run})
         streaks.sort(key=lambda s: -s["streak"])
         return {
             **self.summary(record, player),

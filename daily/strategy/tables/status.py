@@ -8,7 +8,9 @@ job) reads the state from the files alone:
 
 * ``ready``: the table file is there and matches the ruleset;
 * ``building``: a progress file updated within :data:`STALE_SECONDS`, with ``percent``
-  and ``eta_seconds`` (estimated from the speed so far);
+  and ``eta_seconds``: the work left at the speed measured since the first work was
+  done (the kernels' compilation and the set-up before it are not work: counted in,
+  they made the estimate start hours high and fall for minutes);
 * ``missing``: neither (or a progress file left behind by a build that died).
 
 >>> import tempfile
@@ -78,14 +80,19 @@ def progress_writer(
     path = progress_path(rules, folder)
     started = clock()
     last = [-1.0]
+    first: list[tuple[float, int]] = []  # when work was first done, and how much
 
     def write(done: int, total: int) -> None:
         now = clock()
-        if 0 < done < total and now - last[0] < 1.0:
+        if done > 0 and not first:
+            first.append((now, done))
+        elif 0 < done < total and now - last[0] < 1.0:
             return
         last[0] = now
-        body = {"ruleset": rules.name, "done": done, "total": total,
-                "started_at": started, "updated_at": now}
+        body: dict[str, Any] = {"ruleset": rules.name, "done": done, "total": total,
+                                "started_at": started, "updated_at": now}
+        if first:
+            body["measured_from"], body["measured_done"] = first[0]
         folder.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(body))
@@ -104,7 +111,21 @@ def table_status(
     rules: Ruleset, folder: Path, clock: Callable[[], float] = time.time
 ) -> dict[str, Any]:
     """``{"state": "ready"|"building"|"missing"}``, with ``percent`` and
-    ``eta_seconds`` (None until there is a first measure) while building."""
+    ``eta_seconds`` (None until there is a first measure) while building.
+
+    The estimate is the work left at the speed measured from the first work done: a
+    slow start (compiling the kernels) does not inflate it.
+
+    >>> import tempfile
+    >>> from daily.rules import get_ruleset
+    >>> folder, rules = Path(tempfile.mkdtemp()), get_ruleset("yacht")
+    >>> times = iter([0.0, 0.0, 90.0, 100.0])
+    >>> write = progress_writer(rules, folder, clock=lambda: next(times))
+    >>> write(0, 1000); write(10, 1000)   # 90 s of compilation, then 10 units of work
+    >>> write(20, 1000)                   # 10 more units in 10 s: 1 unit a second
+    >>> table_status(rules, folder, clock=lambda: 100.0)["eta_seconds"]
+    980
+    """
     if table_ready(rules, folder):
         return {"state": "ready"}
     try:
@@ -118,7 +139,14 @@ def table_status(
         return {"state": "missing"}
     fraction = min(1.0, max(0.0, done / total))
     eta = None
-    if fraction > 0:
+    try:
+        since, base = float(body["measured_from"]), int(body["measured_done"])
+    except (KeyError, TypeError, ValueError):
+        since, base = started, 0
+    if done > base and updated > since:
+        speed = (done - base) / (updated - since)  # units a second, over the work done
+        eta = max(0, round((total - done) / speed - (now - updated)))
+    elif fraction > 0:  # one measure so far: from the start (set-up included)
         elapsed = max(0.0, now - started)
         eta = max(0, round(elapsed / fraction - elapsed))
     return {"state": "building", "percent": round(100 * fraction, 1), "eta_seconds": eta}

@@ -2,13 +2,15 @@
 import * as api from "./api.js";
 import { boxName, fmtNumber, t } from "./i18n.js";
 import { hintRefusal } from "./notes.js";
-import { h } from "./ui.js";
+import { h, miniDice } from "./ui.js";
 
-export function adviceText(action) {
+// An action in words; `explain` says why a 0 can be the best choice (giving up a box).
+export function adviceText(action, { explain = false } = {}) {
   if (action.kind === "keep") {
     return action.kept && action.kept.length
       ? t("advice_keep", { dice: action.kept.join("-") }) : t("advice_reroll_all");
   }
+  if (explain && action.points === 0) return t("advice_scratch", { box: boxName(action.box) });
   return t("advice_box", { points: action.points, box: boxName(action.box) });
 }
 
@@ -44,10 +46,15 @@ function analysisView(report) {
       good: report.optimal_decisions ?? decisions - mistakes.length, all: decisions,
       loss: fmtNumber(report.expected_loss, 1), best: fmtNumber(report.optimal_expected, 1),
     }) }),
+    // Every decision that cost points, costliest first: its dice, the choice, the best.
+    mistakes.length ? h("h3", { text: t("mistakes_title", { n: mistakes.length }) }) : null,
     mistakes.length
-      ? h("ol", { class: "mistakes" }, mistakes.slice(0, 10).map((m) => h("li", {},
-        h("strong", { text: t("turn_roll", { turn: m.turn, roll: m.roll }) }), " ",
-        t("mistake", { chosen: adviceText(m.chosen), best: adviceText(m.best), loss: fmtNumber(m.loss, 1) }))))
+      ? h("ol", { class: "mistakes", "data-testid": "mistakes" }, mistakes.map((m) => h("li", { class: "mistake" },
+        h("div", { class: "mistake-head" },
+          h("strong", { text: t("turn_roll", { turn: m.turn, roll: m.roll }) }), " ",
+          miniDice(m.dice || []), " ",
+          h("span", { class: "mistake-cost", text: t("mistake_cost", { loss: fmtNumber(m.loss, 1) }) })),
+        h("p", { text: t("mistake_row", { chosen: adviceText(m.chosen), best: adviceText(m.best, { explain: true }) }) }))))
       : h("p", { text: t("no_mistakes") }),
   ];
 }

@@ -16,7 +16,7 @@
 // leaves it out.
 import * as api from "./api.js";
 import { checkCheckpoint } from "./checkpoint.js";
-import { t } from "./i18n.js";
+import { fmtDateTime, t } from "./i18n.js";
 import { h } from "./ui.js";
 
 const encoder = new TextEncoder();
@@ -156,7 +156,7 @@ export function auditBlock(result) {
       proof = await api.getProof(result.code);
     } catch (err) {
       if (err.code === "log_not_sealed" && err.detail && err.detail.available_at) {
-        show("pending", t("log_pending", { time: new Date(err.detail.available_at).toLocaleString() }));
+        show("pending", t("log_closes", { time: fmtDateTime(err.detail.available_at) }));
       }
       return;
     }

@@ -5,7 +5,7 @@ import { fmtNumber, playerName, t } from "./i18n.js";
 import { analysisBlock } from "./advice.js";
 import { auditBlock } from "./audit.js";
 import { getToken } from "./store.js";
-import { copyText, errorText, h, histogram, standingText, toast } from "./ui.js";
+import { copyText, errorText, h, histogram, lengthNote, standingText, toast } from "./ui.js";
 import { challengeButton, versusBlock } from "./together.js";
 
 // How long Copy waits for a rank that is on its way before it copies without it (ms).
@@ -80,28 +80,11 @@ export function endScreen(game) {
     held || (game.mode === "ranked" ? t("rank_pending") : t("practice_mode")));
   const chartBox = h("div", { class: "chart-box" });
   const parBox = h("div", {});
-  // The share text gains the rank (and the streak) once the board has the game: Copy
-  // waits a moment for it, and the text is replaced as soon as it comes.
-  const share = { text: result.share_text || "", final: !ranked || result.rank != null };
-  let settle = () => {};
-  share.ready = share.final ? Promise.resolve() : new Promise((resolve) => { settle = resolve; });
-  const fallback = h("textarea", { class: "share-text", readonly: true, rows: 6, hidden: true, "aria-label": t("copy_result") }, share.text);
+  // The share text gains the rank once the board has the game: Copy waits a moment for
+  // it, the text is replaced as soon as it comes, and the buttons say so meanwhile.
+  const share = shareState(result.share_text || "", !ranked || result.rank != null);
   const actions = h("div", { class: "row wrap" },
-    share.text ? h("button", {
-      type: "button", class: "btn primary", "data-testid": "copy-result", text: t("copy_result"),
-      onclick: async () => {
-        if (!share.final) await Promise.race([share.ready, new Promise((r) => setTimeout(r, RANK_WAIT))]);
-        if (await copyText(share.text)) toast(t("copied"));
-        else { fallback.value = share.text; fallback.hidden = false; fallback.select(); toast(t("copy_failed")); }
-      },
-    }) : null,
-    share.text && navigator.share ? h("button", {
-      type: "button", class: "btn", "data-testid": "share-result", text: t("share"),
-      onclick: async () => {
-        if (!share.final) await Promise.race([share.ready, new Promise((r) => setTimeout(r, RANK_WAIT))]);
-        navigator.share({ text: share.text }).catch(() => {});
-      },
-    }) : null,
+    shareButtons(share),
     link ? h("a", { class: "btn", href: link, "data-testid": "result-link", text: t("result_link") }) : null,
     game.date && game.mode === "ranked"
       ? h("a", { class: "btn", href: `/#/board/${game.date}/${game.ruleset}`, text: t("see_board") }) : null);
@@ -113,18 +96,65 @@ export function endScreen(game) {
       h("strong", { class: "final-total", "data-testid": "final-total", text: total })),
     versusBlock(game),
     rankBox, streakBox, chartBox, parBox,
-    auditBlock({ code, mode: game.mode, date: game.date, ruleset: game.ruleset, receipt: result.receipt, accepted: result.accepted }), actions, fallback, namePrompt(), challengeButton(game),
+    auditBlock({ code, mode: game.mode, date: game.date, ruleset: game.ruleset, receipt: result.receipt, accepted: result.accepted }), actions, share.fallback, namePrompt(), challengeButton(game),
     game.mode === "practice" ? analysisBlock(game) : null);
   const finish = (state) => {
     const done = (state && state.result) || {};
-    if (done.share_text) { share.text = done.share_text; fallback.value = share.text; }
     if (done.streak) { streakBox.textContent = streakText(done.streak); streakBox.hidden = false; }
-    share.final = true;
-    settle();
+    share.settle(done.share_text);
   };
   if (ranked) fillRank(game, total, rankBox, chartBox, parBox, finish);
   else if (game.date) fillPar(game, parBox);
   return panel;
+}
+
+// A share text that may still gain its rank: `final` once it has it (or never will);
+// `settle(text)` puts the final text in and updates the buttons showing it.
+export function shareState(text, final = true) {
+  const share = { text, final, buttons: [] };
+  share.fallback = h("textarea", { class: "share-text", readonly: true, rows: 3, hidden: true, "aria-label": t("copy_result") }, text);
+  let settle = () => {};
+  share.ready = final ? Promise.resolve() : new Promise((resolve) => { settle = resolve; });
+  share.settle = (newText) => {
+    if (newText) { share.text = newText; share.fallback.value = newText; }
+    share.final = true;
+    for (const [button, key] of share.buttons) button.textContent = t(key);
+    settle();
+  };
+  return share;
+}
+
+// Copy and (where the browser has the Web Share API) Share of a player's own result;
+// before the rank is known they say so, and they wait a moment for it.
+export function shareButtons(share) {
+  if (!share.text) return null;
+  const wait = () => (share.final ? null
+    : Promise.race([share.ready, new Promise((r) => setTimeout(r, RANK_WAIT))]));
+  const copy = h("button", {
+    type: "button", class: "btn primary", "data-testid": "copy-result",
+    "data-final": share.final ? "1" : "0", text: t(share.final ? "copy_result" : "copy_pending"),
+    onclick: async () => {
+      await wait();
+      if (await copyText(share.text)) toast(t("copied"));
+      else { share.fallback.value = share.text; share.fallback.hidden = false; share.fallback.select(); toast(t("copy_failed")); }
+    },
+  });
+  share.buttons.push([copy, "copy_result"]);
+  const out = [copy];
+  if (navigator.share) {
+    const send = h("button", {
+      type: "button", class: "btn", "data-testid": "share-result", text: t(share.final ? "share" : "share_pending"),
+      onclick: async () => {
+        await wait();
+        navigator.share({ text: share.text }).catch(() => {});
+      },
+    });
+    share.buttons.push([send, "share"]);
+    out.push(send);
+  }
+  const settle = share.settle;
+  share.settle = (text) => { settle(text); copy.dataset.final = "1"; };
+  return out;
 }
 
 function streakText(days) {
@@ -160,7 +190,7 @@ function namePrompt() {
           type: "button", class: "btn ghost", "data-testid": "name-skip", text: t("skip_for_now"),
           onclick: () => { done(); box.remove(); },
         })),
-      note);
+      lengthNote(input), note);
     box.addEventListener("submit", async (event) => {
       event.preventDefault();
       const name = input.value.trim();

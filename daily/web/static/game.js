@@ -10,7 +10,7 @@ import { jokerBanner, momentOf, rolledDice, showMoment } from "./feel.js";
 import { isLocal, localGames, startLocal } from "./local.js";
 import { hintRefusal, showServiceNotes } from "./notes.js";
 import { rivalsPanel } from "./together.js";
-import { forgetToken, loadHolds, rememberGame, saveHolds } from "./store.js";
+import { confirmBoxes, forgetToken, loadHolds, rememberGame, saveHolds } from "./store.js";
 import {
   announce, confirmDialog, dieFace, errorText, h, hideBanner, miniDice, showBanner, toast,
 } from "./ui.js";
@@ -82,6 +82,7 @@ export class GameView {
         this.moves.get(game.id).then((full) => this.apply(full)).catch(() => {});
       }
     }
+    if (!previous || previous.turn !== game.turn || previous.roll !== game.roll || game.over) this.selected = null;
     this.game = game;
     if (!game.local) rememberGame(game);
     const n = (game.dice || []).length;
@@ -136,6 +137,7 @@ export class GameView {
     const section = h("section", {
       class: "game", "data-game-id": g.id, "data-turn": g.turn, "data-roll": g.roll,
       "data-over": g.over ? "1" : "0", "data-busy": this.busy ? "1" : "0",
+      "data-confirm": this.confirming ? "1" : "0",
     }, head);
     if (g.over) {
       section.append(h("div", { class: "game-grid over" }, endScreen(g),
@@ -176,7 +178,9 @@ export class GameView {
         }, t("roll")),
         h("span", { class: "rolls-left", "data-testid": "rolls-left", "data-left": left },
           h("span", { class: "dots", "aria-hidden": "true" }, dots), leftText)),
-      left > 0 && this.holds.length && this.holds.every(Boolean)
+      left === 0
+        ? h("p", { class: "hint rolls-out", "data-testid": "rolls-out", role: "status", text: t("rolls_out") })
+        : left > 0 && this.holds.length && this.holds.every(Boolean)
         ? h("p", { class: "hint muted", text: t("all_kept") })
         : h("p", { class: "hint muted", "data-testid": "roll-hint" },
           h("span", { class: "long", text: t("roll_hint") }),
@@ -257,14 +261,40 @@ export class GameView {
         miniDice(turn.rolls[turn.rolls.length - 1])))));
   }
 
+  // A ranked game asks to confirm the box chosen (select, then Confirm) unless the
+  // player turned that off on Profile; a 0 always asks, in the dialog.
+  get confirming() {
+    const g = this.game;
+    return Boolean(g && g.mode === "ranked" && !g.local && confirmBoxes());
+  }
+
   cardPanel() {
     const card = renderCard(this.game, { interactive: true });
     const buttons = [...card.querySelectorAll("button.box-btn:not([disabled])")];
     if (buttons.length) buttons[0].tabIndex = 0;
     for (const button of buttons) {
       button.disabled = this.busy;
+      if (this.selected === button.dataset.box) {
+        button.classList.add("selected");
+        button.setAttribute("aria-pressed", "true");
+      }
       button.addEventListener("click", () => this.choose(button.dataset.box, Number(button.dataset.points)));
       button.addEventListener("keydown", (event) => this.arrow(event, buttons));
+    }
+    if (this.selected && buttons.some((b) => b.dataset.box === this.selected)) {
+      const box = this.selected;
+      const points = Number(buttons.find((b) => b.dataset.box === box).dataset.points);
+      card.prepend(h("div", { class: "confirm-bar", "data-testid": "confirm-bar", role: "group", "aria-label": t("confirm_box", { points, box: boxName(box) }) },
+        h("span", { class: "confirm-text", text: t("confirm_box", { points, box: boxName(box) }) }),
+        h("button", {
+          type: "button", class: "btn primary small", "data-testid": "box-confirm", "data-key": "box-confirm",
+          disabled: this.busy, text: t("confirm_box_yes"), onclick: () => this.score(box, points),
+        }),
+        h("button", {
+          type: "button", class: "btn small ghost", "data-testid": "box-cancel", "data-key": "box-cancel",
+          disabled: this.busy, text: t("confirm_box_no"),
+          onclick: () => { this.selected = null; this.render(); this.root.querySelector(`button[data-box="${box}"]`)?.focus(); },
+        })));
     }
     return card;
   }
@@ -336,6 +366,18 @@ export class GameView {
 
   async choose(box, points) {
     if (this.busy || this.game.over) return;
+    if (points !== 0 && this.confirming && this.selected !== box) {
+      this.selected = box;
+      this.render();
+      this.root.querySelector("[data-testid=box-confirm]")?.focus();
+      return;
+    }
+    await this.score(box, points);
+  }
+
+  async score(box, points) {
+    if (this.busy || this.game.over) return;
+    this.selected = null;
     if (points === 0) {
       const ok = await confirmDialog(t("scratch_q", { box: boxName(box) }), t("scratch_yes"));
       if (!ok) {

@@ -57,7 +57,6 @@ const STRINGS = {
     ceiling_line: "Perfect game with foresight: {score}",
     log_in: "In the day's signed log (game {index} of {size}; checked in this browser)",
     log_in_unsigned: "In the day's log: its place checks here, but this browser cannot check Ed25519 signatures (daily verify-day can)",
-    log_pending: "In the day's signed log once the day closes ({time})",
     log_no_crypto: "This browser cannot check the day's signed log here (daily verify-day can)",
     log_bad: "This result's proof does NOT check against the day's signed log",
     log_receipt_missing: "The receipt you were given for {code} is NOT the result in the day's signed log: the log leaves your result out or changed it",
@@ -122,7 +121,7 @@ const STRINGS = {
     advice_box: "Score {points} in {box}",
     analyse: "Analyse my game", turn_roll: "Turn {turn}, roll {roll}:",
     analysis_summary: "{good} of {all} decisions were optimal. Your choices cost {loss} points of expected score; perfect play averages {best}.",
-    mistake: "{chosen}; best: {best} (−{loss})", no_mistakes: "Every decision was optimal.",
+    no_mistakes: "Every decision was optimal.",
     retry: "Retry", dismiss: "Dismiss", new_player: "Play as a new player", back_home: "Back to today",
     players_n_one: "{n} player", players_so_far_one: "{n} player so far",
     default_player: "Player {n}", bonus_missed: "bonus missed",
@@ -261,6 +260,33 @@ const STRINGS = {
     left_out_one: "1 game of a provisional player or a player without a passkey is not shown in the top.",
     top_open: "Nobody here is on the public board yet: every game is shown, marked.",
     days_played: "Days of play", days_since: "{n} since {date}", days_since_one: "1, on {date}",
+    // first month
+    copy_pending: "Copy result (rank not known yet)",
+    share_pending: "Share (rank not known yet)",
+    rank_tied: "Tied {nth} of {players} (with {n} others)",
+    rank_tied_one: "Tied {nth} of {players} (with 1 other)",
+    rank_tied_only: "Tied {nth}",
+    nobody_more: "nobody scored more",
+    log_closes: "In the day's signed log once this day has ended in every time zone: {time}",
+    maxi_building: "Maxi Yatzy's strategy table is still being built: until it is ready (in about {minutes} min), its computer opponents play a slightly weaker game.",
+    maxi_building_soon: "Maxi Yatzy's strategy table is still being built: until it is ready, its computer opponents play a slightly weaker game.",
+    rolls_out: "No rolls left: choose a box on the card.",
+    confirm_box: "Score {points} in {box}", confirm_box_yes: "Confirm", confirm_box_no: "Cancel",
+    confirm_setting: "Ask me to confirm the box in ranked games (tap the box, then Confirm)",
+    confirm_setting_title: "While playing",
+    offline_today: "You are offline. Today's games need a connection; practice on random dice works on this device.",
+    welcome_title: "Welcome to Daily Dice",
+    welcome_text: "Everyone gets the same dice today. Play a game, see where you stand among today's players, and come back tomorrow for new dice.",
+    welcome_ok: "Got it",
+    closed: "Closed",
+    invite_from: "{name} invites you to join.",
+    opponents_now: "Your next game: {levels}",
+    opponents_none: "Your next game: no computer opponents",
+    name_max: "Up to {n} characters ({used}/{n})",
+    mistake_row: "You chose {chosen}; best was {best}",
+    mistake_cost: "cost {loss} points",
+    advice_scratch: "Score 0 in {box} (give up that box to keep better boxes open)",
+    mistakes_title: "Decisions that cost points ({n})",
   },
   it: {
     skip: "Vai al contenuto",
@@ -317,7 +343,6 @@ const STRINGS = {
     ceiling_line: "Partita perfetta conoscendo i dadi in anticipo: {score}",
     log_in: "Nel registro firmato del giorno (partita {index} di {size}; verificato in questo browser)",
     log_in_unsigned: "Nel registro del giorno: la sua posizione è verificata qui, ma questo browser non sa verificare le firme Ed25519 (daily verify-day sì)",
-    log_pending: "Nel registro firmato del giorno alla chiusura del giorno ({time})",
     log_no_crypto: "Questo browser non può verificare qui il registro firmato del giorno (daily verify-day sì)",
     log_bad: "La prova di questo risultato NON corrisponde al registro firmato del giorno",
     log_receipt_missing: "La ricevuta che hai avuto per {code} NON è il risultato nel registro firmato del giorno: il registro omette o cambia il tuo risultato",
@@ -382,7 +407,7 @@ const STRINGS = {
     advice_box: "Segna {points} in {box}",
     analyse: "Analizza la partita", turn_roll: "Turno {turn}, lancio {roll}:",
     analysis_summary: "{good} decisioni ottimali su {all}. Le tue scelte sono costate {loss} punti di punteggio atteso; il gioco perfetto fa in media {best}.",
-    mistake: "{chosen}; meglio: {best} (−{loss})", no_mistakes: "Ogni decisione è stata ottimale.",
+    no_mistakes: "Ogni decisione è stata ottimale.",
     retry: "Riprova", dismiss: "Chiudi", new_player: "Gioca come nuovo giocatore", back_home: "Torna a oggi",
     players_n_one: "{n} giocatore", players_so_far_one: "{n} giocatore finora",
     default_player: "Giocatore {n}", bonus_missed: "bonus mancato",
@@ -521,6 +546,33 @@ const STRINGS = {
     left_out_one: "1 partita di un giocatore provvisorio o senza passkey non è mostrata in cima.",
     top_open: "Qui nessuno è ancora nella classifica pubblica: si vedono tutte le partite, segnate.",
     days_played: "Giorni di gioco", days_since: "{n} dal {date}", days_since_one: "1, il {date}",
+    // first month
+    copy_pending: "Copia risultato (posizione non ancora nota)",
+    share_pending: "Condividi (posizione non ancora nota)",
+    rank_tied: "{nth} a pari merito su {players} (con altri {n})",
+    rank_tied_one: "{nth} a pari merito su {players} (con un altro)",
+    rank_tied_only: "{nth} a pari merito",
+    nobody_more: "nessuno ha fatto di più",
+    log_closes: "Nel registro firmato quando questo giorno sarà finito in ogni fuso orario: {time}",
+    maxi_building: "La tabella di strategia di Maxi Yatzy è ancora in costruzione: finché non è pronta (tra circa {minutes} min), i suoi avversari del computer giocano un po' peggio.",
+    maxi_building_soon: "La tabella di strategia di Maxi Yatzy è ancora in costruzione: finché non è pronta, i suoi avversari del computer giocano un po' peggio.",
+    rolls_out: "Lanci finiti: scegli una casella sulla scheda.",
+    confirm_box: "Segna {points} in {box}", confirm_box_yes: "Conferma", confirm_box_no: "Annulla",
+    confirm_setting: "Chiedimi di confermare la casella nelle partite in classifica (tocca la casella, poi Conferma)",
+    confirm_setting_title: "Durante il gioco",
+    offline_today: "Sei offline. Le partite di oggi richiedono una connessione; l'allenamento con dadi casuali funziona su questo dispositivo.",
+    welcome_title: "Benvenuto in Daily Dice",
+    welcome_text: "Oggi tutti hanno gli stessi dadi. Gioca una partita, guarda dove ti piazzi tra i giocatori di oggi e torna domani per i nuovi dadi.",
+    welcome_ok: "Ho capito",
+    closed: "Chiusa",
+    invite_from: "{name} ti invita a entrare.",
+    opponents_now: "La tua prossima partita: {levels}",
+    opponents_none: "La tua prossima partita: nessun avversario del computer",
+    name_max: "Al massimo {n} caratteri ({used}/{n})",
+    mistake_row: "Hai scelto {chosen}; meglio era {best}",
+    mistake_cost: "costo {loss} punti",
+    advice_scratch: "Segna 0 in {box} (rinuncia a quella casella per tenere aperte caselle migliori)",
+    mistakes_title: "Decisioni che sono costate punti ({n})",
   },
 };
 
@@ -753,6 +805,20 @@ export function fmtDate(iso) {
   return date.toLocaleDateString(current === "it" ? "it-IT" : "en-GB", {
     weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC",
   });
+}
+
+// A moment in the player's language and date format: "Fri, 4 Dec 2026, 12:06".
+export function fmtDateTime(when) {
+  return new Date(when).toLocaleString(current === "it" ? "it-IT" : "en-GB", {
+    weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
+  });
+}
+
+// A rank as an ordinal: "1st", "22nd", "13th"; "primo", "3°" (as the share text says).
+export function ordinal(rank) {
+  if (current === "it") return rank === 1 ? "primo" : `${rank}°`;
+  if ([11, 12, 13].includes(rank % 100)) return `${rank}th`;
+  return `${rank}${{ 1: "st", 2: "nd", 3: "rd" }[rank % 10] || "th"}`;
 }
 
 export function fmtNumber(n, digits = 0) {

@@ -16,6 +16,12 @@ function demoTime(iso) {
   return String(iso || "").replace("T", " ").slice(0, 16);
 }
 
+// Minutes to go in steps that do not flicker: to the minute up to 10, then to 5.
+export function etaMinutes(seconds) {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return minutes <= 10 ? minutes : Math.ceil(minutes / 5) * 5;
+}
+
 // What a table's state means for hints, in words: "Maxi Yatzy hints are being prepared:
 // ready in about 4 min (62%)", or null when the table is ready.
 export function tableText(ruleset, table) {
@@ -26,7 +32,7 @@ export function tableText(ruleset, table) {
     const eta = table.eta_seconds;
     return eta === null || eta === undefined
       ? t("hints_building", { game }) + done
-      : t("hints_ready_in", { game, minutes: Math.max(1, Math.ceil(eta / 60)) }) + done;
+      : t("hints_ready_in", { game, minutes: etaMinutes(eta) }) + done;
   }
   return t("hints_missing", { game });
 }

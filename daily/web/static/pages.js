@@ -8,12 +8,15 @@ import { onInstallable, promptInstall } from "./install.js";
 import { unfinishedLocal } from "./local.js";
 import { passkeySection, passkeySignIn } from "./passkeys.js";
 import { boxName, fmtDate, fmtNumber, lang, playerName as shownName, rulesetName, t } from "./i18n.js";
+import { etaMinutes, fetchHealth } from "./notes.js";
+import { shareButtons, shareState } from "./end.js";
 import { getToken, previousTokens, rememberedGame, replaceToken, setToken } from "./store.js";
 import { challengeForm, chosenOpponents, groupsSection, opponentsPicker } from "./together.js";
 import {
-  confirmDialog, copyText, countdownText, dieFace, errorText, h, histogram, localDate, miniDice,
-  shiftDate, standingText, toast,
+  confirmDialog, copyText, countdownText, dieFace, distinctNames, errorText, h, histogram, lengthNote,
+  localDate, miniDice, shiftDate, standingText, toast,
 } from "./ui.js";
+import { confirmBoxes, setConfirmBoxes } from "./store.js";
 
 const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht", "generala", "triple-yahtzee"];
 
@@ -61,6 +64,7 @@ export async function homePage(root) {
     if (err.code === "unauthorized" && getToken()) {
       today = await api.api("GET", "/today", undefined, { token: null }).catch(() => null);
     }
+    if (!today && err.status === 0) { offlineToday(root); return () => {}; }
     if (!today) { failure(root, err); return () => {}; }
   }
   const date = playDate(today);
@@ -101,22 +105,72 @@ export async function homePage(root) {
       h("div", { class: "set-title" }, h("h2", {}, rulesetName(ruleset)),
         h("span", { class: "mini-dice deco", "aria-hidden": "true" }, faces.map((f) => dieFace(f, "mini")))),
       h("p", { class: "muted", text: fmtDate(date) }),
+      buildingNotice(ruleset),
       action,
       h("div", { class: "row wrap spread" },
         h("a", { class: "link", href: `/#/board/${date}/${ruleset}`, text: t("see_board") }), count));
   });
   root.replaceChildren(h("section", { class: "home" },
     h("h1", { text: t("home_title") }),
+    welcome(),
     h("p", { class: "intro", text: t("home_intro") }),
     days,
+    h("div", { class: "panel opponents-panel" }, opponentsPicker("home-opp"), h("p", { class: "muted hint-small", text: t("opponents_help") })),
     h("div", { class: "sets" }, cards),
-    h("div", { class: "panel" }, opponentsPicker("home-opp"), h("p", { class: "muted hint-small", text: t("opponents_help") })),
     groupsSection(),
     getToken() ? null : h("div", { class: "panel", "data-testid": "home-passkey" },
       h("p", { class: "muted", text: t("passkey_home") }), passkeySignIn()),
     h("p", {}, h("a", { class: "link", href: "/#/rules", text: t("rules_link") }))));
   fillDays(days, today, date);
   return () => clearInterval(timer);
+}
+
+// Offline, Today cannot load: offline practice can (the game is played in this browser).
+function offlineToday(root) {
+  root.replaceChildren(h("section", { class: "home" },
+    h("h1", { text: t("home_title") }),
+    h("div", { class: "panel offline-panel", "data-testid": "offline-today" },
+      h("p", { text: t("offline_today") }),
+      h("div", { class: "row wrap" },
+        h("button", {
+          type: "button", class: "btn primary", "data-testid": "today-offline-practice", text: t("play_offline"),
+          onclick: () => startOffline("yahtzee"),
+        }),
+        h("a", { class: "btn", href: "/#/practice", text: t("nav_practice") })))));
+}
+
+// The first visit: a short welcome, once (dismissed, or gone after the first game).
+const KEY_WELCOMED = "dd.welcomed";
+
+function welcome() {
+  let seen = true;
+  try { seen = localStorage.getItem(KEY_WELCOMED) !== null || Boolean(getToken()); } catch { /* no storage */ }
+  if (seen) return null;
+  const box = h("section", { class: "panel welcome", "data-testid": "welcome", "aria-labelledby": "welcome-title" },
+    h("h2", { id: "welcome-title", text: t("welcome_title") }),
+    h("p", { text: t("welcome_text") }),
+    h("button", {
+      type: "button", class: "btn small", "data-testid": "welcome-ok", text: t("welcome_ok"),
+      onclick: () => {
+        try { localStorage.setItem(KEY_WELCOMED, "1"); } catch { /* shown again next time */ }
+        box.remove();
+      },
+    }));
+  return box;
+}
+
+// While the Maxi Yatzy table builds, its computer opponents are stand-ins: say so before Play.
+function buildingNotice(ruleset) {
+  if (ruleset !== "maxi-yatzy") return null;
+  const note = h("p", { class: "build-note", "data-testid": "build-notice", role: "status", hidden: true });
+  fetchHealth().then((health) => {
+    const table = health && health.tables && health.tables[ruleset];
+    if (!table || table.state !== "building") return;
+    note.textContent = typeof table.eta_seconds === "number"
+      ? t("maxi_building", { minutes: etaMinutes(table.eta_seconds) }) : t("maxi_building_soon");
+    note.hidden = false;
+  });
+  return note;
 }
 
 // Coming back: the streak, yesterday's results and (in the panel already) the countdown.
@@ -136,7 +190,9 @@ async function fillDays(panel, today, date) {
     : playedToday ? t("streak_kept", { n: streak, count: streak }) : t("streak_keep", { n: streak, count: streak });
   const mine = (me.history || []).filter((g) => g.date === yesterday);
   const line = h("p", { "data-testid": "yesterday" });
-  if (!mine.length) line.append(`${t("yesterday_none")} `, boardLink);
+  const played = (me.history || []).length > 0 || (me.stats && me.stats.games > 0);
+  if (!mine.length && !played) line.append(boardLink);  // a new player: no reproach
+  else if (!mine.length) line.append(`${t("yesterday_none")} `, boardLink);
   else {
     line.append(h("strong", { text: `${t("yesterday")}: ` }));
     const results = await Promise.all(mine.map((g) => api.getResult(g.code).catch(() => null)));
@@ -157,7 +213,7 @@ async function fillDays(panel, today, date) {
 
 // ---------- leaderboards ----------
 
-function boardTable(rows, me, caption) {
+function boardTable(rows, me, caption, names) {
   return h("table", { class: "board" },
     h("caption", { text: caption }),
     h("thead", {}, h("tr", {},
@@ -168,7 +224,7 @@ function boardTable(rows, me, caption) {
       const mine = Boolean(me) && (me.game_id ? row.game_id === me.game_id : row.rank === me.rank);
       return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null },
         h("td", { text: row.rank }),
-        h("td", {}, shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null,
+        h("td", { class: "player-name" }, names.get(row.player && row.player.id) ?? shownName(row.player && row.player.name), mine ? h("strong", { class: "you", text: ` (${t("you")})` }) : null,
           markBadge(row.marks || [])),
         h("td", { class: "num", text: row.score }));
     })));
@@ -186,6 +242,22 @@ function markNote(marks, days) {
   if (marks.includes("provisional")) lines.push(t("provisional_note", { n: days, count: days }));
   if (marks.includes("no_passkey")) lines.push(t("no_passkey_note"));
   return h("p", { class: "provisional-note", "data-testid": "board-provisional", text: lines.join(" · ") });
+}
+
+// A day no longer open anywhere (its board is not live any more, frozen or not yet).
+function closedDay(today, day) {
+  const open = (today && today.open_dates) || [];
+  return open.length > 0 && !open.includes(day) && day < [...open].sort()[0];
+}
+
+// Copy and Share of the player's own result, from its public page's share text.
+function ownShare(code) {
+  const box = h("div", { class: "row wrap own-share", "data-testid": "own-share" });
+  api.getResult(code).then((result) => {
+    const share = shareState(result.share_text || "", result.rank != null || result.mode !== "ranked");
+    box.replaceChildren(...[shareButtons(share)].flat().filter(Boolean), share.fallback);
+  }).catch(() => {});
+  return box;
 }
 
 export async function boardPage(root, date, ruleset) {
@@ -218,7 +290,7 @@ export async function boardPage(root, date, ruleset) {
     const board = await api.getBoard(day, rs, 100);
     const parts = [
       h("p", { class: "board-meta" },
-        h("span", { class: "badge", text: board.frozen ? t("frozen") : t("live") }), " ",
+        h("span", { class: "badge", "data-testid": "board-state", text: board.frozen ? t("frozen") : closedDay(today, day) ? t("closed") : t("live") }), " ",
         t("players_n", { n: fmtNumber(board.players), count: board.players })),
     ];
     if (!board.top || !board.top.length) parts.push(h("p", { text: t("no_players") }));
@@ -242,11 +314,15 @@ export async function boardPage(root, date, ruleset) {
     const ceilingLine = ceilingBlock(board.ceiling);
     if (ceilingLine) parts.push(ceilingLine);
     // around you, unless your row is in the top (a provisional game is not: see its marks)
+    const rows = [...(board.top || []), ...(board.around || [])];
+    const names = distinctNames([...new Map(rows.map((r) => [r.player && r.player.id, r.player && r.player.name])).entries()], shownName);
+    const myRow = board.me && rows.find((r) => r.game_id === board.me.game_id);
+    if (myRow && myRow.code) parts.push(ownShare(myRow.code));
     const inTop = board.me && (board.top || []).some((row) => row.game_id === board.me.game_id);
     if (board.around && board.around.length && board.me && !inTop) {
-      parts.push(boardTable(board.around, board.me, t("around_you")));
+      parts.push(boardTable(board.around, board.me, t("around_you"), names));
     }
-    if (board.top && board.top.length) parts.push(boardTable(board.top, board.me, t("top", { n: board.top.length })));
+    if (board.top && board.top.length) parts.push(boardTable(board.top, board.me, t("top", { n: board.top.length }), names));
     body.replaceChildren(...parts);
   } catch (err) {
     body.replaceChildren(h("p", { role: "alert", text: err.status === 404 ? t("no_players") : errorText(err) }));
@@ -460,6 +536,10 @@ export async function profilePage(root) {
   const stats = me.stats || {};
   const nameInput = h("input", { type: "text", id: "name", maxlength: 24, value: me.name || "", autocomplete: "nickname" });
   const nameNote = h("span", { class: "muted", role: "status" });
+  const confirmBox = h("input", {
+    type: "checkbox", id: "confirm-boxes", "data-testid": "confirm-setting", checked: confirmBoxes(),
+    onchange: (event) => setConfirmBoxes(event.target.checked),
+  });
   const statItem = (label, value) => h("div", { class: "stat" }, h("dt", { text: label }), h("dd", { text: value }));
   root.replaceChildren(h("section", { class: "profile" },
     h("h1", { text: t("profile_title") }),
@@ -477,7 +557,10 @@ export async function profilePage(root) {
     },
     h("label", { for: "name", text: t("name") }),
     h("div", { class: "row" }, nameInput, h("button", { type: "submit", class: "btn", text: t("save") })),
-    nameNote),
+    lengthNote(nameInput), nameNote),
+    h("section", { class: "panel settings" },
+      h("h2", { text: t("confirm_setting_title") }),
+      h("label", { class: "check", for: "confirm-boxes" }, confirmBox, ` ${t("confirm_setting")}`)),
     h("h2", { text: t("stats") }),
     h("dl", { class: "stats" },
       statItem(t("games"), fmtNumber(stats.games)), statItem(t("streak"), fmtNumber(stats.current_streak)),
@@ -596,8 +679,20 @@ export async function resultPage(root, code) {
   if (result.history && result.history.length) grid.prepend(h("section", { class: "panel" }, historyBlock(result.history)));
   else grid.prepend(h("p", { class: "panel muted", text: t("hidden_until_reveal") }));
   root.replaceChildren(h("section", { class: "result" }, parts, grid));
+  offerShare(result, playBox);
   offerPlay(result, playBox);
   return () => {};
+}
+
+// The player's own result (opened from Today, Profile or a board) offers Copy and Share.
+async function offerShare(result, box) {
+  if (!getToken()) return;
+  let me;
+  try { me = await api.getMe(); } catch { return; }
+  if (!(me.history || []).some((g) => g.code === result.code)) return;
+  const share = shareState(result.share_text || "", result.rank != null || result.mode !== "ranked");
+  box.prepend(...[shareButtons(share)].flat().filter(Boolean));
+  box.after(share.fallback);
 }
 
 async function offerPlay(result, box) {

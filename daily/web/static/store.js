@@ -93,3 +93,9 @@ export const getOpponents = () => {
   return Array.isArray(saved) ? saved : [];
 };
 export const setOpponents = (levels) => write(KEY_OPPONENTS, levels);
+
+// Whether a ranked game asks to confirm the box chosen (tap, then Confirm): on unless
+// the player turned it off on Profile (kept in this browser).
+const KEY_CONFIRM = "dd.confirm.boxes";
+export const confirmBoxes = () => read(KEY_CONFIRM, true) !== false;
+export const setConfirmBoxes = (on) => write(KEY_CONFIRM, Boolean(on));

@@ -6,7 +6,7 @@
 import * as api from "./api.js";
 import { boxName, fmtDate, fmtNumber, lang, playerName, rulesetName, t } from "./i18n.js";
 import { getOpponents, getToken, setOpponents } from "./store.js";
-import { confirmDialog, errorText, h, inviteBox, localDate, miniDice, toast } from "./ui.js";
+import { confirmDialog, distinctNames, errorText, h, inviteBox, localDate, miniDice, toast } from "./ui.js";
 
 export const LEVELS = ["easy", "medium", "hard"];
 
@@ -14,6 +14,15 @@ export const LEVELS = ["easy", "medium", "hard"];
 
 export function opponentsPicker(idPrefix) {
   const chosen = new Set(getOpponents());
+  // The choice is kept for the next games: say what it is now, beside the boxes.
+  const now = h("p", { class: "opponents-now", "data-testid": "opponents-now", role: "status" });
+  const say = () => {
+    const levels = LEVELS.filter((l) => chosen.has(l)).map((l) => t(`level_${l}`));
+    now.textContent = levels.length
+      ? t("opponents_now", { levels: new Intl.ListFormat(lang() === "it" ? "it-IT" : "en-GB", { type: "conjunction" }).format(levels) })
+      : t("opponents_none");
+  };
+  say();
   return h("fieldset", { class: "pick", "data-testid": "opponents-picker" },
     h("legend", { class: "muted", text: t("opponents") }),
     LEVELS.map((level) => h("label", {},
@@ -23,9 +32,11 @@ export function opponentsPicker(idPrefix) {
         onchange: (event) => {
           if (event.target.checked) chosen.add(level); else chosen.delete(level);
           setOpponents(LEVELS.filter((l) => chosen.has(l)));
+          say();
         },
       }),
-      t(`level_${level}`))));
+      t(`level_${level}`))),
+    now);
 }
 
 // The levels to send with a new game.
@@ -58,10 +69,10 @@ function sideCard(title, side, testid, over, note = null) {
       : h("p", { class: "muted", text: t("opp_turn_hidden") }));
 }
 
-// An opponent's name: its level, and "(heuristic)" when a heuristic player stands in
-// for the exact bot (the ruleset's strategy table was not built when the game started).
+// An opponent's name: its level (a heuristic stand-in is not labelled: the note under
+// the opponents and the notice on Today say the table is still being built).
 export function opponentName(o) {
-  return o.heuristic ? `${t(`level_${o.level}`)} (${t("heuristic")})` : t(`level_${o.level}`);
+  return t(`level_${o.level}`);
 }
 
 // The computer opponents and the challenge's rival, up to your scored turns.
@@ -352,6 +363,7 @@ export async function groupInvitePage(root, code) {
   };
   root.replaceChildren(h("section", { class: "group-invite panel", "data-code": invite.code },
     h("h1", { text: t("invite_title", { name: invite.name }) }),
+    invite.inviter ? h("p", { "data-testid": "invite-from", text: t("invite_from", { name: playerName(invite.inviter) }) }) : null,
     h("p", { text: t("invite_text", { n: fmtNumber(invite.members), count: invite.members }) }),
     invite.member
       ? h("a", { class: "btn primary big", href: `/#/group/${invite.code}`, "data-testid": "invite-open", text: t("invite_open") })
@@ -381,11 +393,15 @@ export async function groupPage(root, code, date) {
       return () => {};
     }
   }
-  const name = (row) => `${playerName(row.name)}${row.you ? ` (${t("you")})` : ""}`;
+  const everyone = [...view.members, ...view.streaks,
+    ...view.boards.flatMap((b) => b.rows), ...view.week.standings.flatMap((w) => w.rows)];
+  const names = distinctNames([...new Map(everyone.map((m) => [m.id, m.name])).entries()], playerName);
+  const shown = (row) => names.get(row.id) ?? playerName(row.name);
+  const name = (row) => `${shown(row)}${row.you ? ` (${t("you")})` : ""}`;
   const parts = [
     h("h1", { text: view.name }),
     h("p", { class: "muted" }, t("group_code_line"), " ", h("strong", { class: "code-big", "data-testid": "group-code", text: view.code })),
-    h("p", { class: "muted", text: `${t("group_members")}: ${view.members.map((m) => playerName(m.name)).join(", ")}` }),
+    h("p", { class: "muted group-members", text: `${t("group_members")}: ${view.members.map(shown).join(", ")}` }),
     h("h2", { text: `${t("group_board")} · ${fmtDate(view.date)}` }),
   ];
   for (const board of view.boards) {

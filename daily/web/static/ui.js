@@ -1,6 +1,6 @@
 // Small DOM helpers shared by every view: element builder, banner, toast, confirm,
 // clipboard, dice faces and the histogram chart.
-import { errorMessage, fmtNumber, reasonText, t } from "./i18n.js";
+import { errorMessage, fmtNumber, ordinal, reasonText, t } from "./i18n.js";
 
 export function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -234,19 +234,52 @@ export function inviteBox(url, { title = "", text = "", testid = "invite" } = {}
 
 // A standing in words: "Rank 3 of 120 · better than 97% of today's players", with "top
 // 3%" where it says more (daily/standings.py defines the figures; the API sends them).
+// A rank shared with others (`tied`) reads as a tie: "Tied 1st of 5 (with 3 others) ·
+// nobody scored more", never a bare "better than 20%" that sounds like a loss.
 export function standingText(s, players, { today = true } = {}) {
   if (!s || !s.rank) return "";
-  const parts = [players ? t("rank_line", { rank: fmtNumber(s.rank), players: fmtNumber(players) })
-    : t("rank_only", { rank: fmtNumber(s.rank) })];
+  const others = (s.tied || 1) - 1;
+  const nth = ordinal(s.rank);
+  const parts = [];
+  if (others > 0) {
+    const text = players ? t("rank_tied", { nth, players: fmtNumber(players), n: fmtNumber(others), count: others })
+      : t("rank_tied_only", { nth });
+    parts.push(text.charAt(0).toUpperCase() + text.slice(1));  // "Primo a pari merito"
+  } else {
+    parts.push(players ? t("rank_line", { rank: fmtNumber(s.rank), players: fmtNumber(players) })
+      : t("rank_only", { rank: fmtNumber(s.rank) }));
+  }
   if (players > 1 && typeof s.better_than === "number") {
-    if (typeof s.top === "number" && s.top <= 10 && s.better_than > 0) {
-      parts.push(t("top_share", { p: fmtNumber(s.top, 1) }));
-    }
-    if (s.better_than > 0) {
-      parts.push(t(today ? "better_today" : "better_day", { p: fmtNumber(s.better_than, 1) }));
-    } else if (s.rank === 1) {
-      parts.push(t("tied_first"));
+    if (s.rank === 1 && others > 0) parts.push(t("nobody_more"));
+    else {
+      if (typeof s.top === "number" && s.top <= 10 && s.better_than > 0) {
+        parts.push(t("top_share", { p: fmtNumber(s.top, 1) }));
+      }
+      if (s.better_than > 0) parts.push(t(today ? "better_today" : "better_day", { p: fmtNumber(s.better_than, 1) }));
     }
   }
   return parts.join(" · ");
+}
+
+// Names as shown on a board or in a group: where two players share a name, each gets a
+// short tag from the public part of their player id ("Ada #3f2"; never the token).
+// `entries` are [id, name]; the answer maps each id to the name to show.
+export function distinctNames(entries, show = (name) => name) {
+  const counts = new Map();
+  for (const [, name] of entries) counts.set(show(name), (counts.get(show(name)) || 0) + 1);
+  return new Map(entries.map(([id, name]) => {
+    const shown = show(name);
+    const tag = id ? String(id).replace(/^p_/, "").slice(0, 3) : "";
+    return [id, counts.get(shown) > 1 && tag ? `${shown} #${tag}` : shown];
+  }));
+}
+
+// Under a name field: its maximum length and how much of it is used, kept current.
+export function lengthNote(input) {
+  const max = Number(input.getAttribute("maxlength")) || 24;
+  const note = h("small", { class: "muted length-note", "data-testid": "name-length" });
+  const update = () => { note.textContent = t("name_max", { n: max, used: [...input.value].length }); };
+  input.addEventListener("input", update);
+  update();
+  return note;
 }

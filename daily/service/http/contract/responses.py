@@ -308,6 +308,9 @@ class Finished(Doc):
     top: float | None = Field(
         description="share of the board ranked at or above you, rounded up to 0.1")
     players: int | None
+    tied: int | None = Field(
+        description="results sharing your rank, yours included (1: no tie); null until "
+        "recorded")
     streak: int | None = Field(
         description="your daily streak with this game counted (ranked games; null in the "
         "answer of the finishing move and for practice)")
@@ -380,6 +383,9 @@ class Result(Doc):
     better_than: float | None
     top: float | None
     players: int | None
+    tied: int | None = Field(
+        description="results sharing your rank, yours included (1: no tie); null until "
+        "recorded")
     share_text: str
     url: str
     marks: list[Literal["good", "fair", "zero"]] = Field(
@@ -450,6 +456,8 @@ class Standing(Doc):
     top: float = Field(
         description="share of the board ranked at or above you, rounded up to 0.1: "
         "\"top 3%\"")
+    tied: int = Field(ge=1, description="results sharing your rank, yours included "
+                      "(1: no tie)")
     game_id: str = Field(description="your game on the board (your row in top and around)")
 
 
@@ -710,6 +718,8 @@ class GroupInvite(Doc):
     url: str
     members: int
     member: bool = Field(description="you are in the group already")
+    inviter: str = Field(description="the name of the player who made the group (who "
+                         "sends its invite link)")
 
 
 class Groups(Doc):
