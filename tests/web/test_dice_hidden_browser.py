@@ -77,7 +77,8 @@ def test_opponents_dice_are_hidden_until_the_day_closes(
     game = api_get(live_server, f"/games/{game_id}", token)
     code = game["result"]["code"]
     # Nothing the browser keeps has an opponent's dice: the service worker caches no
-    # answer of the API, and localStorage holds the token, holds and preferences only.
+    # answer of the API, and localStorage holds the token, holds, preferences and the
+    # player's own signed receipts (their own result: card and total, no dice).
     cached = page.evaluate(
         """async () => { const out = [];
             for (const name of await caches.keys()) {
@@ -85,7 +86,8 @@ def test_opponents_dice_are_hidden_until_the_day_closes(
             return out; }""")
     assert cached and not [url for url in cached if "/api/" in url], cached
     stored = page.evaluate("() => ({...localStorage})")
-    assert set(stored) <= {"dd.token", "dd.holds", "dd.lang", "dd.games", "dd.opponents"}
+    assert set(stored) <= {"dd.token", "dd.holds", "dd.lang", "dd.games", "dd.opponents",
+                           "dd.receipts"}
     assert not [word for word in ("turns", "rolls", "dice") if word in json.dumps(stored)]
     # The result page of the open day: no dice.
     page.goto(f"/r/{code}")
