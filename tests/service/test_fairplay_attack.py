@@ -411,7 +411,8 @@ def test_top_games_after_a_scout_or_a_record_that_beats_optimal_play_wait_for_th
     assert "cleared" in _cli(monkeypatch, service_config, capsys, "review", "clear", game["id"])
     board = bea.call("GET", BOARD).get_json()
     assert board["me"]["rank"] == 1 and board["review"] is None
-    assert queue.decision(game["id"]).to_json() == {"status": "cleared", "reason": "scout_link"}
+    # a cleared decision carries no reason: the hold's reason was not upheld
+    assert queue.decision(game["id"]).to_json() == {"status": "cleared", "reason": None}
     assert queue.get(game["id"]).verdict["decided_by"] == "operator"
     assert queue.decision(cy_game["id"]).to_json() == {"status": "pending", "reason": "residual"}
     # A game never in review: cleared, no reason.
