@@ -209,6 +209,9 @@ class Config:
     #: ``DAILY_FAIRPLAY_CEILING_ONLY``: checked rulesets held only for scoring the ceiling,
     #: even once their strategy table is built (the full test is not calibrated for them).
     fairplay_ceiling_only: tuple[str, ...] = ()
+    #: ``DAILY_RECHECK_TOP``: how many places of the final public top the close-time
+    #: re-check (:mod:`daily.service.review.recheck`) checks again (0: none).
+    recheck_top: int = 10
 
     def rulesets_on(self, day: dt.date) -> tuple[str, ...]:
         """The daily sets of ``day``: the everyday ones, plus the special on its day."""
@@ -398,6 +401,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         redis_cluster=_switch(env, "DAILY_REDIS_CLUSTER", False),
         auth_cache_seconds=_int(env, "DAILY_AUTH_CACHE_SECONDS", 2, 0, 60),
         queue_redis_url=env.get("DAILY_QUEUE_REDIS_URL") or None,
+        recheck_top=_int(env, "DAILY_RECHECK_TOP", 10, 0, 100),
     )
     missing = uncovered(config.all_daily_rulesets, config.fairplay_rulesets)
     if missing:
