@@ -136,7 +136,7 @@ def copied_games(conn: redis.Redis, prefix: str,
     the earlier games of other players of the same day set that took nearly the same
     decisions (:func:`daily.fairplay.scouting.is_copy`): ``[{"game_id", "player_id",
     "share"}]``, empty for none. The earlier game's log is read from the board, else
-    from the review."""
+    from the results of the same batch, else from the review."""
     plays = [_decisions(r.log) for r in results]
     keys = [keymap.board(prefix, r.date, canonical_name(r.ruleset), "copies") for r in results]
     with conn.pipeline(transaction=False) as pipe:
@@ -160,12 +160,14 @@ def copied_games(conn: redis.Redis, prefix: str,
         for date, name, game_id in wanted:
             pipe.hget(keymap.board(prefix, date, name, "logs"), game_id)
         texts = dict(zip(wanted, pipe.execute() if wanted else [], strict=True))
+    batch = {r.game_id: r.log for r in results}  # earlier games of the same batch
     out: list[list[dict[str, Any]]] = []
     for result, decisions, own in zip(results, plays, owners, strict=True):
         links = []
         for game_id, player_id in sorted(own):
             raw = texts.get((result.date.isoformat(), canonical_name(result.ruleset), game_id))
-            text = as_text(raw) if raw is not None else _review_log(conn, prefix, game_id)
+            text = (as_text(raw) if raw is not None else batch.get(game_id)
+                    or _review_log(conn, prefix, game_id))
             other = _decisions(text)
             if decisions and other and is_copy(decisions, other):
                 links.append({"game_id": game_id, "player_id": player_id,
