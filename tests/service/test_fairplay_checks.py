@@ -122,6 +122,8 @@ def test_a_tie_copy_is_held_split_scouts_are_counted_and_the_close_rechecks_the_
     stats = _cli(monkeypatch, config, capsys, "review", "stats", DATE, "yahtzee")
     assert "2 playing blind" in stats and "1 copies of another player's game" in stats
     assert "0 scout-like" in stats  # the reveals alone do not see them
+    shown = _cli(monkeypatch, config, capsys, "review", "show", copy["id"])
+    assert f"copy of game {strong['id']} by {ace.id}: 100% of the turns" in shown
 
     # After arrival, the record of the strong game's player grows; at the close the
     # re-check of the final top holds the game.
@@ -132,6 +134,8 @@ def test_a_tie_copy_is_held_split_scouts_are_counted_and_the_close_rechecks_the_
     entry = queue.get(strong["id"])
     assert entry.state == "pending" and entry.reason_code == "residual"
     assert entry.verdict["recheck"] == "close"
+    shown = _cli(monkeypatch, config, capsys, "review", "show", strong["id"])
+    assert "held by the close-time re-check of the final top" in shown
     board = ace.call("GET", BOARD).get_json()
     assert strong["id"] not in {row["game_id"] for row in board["top"]}
     assert board["me"] is None and board["review"]["state"] == "pending_review"

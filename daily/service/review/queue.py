@@ -442,6 +442,12 @@ def describe(entry: ReviewEntry, par: Mapping[str, Any] | None = None) -> str:
         lines.append(f"  scout ({scout.get('link')}): game {scout.get('game_id')} by"
                      f" {scout.get('player_id')}, {scout.get('kind')}, {scout.get('ratio')}"
                      " dice shown per die used")
+    for copy in v.get("copies") or []:
+        lines.append(f"  copy of game {copy.get('game_id')} by {copy.get('player_id')}:"
+                     f" {100 * float(copy.get('share') or 0):.0f}% of the turns played the"
+                     f" same way (optimal play scored {v.get('optimal')} on these dice)")
+    if v.get("recheck") == "close":
+        lines.append("  held by the close-time re-check of the final top")
     if v.get("residuals"):
         lines.append("  residuals against optimal play, day by day: "
                      + ", ".join(f"{x:+g}" for x in v["residuals"]))
