@@ -30,6 +30,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_PLAYER_POW_BITS`` | proof-of-work for a new player, 0 (none) to 26 bits | ``0`` |
 | ``DAILY_FAIRPLAY_RULESETS`` | rulesets checked for fair play (2) | every ruleset |
 | ``DAILY_FAIRPLAY_CEILING_ONLY`` | of those, checked for a ceiling score only | ``off`` |
+| ``DAILY_RECHECK_TOP`` | places of the final top checked again at the close (0..100) | ``10`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5; 1 behind nginx) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |

@@ -45,6 +45,7 @@ True
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import logging
 import threading
@@ -118,8 +119,12 @@ class CeilingPending(Exception):
     """The day's ceiling is being computed in the background: check the game later."""
 
 
-def _key(rules: Ruleset, date: dt.date) -> _Key:
-    return rules.name, date, repr(rules.non_default_options())
+def _key(rules: Ruleset, date: dt.date, config: Config) -> _Key:
+    """What a process keeps a day set's secrets under: the ruleset, the date, its options
+    and where its keys come from (two configurations with other keys never share them)."""
+    keys = hashlib.sha256(repr((config.master_secret_hex, config.master_secret_file,
+                                config.keys_dir)).encode()).hexdigest()[:16]
+    return rules.name, date, repr(rules.non_default_options()) + " " + keys
 
 
 def _keep(cache: OrderedDict[_Key, Any], key: _Key, value: Any) -> None:
@@ -204,7 +209,7 @@ def _compute(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.
     """Solve the day's ceiling, share its value (Redis) and keep what is needed (the
     whole table of values only with ``full``: 170 MB for Maxi Yatzy)."""
     ceiling = _solve(config, rules, date)
-    key = _key(rules, date)
+    key = _key(rules, date, config)
     _keep(_VALUES, key, (ceiling.value, ceiling.slots))
     if conn is not None and not rules.non_default_options():
         store_prepared(conn, config.key_prefix, date, rules.name, ceiling.value,
@@ -222,7 +227,7 @@ def _solved(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.d
     :class:`CeilingPending` until it is done; a failure there is raised here)."""
     if len(rules.boxes) <= INLINE_BOXES:
         return _compute(conn, config, rules, date, full)
-    job = (_key(rules, date), full)
+    job = (_key(rules, date, config), full)
     with _LOCK:
         future = _PENDING.get(job)
         if future is None:
@@ -246,7 +251,7 @@ def ceiling_value(conn: redis.Redis | None, config: Config, rules: Ruleset,
     value (the slots come from the seed), else computed (see :func:`_solved`)."""
     from daily.fairplay.ceiling import slots_of_seed
 
-    key = _key(rules, date)
+    key = _key(rules, date, config)
     hit = _kept(_VALUES, key)
     if hit is not None:
         return hit
@@ -282,13 +287,13 @@ def _from_prepared(conn: redis.Redis, config: Config, rules: Ruleset,
 def day_ceiling(conn: redis.Redis | None, config: Config, rules: Ruleset,
                 date: dt.date) -> Ceiling:
     """The ceiling of a day set with its table of values (computed once per process)."""
-    hit = _kept(_CEILINGS, _key(rules, date))
+    hit = _kept(_CEILINGS, _key(rules, date, config))
     if hit is not None:
         return hit
     if conn is not None and not rules.non_default_options():
         found = _from_prepared(conn, config, rules, date)
         if found is not None:
-            _keep(_CEILINGS, _key(rules, date), found)
+            _keep(_CEILINGS, _key(rules, date, config), found)
             return found
     ceiling = _solved(conn, config, rules, date, full=True)[2]
     assert ceiling is not None  # full=True keeps it
@@ -314,7 +319,7 @@ def day_params(config: Config, rules: Ruleset, date: dt.date) -> DayParams:
     reveal."""
     from daily.fairplay.daykey import DayParams
 
-    key = _key(rules, date)
+    key = _key(rules, date, config)
     hit = _kept(_PARAMS, key)
     if hit is None:
         hit = DayParams.from_key(Keyring.load(config).fairplay_key(rules.name, date),
@@ -543,7 +548,7 @@ def optimal_total(config: Config, rules: Ruleset, date: dt.date) -> int | None:
     """The score of optimal play (the hard bot) on the day's dice, computed once per
     process from the day seed (secret while the day is open: never served); None without
     the ruleset's strategy table (and for Triple Yahtzee, which has no hard bot)."""
-    key = _key(rules, date)
+    key = _key(rules, date, config)
     hit = _kept(_OPTIMAL, key)
     if hit is not None:
         return int(hit)
