@@ -99,6 +99,7 @@ def test_a_tie_copy_is_held_split_scouts_are_counted_and_the_close_rechecks_the_
     play_out(ada, ranked(ada))
     log = optimal_log(config, fairplay_table, redis_client)
     strong = replay_log(ace, log)
+    clock.advance(minutes=1)
     copy = replay_log(bea, log)  # another account, the same decisions: a tie
     assert copy["total"] == strong["total"]
     halves = [split_scout(scouts[0], {0, 1}), split_scout(scouts[1], {2, 3, 4})]

@@ -135,25 +135,44 @@ def copied_games(conn: redis.Redis, prefix: str,
     """Index each result's decisions with its board (idempotent) and return, for each,
     the earlier games of other players of the same day set that took nearly the same
     decisions (:func:`daily.fairplay.scouting.is_copy`): ``[{"game_id", "player_id",
-    "share"}]``, empty for none. The earlier game's log is read from the board, else
-    from the results of the same batch, else from the review."""
+    "share"}]``, empty for none: a game is a copy of those that finished before it (a
+    band points at the game that finished first, whatever order the games were taken
+    in, so the close-time re-check finds a copy taken before its original). The earlier
+    game's log is read from the board, else from the results of the same batch, else
+    from the review."""
+    given = results
+    order = sorted(range(len(given)), key=lambda k: (given[k].finished_at, given[k].game_id))
+    results = [given[k] for k in order]  # the batch's games in finish order
     plays = [_decisions(r.log) for r in results]
     keys = [keymap.board(prefix, r.date, canonical_name(r.ruleset), "copies") for r in results]
     with conn.pipeline(transaction=False) as pipe:
         for result, decisions, key in zip(results, plays, keys, strict=True):
             for band in copy_bands(decisions or ()):
-                pipe.hsetnx(key, band, f"{result.game_id} {result.player_id}")
+                pipe.hsetnx(key, band, _owner(result))
                 pipe.hget(key, band)
             pipe.expire(key, SIGHTINGS_KEPT)
         replies = pipe.execute() if results else []
     owners: list[set[tuple[str, str]]] = []
+    earlier: list[tuple[str, str, str]] = []  # (key, band, owner): this one finished first
     at = 0
-    for result, decisions in zip(results, plays, strict=True):
-        bands = len(copy_bands(decisions or ()))
-        found = {tuple(as_text(replies[at + 2 * b + 1]).split(" ", 1)) for b in range(bands)}
-        at += 2 * bands + 1
-        owners.append({(g, p) for g, p in found
-                       if g != result.game_id and p != result.player_id})
+    for result, decisions, key in zip(results, plays, keys, strict=True):
+        bands = copy_bands(decisions or ())
+        own: set[tuple[str, str]] = set()
+        for b, band in enumerate(bands):
+            game_id, player_id, finished = as_text(replies[at + 2 * b + 1]).split(" ")
+            if game_id == result.game_id or player_id == result.player_id:
+                continue
+            if float(finished) > result.finished_at:  # taken out of order: this one is first
+                earlier.append((key, band, _owner(result)))
+            else:
+                own.add((game_id, player_id))
+        at += 2 * len(bands) + 1
+        owners.append(own)
+    if earlier:  # the band points at the game that finished first
+        with conn.pipeline(transaction=False) as pipe:
+            for key, band, owner in earlier:
+                pipe.hset(key, band, owner)
+            pipe.execute()
     wanted = sorted({(r.date.isoformat(), canonical_name(r.ruleset), g)
                      for r, own in zip(results, owners, strict=True) for g, _ in own})
     with conn.pipeline(transaction=False) as pipe:
@@ -173,7 +192,14 @@ def copied_games(conn: redis.Redis, prefix: str,
                 links.append({"game_id": game_id, "player_id": player_id,
                               "share": round(copy_share(decisions, other), 3)})
         out.append(links)
-    return out
+    back = [out[0]] * len(out)
+    for k, found in zip(order, out, strict=True):
+        back[k] = found
+    return back
+
+
+def _owner(result: Result) -> str:
+    return f"{result.game_id} {result.player_id} {result.finished_at!r}"
 
 
 def _review_log(conn: redis.Redis, prefix: str, game_id: str) -> str:
