@@ -96,3 +96,27 @@ def test_no_recheck_when_it_is_off(redis_client, make_result, tmp_path) -> None:
     assert recheck_top(redis_client, config, dt.date(2026, 11, 29), "yahtzee") == {
         "checked": 0, "held": []}
     assert board.players() == 1
+
+
+def test_a_copy_is_of_the_game_that_finished_first_whatever_the_order_taken(
+    redis_client: redis.Redis, make_result: Any,
+) -> None:
+    from daily.service.review.evidence import copied_games
+
+    log = complete_log()
+    first = Result.from_json(make_result(1, total=300, log=log, finished_at=1.0e9))
+    later = Result.from_json(make_result(2, total=300, log=log, finished_at=1.0e9 + 60))
+    other = Result.from_json(make_result(3, total=300, log=complete_log() | {"turns": [
+        {"holds": ["00000"], "category": t["category"]} for t in log["turns"]]},
+        finished_at=1.0e9 + 90))
+    # One batch, taken out of order: the later game is the copy.
+    found = copied_games(redis_client, PREFIX, [later, first, other])
+    assert found[1] == [] and found[2] == []
+    assert found[0] == [{"game_id": "g_000001", "player_id": "p_000001", "share": 1.0}]
+    # Two batches out of order: the index comes to point at the first; asked again (the
+    # close-time re-check), the later one is the copy.
+    redis_client.flushdb()
+    assert copied_games(redis_client, PREFIX, [later]) == [[]]
+    assert copied_games(redis_client, PREFIX, [first]) == [[]]
+    Leaderboard(redis_client, DATE, "yahtzee", prefix=PREFIX).record(first)
+    assert copied_games(redis_client, PREFIX, [later])[0][0]["game_id"] == "g_000001"
