@@ -9,7 +9,11 @@ grace covers finishing requests still in flight at the close), in order:
    an outage of the results consumers), nothing of the date is done and the run
    reports ``{"date", "ruleset", "waiting": n}``; the next run (every minute) looks
    again. A game finished while its day was open therefore always counts;
-1. freeze the board (no later result can arrive: the API refuses moves after the
+1. re-check the final top (:func:`daily.service.review.recheck.recheck_top`): the
+   games that stand on the top ``DAILY_RECHECK_TOP`` places take the stricter test and
+   the evidence again, whatever their arrival; a game whose verdict changes is taken
+   off the board and held pending review (the sealed log records the decision);
+   then freeze the board (no later result can arrive: the API refuses moves after the
    close; one that did would be kept in ``results:{rN}:rejected``, not lost);
 2. compute and store the final statistics (players, mean, median, best, histogram);
 3. archive the day's verified results to ``<data>/archive/<date>/<ruleset>.jsonl``
@@ -55,6 +59,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -77,6 +82,7 @@ from daily.service.results.leaderboard import Leaderboard, as_text
 from daily.service.results.stream import ResultStream
 from daily.service.review.gates import INLINE_BOXES
 from daily.service.review.queue import ReviewQueue, write_review_archive
+from daily.service.review.recheck import recheck_top
 from daily.strategy.tables.status import table_ready
 from workers.runtime import job_config, job_connection, job_queue_connection
 
@@ -206,6 +212,10 @@ def roll_day(
         waiting = ResultStream(conn, prefix=config.key_prefix).unapplied(day)
         if waiting:
             return {"date": day.isoformat(), "ruleset": ruleset, "done": done, "waiting": waiting}
+        if "rechecked" not in marks:
+            rechecked = recheck_top(conn, config, day, ruleset)
+            conn.hset(marks_key, "rechecked", json.dumps(rechecked, sort_keys=True))
+            done.append("rechecked")
         board.freeze(now.timestamp())
         conn.hset(marks_key, "frozen", repr(now.timestamp()))
         done.append("frozen")

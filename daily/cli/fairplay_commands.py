@@ -138,6 +138,9 @@ def _review_stats(args: argparse.Namespace) -> int:
           f" {signals['scout_like']} scout-like (rerolled every die),"
           f" {signals['reveal_unused']} revealing far more than they used,"
           f" {len(unfinished)} unfinished scout-like,"
+          f" {signals['plays_blind']} playing blind (the same positions rerolled, far"
+          " from optimal play),"
+          f" {signals['copied']} copies of another player's game,"
           f" {signals['busy_network']} from busy networks,"
           f" {signals['scout_linked']} linked to a scout;"
           f" review: {', '.join(f'{n} {s}' for s, n in sorted(states.items())) or 'none'}")

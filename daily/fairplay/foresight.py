@@ -125,6 +125,9 @@ class Verdict:
     #: The audit's lines when the game was audited (None: it was not).
     audit_threshold: float | None = None
     audit_positional_threshold: float | None = None
+    #: The sum over the decisions of what each lost in expectation against the best one
+    #: (points of final score, optimal play after it); None without a strategy table.
+    expected_loss: float | None = None
 
     @property
     def reason(self) -> str | None:
@@ -164,6 +167,7 @@ class Verdict:
             "decisions": self.decisions,
             "optimal_in_hindsight": self.optimal_in_hindsight,
             "scouting": round(self.scouting, 3),
+            "expected_loss": _rounded(self.expected_loss, 3),
             "reason": self.reason,
             "tells": [t.to_json() for t in self.tells],
         }
@@ -309,6 +313,7 @@ def verdict_of(
         flagged, stat, walked.total, ceiling, len(decided), optimal,
         tuple(tells[:MAX_TELLS]), scouting, method, threshold,
         positional=pos, positional_threshold=positional_threshold,
+        expected_loss=float(np.sum(evidence[:, 2])) if len(evidence) else 0.0,
     )
 
 

@@ -33,7 +33,9 @@ die, 2.6.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -48,6 +50,19 @@ MIN_REVEALED = 1 / 3
 #: A scout is linked to the ranked games finished within this many seconds after it
 #: (from any network); from the same network, to those of the whole day set.
 LINK_WINDOW = 900.0
+#: Mean expected loss per decision (points of final score against the best decision in
+#: expectation, given what was kept) from which a finished game that holds the same
+#: positions at most rerolls (:data:`BLIND_SAME`) is a scout's by how it plays
+#: (:func:`plays_blind`, which gives the calibration).
+BLIND_LOSS = 1.5
+#: Share of the rerolls holding the same positions from which a game is position-blind.
+BLIND_SAME = 0.6
+#: Two games of one day set are copies when at least this share of their turns took the
+#: same decisions (the same holds and box; the dice are the day's, so they are the same).
+COPY_SHARE = 0.9
+#: The turns of a log are cut into this many bands of consecutive turns to index it: a
+#: copy that differs in fewer turns than this shares at least one band.
+COPY_BANDS = 4
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,13 @@ class Reveals:
     rerolled_all: int  # rerolls that rerolled every die
     complete: bool
     capacity: int  # dice of the whole day: turns x rolls x dice
+    same_mask: int = 0  # rerolls that held the game's most common hold mask
+
+    @property
+    def share_same(self) -> float:
+        """Share of the rerolls that held the same positions (the game's most common
+        hold mask): what a split scout does at every reroll, whatever the dice."""
+        return self.same_mask / self.rerolls if self.rerolls else 0.0
 
     @property
     def ratio(self) -> float:
@@ -90,6 +112,7 @@ def reveals_of(log: MoveLog) -> Reveals:
     rules = log.rules
     n = rules.dice
     revealed = rerolls = everything = 0
+    masks: Counter[str] = Counter()
     for turn in log.turns:
         revealed += n
         for mask in turn.holds:
@@ -97,8 +120,10 @@ def reveals_of(log: MoveLog) -> Reveals:
             fresh = mask.count("0")
             revealed += fresh
             everything += fresh == n
+            masks[mask] += 1
+    same = masks.most_common(1)[0][1] if masks else 0
     return Reveals(n, len(log.turns), revealed, rerolls, everything, log.complete,
-                   rules.turns * rules.rolls_per_turn * n)
+                   rules.turns * rules.rolls_per_turn * n, same)
 
 
 def scout_kind(reveals: Reveals) -> str | None:
@@ -177,3 +202,83 @@ def linked_scouts(
         elif finished_at - scout.at <= window:
             out.append((scout, "window"))
     return out
+
+
+def plays_blind(reveals: Reveals, expected_loss: float, decisions: int) -> bool:
+    """Whether a finished game is a scout's by how it plays: its decisions are far from
+    optimal play in expected value, given what it kept (at least :data:`BLIND_LOSS`
+    points a decision on average), and it rerolled the same positions whatever the dice
+    (in at least :data:`BLIND_SAME` of its rerolls). A split scout (two accounts, each
+    rerolling a disjoint half of the positions at every reroll) shows about 2 dice per
+    die used, as honest play does, so :func:`scout_kind` does not see it.
+
+    Calibrated on honest play (``bench/evidence.py``, ``bench/results/evidence-yahtzee.json``,
+    300 days): a beginner can lose more in expectation than a split scout (the medium bot
+    at temperature 10: 4.7 points a decision on average), but no honest bot held its most
+    common positions in more than 42% of its rerolls; a split scout, in all of them,
+    losing at least 1.74 points a decision. No honest game of the 1,500 plays blind; all
+    600 split scouts do.
+
+    >>> split = Reveals(5, 13, 130, 26, 0, True, 195, 26)
+    >>> beginner = Reveals(5, 13, 140, 26, 1, True, 195, 6)
+    >>> plays_blind(split, 90.0, 39), plays_blind(beginner, 190.0, 39)
+    (True, False)
+    >>> plays_blind(split, 10.0, 39), plays_blind(split, 0.0, 0)
+    (False, False)
+    """
+    return (decisions > 0 and reveals.complete and reveals.share_same >= BLIND_SAME
+            and expected_loss / decisions >= BLIND_LOSS)
+
+
+def decisions_of(log: MoveLog) -> tuple[str, ...]:
+    """A game's decisions turn by turn (its holds and its box), the form two games of one
+    day set are compared in: on the same day's dice, the same decisions are the same game.
+
+    >>> from daily.movelog import MoveLog, Turn
+    >>> decisions_of(MoveLog("yacht", (Turn(("11000",), "full_house"),), seed=bytes(32)))
+    ('11000|full_house',)
+    """
+    return tuple(",".join(turn.holds) + "|" + (turn.box or "") for turn in log.turns)
+
+
+def copy_bands(decisions: Sequence[str], bands: int = COPY_BANDS) -> list[str]:
+    """The index keys of a game's decisions: one short hash per band of consecutive
+    turns (:data:`COPY_BANDS`), each naming its band. Two games that share a key took
+    the same decisions over a whole band: the candidates for :func:`copy_share`.
+
+    >>> keys = copy_bands(("a", "b", "c", "d", "e"))
+    >>> len(keys), keys[0].startswith("0:"), copy_bands(()) == []
+    (4, True, True)
+    """
+    n = len(decisions)
+    if n == 0:
+        return []
+    bands = min(bands, n)
+    out = []
+    for b in range(bands):
+        part = "\n".join(decisions[b * n // bands:(b + 1) * n // bands])
+        out.append(f"{b}:" + hashlib.blake2b(part.encode(), digest_size=8).hexdigest())
+    return out
+
+
+def copy_share(a: Sequence[str], b: Sequence[str]) -> float:
+    """The share of turns two games played the same way (turn by turn; a shorter log's
+    missing turns differ).
+
+    >>> copy_share(("x", "y", "z"), ("x", "y", "w")), copy_share((), ())
+    (0.6666666666666666, 0.0)
+    """
+    n = max(len(a), len(b))
+    if n == 0:
+        return 0.0
+    return sum(x == y for x, y in zip(a, b, strict=False)) / n
+
+
+def is_copy(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Whether two games of one day set are copies (:data:`COPY_SHARE`).
+
+    >>> turns = tuple(str(k) for k in range(13))
+    >>> is_copy(turns, turns[:12] + ("other",)), is_copy(turns, turns[:11] + ("a", "b"))
+    (True, False)
+    """
+    return copy_share(a, b) >= COPY_SHARE

@@ -34,6 +34,7 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_PLAYER_POW_BITS`` | proof-of-work for a new player, 0 (none) to 26 bits | ``0`` |
 | ``DAILY_FAIRPLAY_RULESETS`` | rulesets checked for fair play (2) | every ruleset |
 | ``DAILY_FAIRPLAY_CEILING_ONLY`` | of those, checked for a ceiling score only | ``off`` |
+| ``DAILY_RECHECK_TOP`` | places of the final top checked again at the close (0..100) | ``10`` |
 | ``DAILY_HOST`` / ``DAILY_PORT`` | where ``daily serve`` listens | ``127.0.0.1`` / ``8000`` |
 | ``DAILY_TRUSTED_PROXIES`` | reverse proxies in front of the app (0..5; 1 behind nginx) | ``0`` |
 | ``DAILY_ROLLOVER_INTERVAL`` | seconds between rollover runs (1..3600) | ``60`` |
@@ -229,6 +230,9 @@ class Config:
     #: ``DAILY_WITNESSES``: (cosignature/v1 vkey, base URL) of each witness the seal
     #: submits its checkpoints to.
     witnesses: tuple[tuple[str, str], ...] = ()
+    #: ``DAILY_RECHECK_TOP``: how many places of the final public top the close-time
+    #: re-check (:mod:`daily.service.review.recheck`) checks again (0: none).
+    recheck_top: int = 10
 
     def rulesets_on(self, day: dt.date) -> tuple[str, ...]:
         """The daily sets of ``day``: the everyday ones, plus the special on its day."""
@@ -494,6 +498,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         provisional_days=_int(env, "DAILY_PROVISIONAL_DAYS", 7, 0, 365),
         public_top_requires_passkey=_switch(env, "DAILY_PUBLIC_TOP_REQUIRES_PASSKEY", True),
         witnesses=_witnesses(env.get("DAILY_WITNESSES", "")),
+        recheck_top=_int(env, "DAILY_RECHECK_TOP", 10, 0, 100),
     )
     missing = uncovered(config.all_daily_rulesets, config.fairplay_rulesets)
     if missing:

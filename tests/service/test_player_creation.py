@@ -207,7 +207,7 @@ def test_new_players_per_network_feed_the_review_statistics(
     assert done.returncode == 0, done.stderr[-2000:]
     signals = ReviewQueue(redis_client, PREFIX).signals(DATE, "yahtzee")
     assert signals == {"checked": 2, "scout_like": 1, "busy_network": 1, "reveal_unused": 0,
-                       "scout_linked": 0}
+                       "scout_linked": 0, "plays_blind": 0, "copied": 0}
 
 
 def test_a_process_reads_the_days_salt_once_and_takes_up_a_new_one(

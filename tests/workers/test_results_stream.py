@@ -216,7 +216,7 @@ def test_the_close_waits_for_the_days_results_then_archives_them_all(
     # (one inside the loop when the consumers drain the backlog between two checks).
     done = [d["done"] for run in runs for d in run["days"]
             if (d["date"], d["ruleset"]) == (DATE, "yahtzee") and d["done"]]
-    assert done and done[0][:3] == ["frozen", "stats", "archived"], runs
+    assert done and done[0][:4] == ["rechecked", "frozen", "stats", "archived"], runs
     counted_once(redis_client, 300)
     assert board(redis_client).final_stats()["players"] == 300
     path = archive_path(Path(worker_env["DAILY_DATA_DIR"]) / "archive", DATE, "yahtzee")

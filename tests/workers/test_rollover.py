@@ -72,7 +72,7 @@ def test_rollover_freezes_archives_and_rebuild_restores(
 
     outcome = rollover_module.rollover(AFTER_CLOSE)
     done = {(d["date"], d["ruleset"]): d["done"] for d in outcome["days"]}
-    assert done[("2026-11-29", "yahtzee")][:3] == ["frozen", "stats", "archived"]
+    assert done[("2026-11-29", "yahtzee")][:4] == ["rechecked", "frozen", "stats", "archived"]
     assert board.frozen()
     with pytest.raises(BoardFrozenError):
         board.record(Result.from_json(make_result(99)))
@@ -249,8 +249,8 @@ def test_par_waits_for_its_table(
     fill(redis_client, make_result, 2)
     first = rollover_module.rollover(AFTER_CLOSE)
     done = {(d["date"], d["ruleset"]): d["done"] for d in first["days"]}
-    assert done[("2026-11-29", "yahtzee")] == ["frozen", "stats", "archived", "review",
-                                               "ceiling"]  # the ceiling needs no table
+    assert done[("2026-11-29", "yahtzee")] == ["rechecked", "frozen", "stats", "archived",
+                                               "review", "ceiling"]  # needs no table
     assert not Job.exists("par-2026-11-29-yahtzee", connection=redis_client)
     assert rollover_module.rollover(AFTER_CLOSE)["days"] == []  # still waiting
 

@@ -362,6 +362,25 @@ end
 #: The board script alone (KEYS and ARGV as for ``record_board``).
 BOARD_RECORD = BOARD_LUA + "return record_board(KEYS, ARGV)\n"
 
+# KEYS: rank entries players hist logs   ARGV: game_id bin_width
+#   -> 1 (taken off) | 0 (not on the board)
+BOARD_REMOVE = """
+local raw = redis.call('HGET', KEYS[2], ARGV[1])
+if not raw then return 0 end
+local entry = cjson.decode(raw)
+local bin = math.floor(tonumber(entry['t']) / tonumber(ARGV[2])) * tonumber(ARGV[2])
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+if redis.call('HGET', KEYS[3], entry['p']) == ARGV[1] then
+  redis.call('HDEL', KEYS[3], entry['p'])
+end
+if redis.call('HINCRBY', KEYS[4], string.format('%d', bin), -1) <= 0 then
+  redis.call('HDEL', KEYS[4], string.format('%d', bin))
+end
+redis.call('HDEL', KEYS[5], ARGV[1])
+return 1
+"""
+
 
 #: Lua function ``counts(key, score)``: how many entries of the ranking ``key`` have a
 #: higher total than an entry of sort key ``score``, and how many a lower one (each
@@ -511,6 +530,30 @@ class Leaderboard:
         if pending:
             flush()
         return outcomes
+
+    def remove(self, game_id: str) -> bool:
+        """Take a game off the board (the close-time re-check holds it for review),
+        atomically and idempotently: its ranking, entry, player index, histogram bin and
+        move log. False when it is not on the board (nothing changes). A frozen board is
+        not refused: the re-check runs before the freeze, and a rerun after a crash
+        between its steps must finish."""
+        script = self.conn.register_script(BOARD_REMOVE)
+        keys = [self.key(p) for p in ("rank", "entries", "players", "hist", "logs")]
+        return bool(script(keys=keys, args=[game_id, BIN_WIDTH]))
+
+    def result_of(self, game_id: str) -> Result | None:
+        """The result of a game on the board, from its entry and move log (None when it
+        is not on the board)."""
+        with self.conn.pipeline(transaction=False) as pipe:
+            pipe.hget(self.key("entries"), game_id)
+            pipe.hget(self.key("logs"), game_id)
+            raw, text = pipe.execute()
+        if raw is None:
+            return None
+        obj = json.loads(raw)
+        return Result(game_id, str(obj["p"]), str(obj.get("n") or ""), self.date,
+                      self.ruleset, int(obj["t"]), float(obj["f"]), str(obj.get("c") or ""),
+                      as_text(text) if text is not None else "")
 
     def freeze(self, at: float) -> bool:
         """Freeze the board at epoch seconds ``at``; False if it was frozen already."""

@@ -4,6 +4,7 @@ core code (:mod:`daily.fairplay`).
 
 - :mod:`~daily.service.review.gates`: the check the results worker runs on each result;
 - :mod:`~daily.service.review.queue`: games in review and the operator's decisions;
-- :mod:`~daily.service.review.evidence`: evidence across games and days (scouts, the
-  players' records of residuals).
+- :mod:`~daily.service.review.evidence`: evidence across games and days (scouts, copies,
+  the players' records of residuals);
+- :mod:`~daily.service.review.recheck`: the close-time re-check of the final top.
 """

@@ -12,6 +12,13 @@ records of residuals. The logic is core code (:mod:`daily.fairplay.scouting`,
   started within :data:`~daily.fairplay.scouting.LINK_WINDOW` before a result are read
   (:func:`window_sightings`), and the whole day set for ``daily review stats``
   (:func:`unfinished_scouts`).
+* Scouts by how they play: a finished game far from optimal play that rerolled the same
+  positions whatever the dice (a split scout, :func:`daily.fairplay.scouting.plays_blind`)
+  is kept with the board's scouts once its check has run (:func:`blind_sightings`).
+* Copies: every checked result's decisions are indexed by bands of turns
+  (``lb:{D:R}:copies``, band key -> the first game that played it, ``HSETNX``), and the
+  earlier games of other players that share a band are compared turn by turn
+  (:func:`copied_games`): near-identical logs on the same day's dice are copies.
 * Residuals: ``workers.residuals.record_day_residuals`` writes, once the day's par is
   known, each player's score minus the hard bot's on the same dice
   (``fairplay:residual:{player}``, :func:`record_residuals`); :func:`records_of` reads
@@ -35,7 +42,18 @@ import redis
 
 from daily.errors import DailyError
 from daily.fairplay.residual import KEPT, persistent
-from daily.fairplay.scouting import LINK_WINDOW, Sighting, linked_scouts, reveals_of, scout_kind
+from daily.fairplay.scouting import (
+    LINK_WINDOW,
+    Sighting,
+    copy_bands,
+    copy_share,
+    decisions_of,
+    is_copy,
+    linked_scouts,
+    plays_blind,
+    reveals_of,
+    scout_kind,
+)
 from daily.movelog import MoveLog
 from daily.rules import canonical_name
 from daily.service import keymap
@@ -86,6 +104,122 @@ def keep_sightings(conn: redis.Redis, prefix: str,
             pipe.hset(key, sighting.game_id, json.dumps(sighting.to_json()))
             pipe.expire(key, SIGHTINGS_KEPT)
         pipe.execute()
+
+
+def blind_sightings(conn: redis.Redis, prefix: str,
+                    checked: list[tuple[Result, float, int]]) -> list[tuple[Result, Sighting]]:
+    """The scouts by how they play among checked results ``(result, expected loss,
+    decisions)`` (:func:`daily.fairplay.scouting.plays_blind`), with their sightings."""
+    found: list[tuple[Result, float]] = []
+    for result, loss, decisions in checked:
+        try:
+            reveals = reveals_of(MoveLog.from_text(result.log)) if result.log else None
+        except DailyError:
+            continue
+        if reveals is not None and plays_blind(reveals, loss, decisions):
+            found.append((result, reveals.ratio))
+    networks = _networks(conn, prefix, [r.player_id for r, _ in found])
+    return [(r, Sighting(r.game_id, r.player_id, net, r.finished_at, "plays_blind", ratio))
+            for (r, ratio), net in zip(found, networks, strict=True)]
+
+
+def _decisions(text: str) -> tuple[str, ...] | None:
+    try:
+        return decisions_of(MoveLog.from_text(text)) if text else None
+    except DailyError:
+        return None
+
+
+def copied_games(conn: redis.Redis, prefix: str,
+                 results: list[Result]) -> list[list[dict[str, Any]]]:
+    """Index each result's decisions with its board (idempotent) and return, for each,
+    the earlier games of other players of the same day set that took nearly the same
+    decisions (:func:`daily.fairplay.scouting.is_copy`): ``[{"game_id", "player_id",
+    "share"}]``, empty for none: a game is a copy of those that finished before it (a
+    band points at the game that finished first, whatever order the games were taken
+    in, so the close-time re-check finds a copy taken before its original). The earlier
+    game's log is read from the board, else from the results of the same batch, else
+    from the review."""
+    given = results
+    order = sorted(range(len(given)), key=lambda k: (given[k].finished_at, given[k].game_id))
+    results = [given[k] for k in order]  # the batch's games in finish order
+    plays = [_decisions(r.log) for r in results]
+    keys = [keymap.board(prefix, r.date, canonical_name(r.ruleset), "copies") for r in results]
+    with conn.pipeline(transaction=False) as pipe:
+        for result, decisions, key in zip(results, plays, keys, strict=True):
+            for band in copy_bands(decisions or ()):
+                pipe.hsetnx(key, band, _owner(result))
+                pipe.hget(key, band)
+            pipe.expire(key, SIGHTINGS_KEPT)
+        replies = pipe.execute() if results else []
+    owners: list[set[tuple[str, str]]] = []
+    earlier: list[tuple[str, str, str]] = []  # (key, band, owner): this one finished first
+    at = 0
+    for result, decisions, key in zip(results, plays, keys, strict=True):
+        bands = copy_bands(decisions or ())
+        own: set[tuple[str, str]] = set()
+        for b, band in enumerate(bands):
+            game_id, player_id, finished = as_text(replies[at + 2 * b + 1]).split(" ")
+            if game_id == result.game_id or player_id == result.player_id:
+                continue
+            if float(finished) > result.finished_at:  # taken out of order: this one is first
+                earlier.append((key, band, _owner(result)))
+            else:
+                own.add((game_id, player_id))
+        at += 2 * len(bands) + 1
+        owners.append(own)
+    if earlier:  # the band points at the game that finished first
+        with conn.pipeline(transaction=False) as pipe:
+            for key, band, owner in earlier:
+                pipe.hset(key, band, owner)
+            pipe.execute()
+    wanted = sorted({(r.date.isoformat(), canonical_name(r.ruleset), g)
+                     for r, own in zip(results, owners, strict=True) for g, _ in own})
+    with conn.pipeline(transaction=False) as pipe:
+        for date, name, game_id in wanted:
+            pipe.hget(keymap.board(prefix, date, name, "logs"), game_id)
+        texts = dict(zip(wanted, pipe.execute() if wanted else [], strict=True))
+    batch = {r.game_id: r.log for r in results}  # earlier games of the same batch
+    out: list[list[dict[str, Any]]] = []
+    for result, decisions, own in zip(results, plays, owners, strict=True):
+        links = []
+        for game_id, player_id in sorted(own):
+            raw = texts.get((result.date.isoformat(), canonical_name(result.ruleset), game_id))
+            text = (as_text(raw) if raw is not None else batch.get(game_id)
+                    or _review_log(conn, prefix, game_id))
+            other = _decisions(text)
+            if decisions and other and is_copy(decisions, other):
+                links.append({"game_id": game_id, "player_id": player_id,
+                              "share": round(copy_share(decisions, other), 3)})
+        out.append(links)
+    back = [out[0]] * len(out)
+    for k, found in zip(order, out, strict=True):
+        back[k] = found
+    return back
+
+
+def _owner(result: Result) -> str:
+    return f"{result.game_id} {result.player_id} {result.finished_at!r}"
+
+
+def _review_log(conn: redis.Redis, prefix: str, game_id: str) -> str:
+    """The move log of a game in review ("" when it is not)."""
+    where = conn.hget(keymap.review_index(prefix), game_id)
+    if where is None:
+        return ""
+    date, ruleset = as_text(where).split(" ")
+    raw = conn.hget(keymap.board(prefix, date, ruleset, "review"), game_id)
+    return Result.from_json(json.loads(raw)["result"]).log if raw is not None else ""
+
+
+def copy_evidence(copies: list[dict[str, Any]]) -> dict[str, Any]:
+    """The evidence of a copy (:func:`copied_games`), as a review entry keeps it."""
+    return {
+        "reason_code": "copy",
+        "reason": "the game took the same decisions on the day's dice as an earlier game"
+                  " of another player",
+        "copies": copies,
+    }
 
 
 def kept_sightings(conn: redis.Redis, prefix: str, date: str,

@@ -28,12 +28,16 @@ on. A result with no complete move log (not one the API produces) is not checked
 the check cannot run (no keyring, a log that does not replay on the day's dice) the
 game is held with that reason: a gate that fails stays closed, and an operator sees why.
 
-A result on its way into the top of its board takes the stricter test, then the
-evidence across games and days (:mod:`daily.service.review.evidence`): flagged, or
+A result on its way into the top of its board, or tied with its last place (a copy of a
+top game stands tied), takes the stricter test, then the evidence across games and days
+(:func:`top_evidence`): flagged, or a copy of an earlier game of another player, or
 linked to a scout, or from a player whose record keeps beating optimal play, it is
 *pending* review (off the board until an operator clears it); a result the ordinary
 test flags elsewhere is *held*. Every result's reveals are read on the way, and the
-scouts' kept for the day set.
+scouts' kept for the day set (those that show more than they use, and, once checked,
+those that play blind); every checked result's decisions are indexed for the copies.
+The close-time re-check (:mod:`daily.service.review.recheck`) runs the same tests again
+on the final top.
 
 >>> from daily.service.config import load_config
 >>> check_result(None, load_config({}), _no_log_result()) is None
@@ -43,6 +47,7 @@ True
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import logging
 import threading
@@ -64,10 +69,17 @@ from daily.service import keymap
 from daily.service.clock import service_clock
 from daily.service.config import Config
 from daily.service.days.keyring import Keyring
-from daily.service.results.leaderboard import Result, as_text, sort_key
+from daily.service.results.leaderboard import Result, as_text, band_of, sort_key
 from daily.service.results.stream import DEFERRED
 from daily.service.review.background import Background
-from daily.service.review.evidence import evidence_of, keep_sightings, sightings_of
+from daily.service.review.evidence import (
+    blind_sightings,
+    copied_games,
+    copy_evidence,
+    evidence_of,
+    keep_sightings,
+    sightings_of,
+)
 from daily.service.review.queue import CLEARED, HELD, PENDING, ReviewQueue
 
 if TYPE_CHECKING:  # the compiled engine is imported when a game is first checked
@@ -105,14 +117,19 @@ _PENDING: dict[tuple[_Key, bool], Future[_Solved]] = {}
 #: seconds until the ceiling is there).
 _WAITING: set[tuple[str, dt.date]] = set()
 _BACKGROUND = Background("ceiling")
+_OPTIMAL: OrderedDict[_Key, int] = OrderedDict()
 
 
 class CeilingPending(Exception):
     """The day's ceiling is being computed in the background: check the game later."""
 
 
-def _key(rules: Ruleset, date: dt.date) -> _Key:
-    return rules.name, date, repr(rules.non_default_options())
+def _key(rules: Ruleset, date: dt.date, config: Config) -> _Key:
+    """What a process keeps a day set's secrets under: the ruleset, the date, its options
+    and where its keys come from (two configurations with other keys never share them)."""
+    keys = hashlib.sha256(repr((config.master_secret_hex, config.master_secret_file,
+                                config.keys_dir)).encode()).hexdigest()[:16]
+    return rules.name, date, repr(rules.non_default_options()) + " " + keys
 
 
 def _keep(cache: OrderedDict[_Key, Any], key: _Key, value: Any) -> None:
@@ -197,7 +214,7 @@ def _compute(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.
     """Solve the day's ceiling, share its value (Redis) and keep what is needed (the
     whole table of values only with ``full``: 170 MB for Maxi Yatzy)."""
     ceiling = _solve(config, rules, date)
-    key = _key(rules, date)
+    key = _key(rules, date, config)
     _keep(_VALUES, key, (ceiling.value, ceiling.slots))
     if conn is not None and not rules.non_default_options():
         store_hindsight(conn, config.key_prefix, date, rules.name, ceiling.values)
@@ -214,7 +231,7 @@ def _solved(conn: redis.Redis | None, config: Config, rules: Ruleset, date: dt.d
     :class:`CeilingPending` until it is done; a failure there is raised here)."""
     if len(rules.boxes) <= INLINE_BOXES:
         return _compute(conn, config, rules, date, full)
-    job = (_key(rules, date), full)
+    job = (_key(rules, date, config), full)
     with _LOCK:
         future = _PENDING.get(job)
         if future is None:
@@ -244,7 +261,7 @@ def ceiling_value(conn: redis.Redis | None, config: Config, rules: Ruleset,
     value (the slots come from the seed), else computed (see :func:`_solved`)."""
     from daily.fairplay.ceiling import slots_of_seed
 
-    key = _key(rules, date)
+    key = _key(rules, date, config)
     hit = _kept(_VALUES, key)
     if hit is not None:
         return hit
@@ -280,13 +297,13 @@ def _from_prepared(conn: redis.Redis, config: Config, rules: Ruleset,
 def day_ceiling(conn: redis.Redis | None, config: Config, rules: Ruleset,
                 date: dt.date) -> Ceiling:
     """The ceiling of a day set with its table of values (computed once per process)."""
-    hit = _kept(_CEILINGS, _key(rules, date))
+    hit = _kept(_CEILINGS, _key(rules, date, config))
     if hit is not None:
         return hit
     if conn is not None and not rules.non_default_options():
         found = _from_prepared(conn, config, rules, date)
         if found is not None:
-            _keep(_CEILINGS, _key(rules, date), found)
+            _keep(_CEILINGS, _key(rules, date, config), found)
             return found
     ceiling = _solved(conn, config, rules, date, full=True)[2]
     assert ceiling is not None  # full=True keeps it
@@ -332,7 +349,7 @@ def day_params(config: Config, rules: Ruleset, date: dt.date) -> DayParams:
     reveal."""
     from daily.fairplay.daykey import DayParams
 
-    key = _key(rules, date)
+    key = _key(rules, date, config)
     hit = _kept(_PARAMS, key)
     if hit is None:
         hit = DayParams.from_key(Keyring.load(config).fairplay_key(rules.name, date),
@@ -491,7 +508,7 @@ def review_gates(
             pipe.hget(queue.index_key, results[i].game_id)
         indexed = pipe.execute()
     checked: list[tuple[int, Verdict]] = []
-    tops = dict(zip(todo, enters_top(conn, config.key_prefix, [results[i] for i in todo]),
+    tops = dict(zip(todo, reaches_top(conn, config.key_prefix, [results[i] for i in todo]),
                     strict=True))
     fresh = [i for i, where in zip(todo, indexed, strict=True) if where is None]
     sightings = sightings_of(conn, config.key_prefix, [results[i] for i in fresh])
@@ -521,9 +538,20 @@ def review_gates(
     if not checked:
         return out
     networks = _networks(conn, config.key_prefix, [results[i].player_id for i, _ in checked])
+    # Split scouts are seen once checked: kept before the evidence, so that a game of the
+    # same batch that follows one is linked to it.
+    blind = blind_sightings(conn, config.key_prefix, [
+        (results[i], verdict.expected_loss or 0.0, verdict.decisions) for i, verdict in checked
+        if verdict.expected_loss is not None])
+    keep_sightings(conn, config.key_prefix, blind)
+    blind_ids = {result.game_id for result, _ in blind}
+    copies = dict(zip([i for i, _ in checked],
+                      copied_games(conn, config.key_prefix, [results[i] for i, _ in checked]),
+                      strict=True))
     raised = [(i, verdict) for i, verdict in checked if tops[i] and not verdict.flagged]
     evidence = dict(zip([i for i, _ in raised],
-                        evidence_of(conn, config.key_prefix, [results[i] for i, _ in raised]),
+                        top_evidence(conn, config, [results[i] for i, _ in raised],
+                                     [copies[i] for i, _ in raised]),
                         strict=True))
     queue.note_signals_many([
         (results[i].date.isoformat(), results[i].ruleset, results[i].game_id, {
@@ -531,6 +559,8 @@ def review_gates(
             "reveal_unused": scouts.get(results[i].game_id) == "reveals_unused",
             "busy_network": network is not None and network >= BUSY_NETWORK,
             "scout_linked": (evidence.get(i) or {}).get("reason_code") == "scout_link",
+            "plays_blind": results[i].game_id in blind_ids,
+            "copied": (evidence.get(i) or {}).get("reason_code") == "copy",
         })
         for (i, verdict), network in zip(checked, networks, strict=True)
     ])
@@ -544,6 +574,47 @@ def review_gates(
     return out
 
 
+def optimal_total(config: Config, rules: Ruleset, date: dt.date) -> int | None:
+    """The score of optimal play (the hard bot) on the day's dice, computed once per
+    process from the day seed (secret while the day is open: never served); None without
+    the ruleset's strategy table (and for Triple Yahtzee, which has no hard bot)."""
+    key = _key(rules, date, config)
+    hit = _kept(_OPTIMAL, key)
+    if hit is not None:
+        return int(hit)
+    if len(rules.weights) > 1 or rules.name in config.fairplay_ceiling_only:
+        return None
+    table = _table(config, rules)
+    if table is None:
+        return None
+    from daily.game import Game
+    from daily.strategy.bots import Bot
+
+    seed = Keyring.load(config).day_seed(rules.name, date)
+    total = Bot(table, "hard").play(Game.from_seed(rules, seed)).card.total
+    _keep(_OPTIMAL, key, total)
+    return total
+
+
+def top_evidence(conn: redis.Redis, config: Config, results: list[Result],
+                 copies: list[list[dict[str, Any]]]) -> list[dict[str, Any] | None]:
+    """The evidence that makes each result at the top of its board pending review
+    (``{"reason_code", "reason", ...}``), or None: a copy (``copies``, from
+    :func:`daily.service.review.evidence.copied_games`) of an earlier game of another
+    player, for a game that scores at least optimal play on the day's dice (below it a
+    copy gains nothing, and honest players who follow one plain policy play alike), else
+    the evidence across games and days (:func:`daily.service.review.evidence.evidence_of`).
+    Shared by the results consumer and the close-time re-check."""
+    out = evidence_of(conn, config.key_prefix, results)
+    for k, (result, found) in enumerate(zip(results, copies, strict=True)):
+        if not found:
+            continue
+        optimal = optimal_total(config, MoveLog.from_text(result.log).rules, result.date)
+        if optimal is not None and result.total >= optimal:
+            out[k] = {**copy_evidence(found), "optimal": optimal}
+    return out
+
+
 def top_size(players: int) -> int:
     """How many games the top of a board of ``players`` holds: 100, or the top 1% where
     that is fewer (at least 1).
@@ -554,9 +625,10 @@ def top_size(players: int) -> int:
     return max(1, min(100, players // 100))
 
 
-def enters_top(conn: redis.Redis, prefix: str, results: list[Result]) -> list[bool]:
-    """Whether each result would enter the top of its board as it stands (one pipelined
-    round trip): those pass the stricter test (:func:`strict_check`) first."""
+def reaches_top(conn: redis.Redis, prefix: str, results: list[Result]) -> list[bool]:
+    """Whether each result would enter the top of its board as it stands, or tie with its
+    last place (one pipelined round trip): those pass the stricter test
+    (:func:`strict_check`) and the evidence (:func:`top_evidence`) first."""
     with conn.pipeline(transaction=False) as pipe:
         for r in results:
             rank = keymap.board(prefix, r.date, canonical_name(r.ruleset), "rank")
@@ -570,7 +642,8 @@ def enters_top(conn: redis.Redis, prefix: str, results: list[Result]) -> list[bo
         if len(rows) < size:
             out.append(True)
             continue
-        out.append(sort_key(r.total, r.finished_at, r.date) < float(rows[size - 1][1]))
+        out.append(band_of(sort_key(r.total, r.finished_at, r.date))
+                   <= band_of(float(rows[size - 1][1])))
     return out
 
 

@@ -73,13 +73,16 @@ STATES = (PENDING, HELD, CLEARED, DISQUALIFIED)
 #: The states still waiting for an operator's decision (in ``review:open``).
 OPEN = (PENDING, HELD)
 #: The review statistics counted per board besides ``checked``.
-SIGNALS = ("scout_like", "reveal_unused", "busy_network", "scout_linked")
+SIGNALS = ("scout_like", "reveal_unused", "busy_network", "scout_linked", "plays_blind",
+           "copied")
 #: Why a game is in review (:class:`daily.audit.leaf.Decision`'s reason; a game never in
 #: review has none): ``foresight`` (the ordinary likelihood test), ``strict`` (the
 #: stricter test at the top), ``ceiling`` (scored the day's ceiling), ``unchecked`` (the
 #: check could not run), ``scout_link`` (linked to a scout of the day), ``residual`` (the
-#: player's record beats optimal play across days).
-REASON_CODES = ("foresight", "strict", "ceiling", "unchecked", "scout_link", "residual")
+#: player's record beats optimal play across days), ``copy`` (the same decisions as an
+#: earlier game of another player on the day's dice).
+REASON_CODES = ("foresight", "strict", "ceiling", "unchecked", "scout_link", "residual",
+                "copy")
 
 
 class ReviewError(DailyError):
@@ -339,8 +342,11 @@ class ReviewQueue:
         The signals (:data:`SIGNALS`): ``scout_like``, it rerolled every die nearly
         every time; ``reveal_unused``, it showed far more dice than it used;
         ``busy_network``, its player came from a network that created many players that
-        day; ``scout_linked``, a game at the top that followed a scout. Statistics for
-        operators; only a link to a scout holds a game by itself.
+        day; ``scout_linked``, a game at the top that followed a scout; ``plays_blind``, it
+        rerolled the same positions whatever the dice, far from optimal play (a split
+        scout, :func:`daily.fairplay.scouting.plays_blind`); ``copied``, a game at the top
+        that took the same decisions as an earlier one of another player. Statistics for
+        operators; only a link to a scout or a copy holds a game by itself.
         """
         keys = [keymap.board(self.prefix, parse_date(date), canonical_name(ruleset), "signals")
                 for date, ruleset, *_ in games]
@@ -457,6 +463,12 @@ def describe(entry: ReviewEntry, par: Mapping[str, Any] | None = None) -> str:
         lines.append(f"  scout ({scout.get('link')}): game {scout.get('game_id')} by"
                      f" {scout.get('player_id')}, {scout.get('kind')}, {scout.get('ratio')}"
                      " dice shown per die used")
+    for copy in v.get("copies") or []:
+        lines.append(f"  copy of game {copy.get('game_id')} by {copy.get('player_id')}:"
+                     f" {100 * float(copy.get('share') or 0):.0f}% of the turns played the"
+                     f" same way (optimal play scored {v.get('optimal')} on these dice)")
+    if v.get("recheck") == "close":
+        lines.append("  held by the close-time re-check of the final top")
     if v.get("residuals"):
         lines.append("  residuals against optimal play, day by day: "
                      + ", ".join(f"{x:+g}" for x in v["residuals"]))
