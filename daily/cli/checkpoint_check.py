@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from daily.audit.c2sp.note import COSIGNATURE_V1, NoteError, VerifierKey
+from daily.audit.c2sp.cosignature import parse_witness_vkey
+from daily.audit.c2sp.note import NoteError, VerifierKey
 from daily.audit.c2sp.quorum import CheckpointRefused, check_checkpoint
 from daily.audit.signing import SignedHead
 from daily.verify import VerificationFailed, VerificationInputError
@@ -30,12 +31,9 @@ def witness_keys(texts: Sequence[str]) -> list[VerifierKey]:
     out = []
     for text in texts:
         try:
-            vkey = VerifierKey.parse(text)
+            vkey = parse_witness_vkey(text)
         except NoteError as exc:
             raise VerificationInputError(f"{text[:60]!r}: {exc.message}", field="witness") from None
-        if vkey.sig_type != COSIGNATURE_V1:
-            raise VerificationInputError(f"{vkey.name} is not a witness's cosignature/v1 key",
-                                         field="witness")
         out.append(vkey)
     return out
 

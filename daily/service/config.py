@@ -112,7 +112,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from daily.audit.c2sp.note import COSIGNATURE_V1, NoteError, VerifierKey
+from daily.audit.c2sp.cosignature import parse_witness_vkey
+from daily.audit.c2sp.note import NoteError
 from daily.errors import DailyError
 from daily.fairplay.coverage import CHECKS, uncovered
 from daily.rules import canonical_name
@@ -325,12 +326,9 @@ def _witnesses(raw: str) -> tuple[tuple[str, str], ...]:
         vkey, _, url = item.partition(" ")
         url = url.strip().rstrip("/")
         try:
-            parsed = VerifierKey.parse(vkey)
+            parsed = parse_witness_vkey(vkey)
         except NoteError as exc:
             raise ConfigError(f"entry {number}: {exc}", field="DAILY_WITNESSES") from None
-        if parsed.sig_type != COSIGNATURE_V1:
-            raise ConfigError(f"entry {number}: is not a witness's cosignature/v1 vkey",
-                              field="DAILY_WITNESSES")
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ConfigError(f"entry {number}: {url!r} is not an http(s) URL",

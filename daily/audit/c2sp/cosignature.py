@@ -57,6 +57,24 @@ def witness_vkey(name: str, key: Ed25519PrivateKey) -> VerifierKey:
     return VerifierKey.of(name, raw_public(key), COSIGNATURE_V1)
 
 
+def parse_witness_vkey(text: str) -> VerifierKey:
+    """A witness's verifier key from its text: a vkey of type cosignature/v1
+    (:class:`NoteError` naming what is wrong otherwise).
+
+    >>> key = Ed25519PrivateKey.from_private_bytes(bytes(32))
+    >>> parse_witness_vkey(str(witness_vkey("w.example", key))).name
+    'w.example'
+    >>> parse_witness_vkey("w.example+1234abcd+BA==")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    daily.audit.c2sp.note.NoteError: ...
+    """
+    vkey = VerifierKey.parse(text)
+    if vkey.sig_type != COSIGNATURE_V1:
+        raise NoteError(f"{vkey.name} is not a witness's cosignature/v1 key", field="witness")
+    return vkey
+
+
 def cosign(name: str, key: Ed25519PrivateKey, body: str, timestamp: int) -> Signature:
     """The cosignature line of checkpoint text ``body`` at ``timestamp``."""
     if not 0 < timestamp <= MAX_TIME:

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, request
 
 from daily.audit.proof import ConsistencyProof
+from daily.audit.signing import SignedHead
 from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service.audit.checkpoints import DayCheckpoints
@@ -73,12 +74,19 @@ def head(date: str, ruleset: str, query: HeadQuery) -> dict[str, Any]:
     signs a new head, and ``/consistency`` proves the older log is a prefix of it.
     """
     log = _day_log(date, ruleset)
-    found = log.head(query.size)
+    found = _head(log, query.size)
+    return found.to_json()
+
+
+def _head(log: DayLog, size: int | None) -> SignedHead:
+    """The latest head of a day's log, or its head of ``size`` (404 ``no_such_head``; 409
+    while the log is not sealed)."""
+    found = log.head(size)
     if found is None:
         if log.latest() is None:
             raise _not_sealed(log.day, log.ruleset)
-        raise NotFound(f"no head of {query.size} leaves", code="no_such_head", field="size")
-    return found.to_json()
+        raise NotFound(f"no head of {size} leaves", code="no_such_head", field="size")
+    return found
 
 
 #: The media type of ``GET .../checkpoint`` (C2SP tlog-checkpoint).
@@ -96,11 +104,7 @@ def checkpoint(date: str, ruleset: str, query: HeadQuery) -> Response:
     ``<deployment>`` (its ``vkey`` in ``GET /keys``).
     """
     log = _day_log(date, ruleset)
-    found = log.head(query.size)
-    if found is None:
-        if log.latest() is None:
-            raise _not_sealed(log.day, log.ruleset)
-        raise NotFound(f"no head of {query.size} leaves", code="no_such_head", field="size")
+    found = _head(log, query.size)
     note = DayCheckpoints(log.conn, log.config, log.day, log.ruleset).cosigned(found.size)
     if note is None:
         raise NotFound(f"the head of {found.size} leaves has no checkpoint (signed before "
