@@ -21,10 +21,7 @@ import datetime as dt
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from daily.service.config import Config
+from typing import Protocol
 
 Clock = Callable[[], dt.datetime]
 #: The shortest demo day (6 real seconds), for tests of a whole day in seconds.
@@ -121,11 +118,23 @@ class DemoClock:
         return cls(now, now, day_minutes)
 
 
-def service_clock(config: Config) -> Clock:
+class ClockSetting(Protocol):
+    """What :func:`service_clock` reads of a configuration (:class:`daily.service.config.
+    Config` has it: ``DAILY_DEMO_DAY_MINUTES``)."""
+
+    @property
+    def demo_clock(self) -> DemoClock | None:
+        """The demo clock, or None for the real one."""
+
+
+def service_clock(config: ClockSetting) -> Clock:
     """The clock of the configured service: the demo clock if there is one, else UTC.
 
-    >>> from daily.service.config import load_config
-    >>> service_clock(load_config({})) is system_clock
+    >>> from types import SimpleNamespace
+    >>> service_clock(SimpleNamespace(demo_clock=None)) is system_clock
+    True
+    >>> demo = DemoClock.starting_now(2.0)
+    >>> service_clock(SimpleNamespace(demo_clock=demo)) is demo
     True
     """
     return config.demo_clock or system_clock
