@@ -65,6 +65,18 @@ def test_every_string_the_client_uses_exists() -> None:
     assert used - english == set()
 
 
+def test_no_screen_labels_values_heuristic() -> None:
+    """Issue 38 item 3: hints and opponents carry no "(heuristic)" tag on any screen (the
+    note under them says it in words); no string of either language is that bare word."""
+    for lang in ("en", "it"):
+        values = re.findall(r':\s*"([^"]*)"', _block(I18N, "STRINGS", lang))
+        assert [v for v in values if re.fullmatch(r"\(?\s*(heuristic|euristico)\s*\)?", v,
+                                                 re.IGNORECASE)] == []
+    for path in STATIC.glob("*.js"):
+        code = path.read_text(encoding="utf-8")
+        assert 't("heuristic")' not in code and "tag heuristic" not in code, path.name
+
+
 @pytest.mark.parametrize("ruleset", RULESET_NAMES)
 @pytest.mark.parametrize("lang", ["en", "it"])
 def test_every_box_of_every_ruleset_has_a_name(ruleset: str, lang: str) -> None:

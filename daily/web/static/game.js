@@ -207,8 +207,10 @@ export class GameView {
       const best = current.hint.best;
       body.push(h("p", { class: "advice-best", "data-testid": "advice" },
         h("strong", { text: adviceText(best) }),
-        ` · ${t("expected", { value: fmtNumber(best.value, 1) })}`,
-        current.hint.heuristic ? h("span", { class: "tag heuristic", "data-testid": "heuristic", title: t("heuristic_note"), text: ` (${t("heuristic")})` }) : null));
+        ` · ${t("expected", { value: fmtNumber(best.value, 1) })}`));
+      // No "(heuristic)" label: where the values are a lookahead player's (Triple
+      // Yahtzee), one plain sentence says so under the advice.
+      if (current.hint.heuristic) body.push(h("p", { class: "muted", "data-testid": "heuristic", text: t("heuristic_note") }));
       if (best.kind === "keep" && best.hold) {
         body.push(h("button", {
           type: "button", class: "btn small", text: t("apply_hint"),
