@@ -162,7 +162,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
     import threading
 
     from daily.service.results.stream import ResultConsumer, pause_dir_hook
-    from daily.service.review.gates import review_gates, warm_up
+    from daily.service.review import postponed
 
     if not 1 <= args.batch <= 10_000:
         raise ConfigError("must be 1..10000", field="--batch")
@@ -178,7 +178,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
     consumer = ResultConsumer(
         conn, prefix=config.key_prefix, name=args.name,
         batch=args.batch, pause=pause_dir_hook(Path(pause_dir)) if pause_dir else None,
-        gate=functools.partial(review_gates, conn, config),
+        gate=functools.partial(postponed.gate, conn, config),
         player_ttl=config.player_days * 86400, linger_ms=args.linger_ms,
     )
     def on_signal(*_: object) -> None:
@@ -192,7 +192,9 @@ def _results_consumer(args: argparse.Namespace) -> int:
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, on_signal)
-    warm_up(config)  # in the background: the loop starts at once
+    # The engine compiles in the background: the loop starts at once, and the games of
+    # its first seconds are ranked at once, checked when it is ready.
+    postponed.start(conn, config, postpone=not args.burst)
     logging.getLogger("daily.results").info("results consumer %s started", consumer.name)
     consumer.run(burst=args.burst)
     return 0

@@ -90,6 +90,12 @@ key                                    type     what, and how long it lives
                                                 write
 ``P review:index``                     HASH     game id -> "<date> <ruleset>" of its review
 ``P review:open``                      ZSET     held game ids by finish time (until decided)
+``P review:postponed``                 HASH     game id -> JSON ``{"result", "at"}`` of a
+                                                ranked game whose fair-play check waits for
+                                                the consumer's engine (:mod:`daily.service.
+                                                review.postponed`); until checked
+``P lb:{<date>:<ruleset>}:unchecked``  SET      those games of the board: off the public top
+                                                until checked
 ``P fairplay:origin:<player>``         STRING   "<day> <salted network hash>" of the
                                                 player's creation; 2 days (``EX``)
 ``P fairplay:net:<day>:<hash>``        STRING   players created from a network that day;
@@ -345,6 +351,11 @@ def review_index(prefix: str) -> str:
 def review_open(prefix: str) -> str:
     """The held games, by finish time."""
     return f"{prefix}review:open"
+
+
+def review_postponed(prefix: str) -> str:
+    """Game id -> a ranked result whose fair-play check is postponed."""
+    return f"{prefix}review:postponed"
 
 
 def residuals(prefix: str, player_id: str) -> str:

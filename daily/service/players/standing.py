@@ -18,6 +18,9 @@ The profile, the public top and the close-time re-check of the final top all ask
 * **cleared**: an operator cleared the game (``daily review clear-top``, or ``daily
   review clear`` of a game held by the fair-play check): it stands whatever the two
   conditions say.
+* **unchecked**: the game was ranked before its fair-play check ran (the first seconds
+  of a results consumer, :mod:`daily.service.review.postponed`): it stands nowhere on
+  the public top, not even under the exemption below, until the check has passed.
 
 A game stands on the public top when it is cleared or neither provisional nor without a
 passkey. The public top (:meth:`PublicStanding.public_top`) lists the best ``limit``
@@ -34,7 +37,8 @@ board is read at most :data:`SCAN_LIMIT` rows deep to fill a top: a board whose 
 
 Redis keys (``P`` = prefix)::
 
-    P lb:{D:R}:cleared  SET  game ids an operator cleared for the public top
+    P lb:{D:R}:cleared    SET  game ids an operator cleared for the public top
+    P lb:{D:R}:unchecked  SET  game ids ranked before their fair-play check
 
 >>> standing_rule(3, True, False, provisional_days=7, passkey_required=True).marks
 ('provisional',)
@@ -50,7 +54,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -84,10 +88,18 @@ class TopStanding:
     provisional: bool
     no_passkey: bool
     cleared: bool = False
+    #: Ranked before its fair-play check: never on the public top until checked.
+    unchecked: bool = False
 
     @property
     def eligible(self) -> bool:
-        """The game stands on the public top."""
+        """The game stands on the public top.
+
+        >>> TopStanding(9, False, False, unchecked=True).eligible
+        False
+        """
+        if self.unchecked:
+            return False
         return self.cleared or not (self.provisional or self.no_passkey)
 
     @property
@@ -99,7 +111,7 @@ class TopStanding:
         >>> TopStanding(0, True, True, cleared=True).marks
         ()
         """
-        if self.eligible:
+        if self.eligible or self.unchecked:  # an unchecked game is not shown at all
             return ()
         return tuple(m for m, on in ((PROVISIONAL, self.provisional),
                                      (NO_PASSKEY, self.no_passkey)) if on)
@@ -196,18 +208,31 @@ def mark_cleared(conn: Any, prefix: str, date: dt.date | str, ruleset: str,
 
 
 # KEYS: the players' played keys (n), their passkeys keys (n, when required), the board's
-# cleared set   ARGV: until-ordinal n required(0|1) game ids...
-#   -> {days per player, passkeys per player (or empty), cleared per game}
+# cleared set, its unchecked set   ARGV: until-ordinal n required(0|1) game ids...
+#   -> {days per player, passkeys per player (or empty), cleared per game, unchecked per game}
 _JUDGE = """
 local n, required = tonumber(ARGV[2]), ARGV[3] == '1'
-local days, passkeys, cleared = {}, {}, {}
+local days, passkeys, cleared, unchecked = {}, {}, {}, {}
 for i = 1, n do days[i] = redis.call('ZCOUNT', KEYS[i], '-inf', ARGV[1]) end
 if required then
   for i = 1, n do passkeys[i] = redis.call('HLEN', KEYS[n + i]) end
 end
-for j = 4, #ARGV do cleared[j - 3] = redis.call('SISMEMBER', KEYS[#KEYS], ARGV[j]) end
-return {days, passkeys, cleared}
+for j = 4, #ARGV do
+  cleared[j - 3] = redis.call('SISMEMBER', KEYS[#KEYS - 1], ARGV[j])
+  unchecked[j - 3] = redis.call('SISMEMBER', KEYS[#KEYS], ARGV[j])
+end
+return {days, passkeys, cleared, unchecked}
 """
+
+
+def unchecked_key(prefix: str, date: dt.date | str, ruleset: str) -> str:
+    """The games of a board ranked before their fair-play check
+    (:mod:`daily.service.review.postponed`).
+
+    >>> unchecked_key("dd:", "2026-11-29", "yahtzee")
+    'dd:lb:{2026-11-29:yahtzee}:unchecked'
+    """
+    return keymap.board(prefix, parse_date(date), canonical_name(ruleset), "unchecked")
 
 
 class PublicStanding:
@@ -228,16 +253,19 @@ class PublicStanding:
         now: dt.datetime,
     ) -> dict[str, TopStanding]:
         """The standing of games ``(game id, player id)`` of one board, by game id (one
-        round trip; none when nothing can keep a game off the top, and then
+        round trip; when only the fair-play check can keep a game off the top,
         ``ranked_days`` is not read: 0)."""
         if not games:
             return {}
+        ids = [game for game, _ in games]
+        unchecked_set = unchecked_key(self.prefix, date, ruleset)
         if not self.policy.gated:
-            return {game: TopStanding(0, False, False) for game, _ in games}
+            waiting = self.conn.smismember(unchecked_set, ids)
+            return {game: TopStanding(0, False, False, unchecked=bool(u))
+                    for game, u in zip(ids, waiting, strict=True)}
         day = parse_date(date)
         until = play_day(min(now, calendar.closes_at(day))).toordinal()
         players = sorted({player for _, player in games})
-        ids = [game for game, _ in games]
         required = self.policy.passkey_required
         played = [record_keys(p, prefix=self.prefix)[3] for p in players]
         passkeys = [keymap.passkeys(self.prefix, p) for p in players] if required else []
@@ -249,19 +277,21 @@ class PublicStanding:
                 for key in passkeys:
                     pipe.hlen(key)
                 pipe.smismember(cleared_set, ids)
+                pipe.smismember(unchecked_set, ids)
                 replies = pipe.execute()
-            counts, lengths = replies[:len(players)], replies[len(players):-1]
-            done = replies[-1]
+            counts, lengths = replies[:len(players)], replies[len(players):-2]
+            done, waiting = replies[-2], replies[-1]
         else:  # one round trip, however long the page
             script = self.conn.register_script(_JUDGE)
-            counts, lengths, done = script(
-                keys=[*played, *passkeys, cleared_set],
+            counts, lengths, done, waiting = script(
+                keys=[*played, *passkeys, cleared_set, unchecked_set],
                 args=[until, len(players), int(required), *ids])
         days = {p: int(c) for p, c in zip(players, counts, strict=True)}
         passkey = ({p: int(n) > 0 for p, n in zip(players, lengths, strict=True)} if required
                    else dict.fromkeys(players, True))
-        return {game: self._rule(days[player], passkey[player], bool(c))
-                for (game, player), c in zip(games, done, strict=True)}
+        return {game: replace(self._rule(days[player], passkey[player], bool(c)),
+                              unchecked=bool(u))
+                for (game, player), c, u in zip(games, done, waiting, strict=True)}
 
     def of_player(self, player_id: str, now: dt.datetime) -> dict[str, Any]:
         """The profile's ``public_top``: the player's days of play and whether their
@@ -291,7 +321,8 @@ class PublicStanding:
         out = PublicTop()
         if limit <= 0:
             return out
-        if not self.policy.gated:
+        if not self.policy.gated and not self.conn.scard(
+                unchecked_key(self.prefix, board.date, board.ruleset)):
             top = board.top(limit)
             verdicts = self.of_games(board.date, board.ruleset,
                                      [(e.game_id, e.player_id) for e in top], now)
@@ -312,13 +343,15 @@ class PublicStanding:
                     out.rows.append((entry, verdict))
                     if len(out.rows) == limit:
                         break
+                elif verdict.unchecked:  # not shown at all, not even by the exemption
+                    out.left_out.append(verdict)
                 else:
                     marked.append((entry, verdict))
             start += len(page)
         if not out.rows and marked:  # nothing stands: the new-deployment exemption
             out.rows, out.open = marked[:limit], True
             return out
-        out.left_out = [verdict for _, verdict in marked]
+        out.left_out += [verdict for _, verdict in marked]
         return out
 
     def clear(self, date: dt.date | str, ruleset: str, game_id: str) -> bool:
