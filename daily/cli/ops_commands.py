@@ -89,6 +89,12 @@ def register(subparsers: Any) -> None:
         help=f"results: wait after a partial batch so that the next one gathers more "
         f"(default {LINGER_MS}; 0 reads again at once)",
     )
+    worker.add_argument(
+        "--rank-first", action="store_true",
+        help="results: while the fair-play engine compiles (a fresh clone's first start),"
+        " rank each game at once and check it once the engine is ready; the game stays off"
+        " the public top until then (`daily serve` does this)",
+    )
     worker.set_defaults(handler=_worker)
 
     scheduler = subparsers.add_parser("scheduler", help="run the rollover scheduler (REDIS_URL)")
@@ -194,7 +200,7 @@ def _results_consumer(args: argparse.Namespace) -> int:
         signal.signal(signum, on_signal)
     # The engine compiles in the background: the loop starts at once, and the games of
     # its first seconds are ranked at once, checked when it is ready.
-    postponed.start(conn, config, postpone=not args.burst)
+    postponed.start(conn, config, postpone=args.rank_first and not args.burst)
     logging.getLogger("daily.results").info("results consumer %s started", consumer.name)
     consumer.run(burst=args.burst)
     return 0

@@ -8,7 +8,9 @@ With no ``REDIS_URL`` it starts, as child processes, in this order:
    before it is acknowledged. The password is generated on the first start into
    ``<data>/redis/password`` (mode 0600) and handed to Valkey on its standard input,
    never on a command line; Valkey runs with umask 077, so its AOF files are 0600;
-2. the results consumer (``daily worker results``) and one RQ worker (``daily worker``)
+2. the results consumer (``daily worker results --rank-first``: the first games of a
+   first start are ranked while its fair-play engine compiles, and checked once it is
+   ready, :mod:`daily.service.review.postponed`) and one RQ worker (``daily worker``)
    on the ``days`` queue;
 3. the scheduler (``daily scheduler``);
 4. the web server (started before 2 and 3): gunicorn (``gthread`` workers) on
@@ -503,7 +505,7 @@ class EmbeddedStack:
         # The loopback address reaches a server bound to every interface too.
         probe = base if host not in ("0.0.0.0", "::") else f"http://127.0.0.1:{port_web}"
         self.supervisor.wait_ready(web, lambda: page_answers(probe), "web server")
-        for name, argv in (("results", ["worker", "results", *quiet]),
+        for name, argv in (("results", ["worker", "results", "--rank-first", *quiet]),
                            ("worker", ["worker", *quiet]), ("scheduler", ["scheduler", *quiet])):
             self.supervisor.start(ChildSpec(name, [python, "-m", "daily", *argv], env))
         for spec in preparation:

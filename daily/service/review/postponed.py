@@ -8,15 +8,17 @@ game of that start must not wait for it. :func:`start` begins the compilation, a
 :func:`gate` is the consumer's gate:
 
 * once the engine is ready, every batch takes the check before its board, as
-  :mod:`daily.service.review.gates` describes; a batch waits for it up to
-  :data:`ENGINE_WAIT` seconds (a warm start's engine is ready by then; a consumer run
-  with ``--burst``, which ends when the streams are empty, always waits);
-* when it is still not ready, the results of a checked ruleset that are not in review already are
-  **ranked at once** (the board, the player's rank and statistics) and their check is
-  **postponed**: each is first written to ``review:postponed`` and to its board's
-  ``unchecked`` set (one pipelined round trip per batch). A game of that set never
-  stands on the public top, not even under the new-deployment exemption
-  (:mod:`daily.service.players.standing`): a game reaches the top only checked.
+  :mod:`daily.service.review.gates` describes. Without ``daily worker results
+  --rank-first`` (which ``daily serve`` passes), and with ``--burst`` (it ends when the
+  streams are empty), a batch waits for the engine;
+* with ``--rank-first``, a batch waits for it up to :data:`ENGINE_WAIT` seconds (a warm
+  start's engine is usually ready by then); when it is still not ready, the results of a
+  checked ruleset that are not in review already are **ranked at once** (the board, the
+  player's rank and statistics) and their check is **postponed**: each is first written
+  to ``review:postponed`` and to its board's ``unchecked`` set (one pipelined round trip
+  per batch). A game of that set never stands on the public top, not even under the
+  new-deployment exemption (:mod:`daily.service.players.standing`): a game reaches the top
+  only checked.
 
 A thread of the consumer (:func:`check_postponed`, every :data:`CHECK_EVERY` seconds
 once its engine is ready) runs the same check, :func:`review_gates`, on the postponed
