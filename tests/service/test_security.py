@@ -45,6 +45,28 @@ def test_every_answer_carries_the_security_headers(client: HttpClient, path: str
     assert "Strict-Transport-Security" not in headers  # plain http, no flag
 
 
+@pytest.mark.parametrize(("path", "dest", "lean"), [
+    ("/static/web/app.js", "script", True), ("/static/web/style.css", "style", True),
+    ("/api/v1/today", "empty", True), ("/", "document", False),
+    ("/static/web/pow-worker.js", "worker", False), ("/sw.js", "serviceworker", False),
+])
+def test_the_pages_scripts_and_calls_carry_nosniff_alone(
+    client: HttpClient, path: str, dest: str, lean: bool
+) -> None:
+    """The policy headers act on documents and workers; a page's module, stylesheet or
+    fetch answer carries nosniff alone (issue 38: the first load under 80 KB)."""
+    headers = client.get(path, headers={"Sec-Fetch-Dest": dest}).headers
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert ("Content-Security-Policy" not in headers) is lean
+    assert ("X-Frame-Options" not in headers) is lean
+    assert ("Cross-Origin-Opener-Policy" not in headers) is lean
+    if path.startswith("/static/"):  # revalidated by its ETag alone
+        assert not {"Content-Disposition", "Last-Modified", "Accept-Ranges"} & set(headers)
+        again = client.get(path, headers={"Sec-Fetch-Dest": dest,
+                                          "If-None-Match": headers["ETag"]})
+        assert again.status_code == 304
+
+
 #: Gunicorn itself believes ``X-Forwarded-Proto`` from the addresses it trusts (the local
 #: host by default, where nginx is): a peer it does not trust is one elsewhere.
 ELSEWHERE = {"GUNICORN_FORWARDED_ALLOW_IPS": "192.0.2.1"}

@@ -15,6 +15,14 @@ script, style or event handler, so the policy allows nothing inline:
   ``DAILY_HSTS=on``; never on plain http otherwise, where a browser ignores it anyway
   and a local ``make run`` must keep working.
 
+A script or stylesheet of the page, or an answer to the page's ``fetch`` (the browser
+says so: ``Sec-Fetch-Dest`` ``script``, ``style`` or ``empty``), gets
+``X-Content-Type-Options: nosniff`` alone: the policy, framing, referrer and opener
+headers act on documents and workers, which the page's own answer carries, and on a
+first load they would weigh as much as the page's scripts' headers put together
+(:data:`SUBRESOURCES`). Any other answer (a document, a worker, a request without the
+header) gets them all.
+
 A header the view already set is left alone. The headers are added by the app's
 response class as the answer is sent (:func:`install_security_headers`), whatever
 made the answer (a view, an error handler, a static file).
@@ -55,18 +63,31 @@ HEADERS = {
 }
 
 _BY_LOWER = tuple((name.lower(), name, value) for name, value in HEADERS.items())
+#: ``Sec-Fetch-Dest`` of the answers that the page's policy governs: its module scripts,
+#: its stylesheet, its API calls. Workers (``worker``, ``serviceworker``) and documents
+#: take their own policy from their answer.
+SUBRESOURCES = frozenset({"script", "style", "empty"})
+#: What such an answer still carries.
+SUBRESOURCE_HEADERS = frozenset({"x-content-type-options"})
 
 
-def security_headers(present: set[str], secure: bool, config: Config) -> list[tuple[str, str]]:
+def security_headers(present: set[str], secure: bool, config: Config,
+                     dest: str = "") -> list[tuple[str, str]]:
     """The headers to add to an answer whose headers (lower-case names) are ``present``:
-    :data:`HEADERS`, and HSTS over https or with ``DAILY_HSTS=on``.
+    :data:`HEADERS`, and HSTS over https or with ``DAILY_HSTS=on``; for a request whose
+    ``Sec-Fetch-Dest`` is one of :data:`SUBRESOURCES`, nosniff alone.
 
     >>> from daily.service.config import load_config
     >>> [name for name, _ in security_headers({"x-frame-options"}, True, load_config({}))]
     ... # doctest: +NORMALIZE_WHITESPACE
     ['Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy',
      'Cross-Origin-Opener-Policy', 'Strict-Transport-Security']
+    >>> security_headers(set(), True, load_config({}), dest="script")
+    [('X-Content-Type-Options', 'nosniff')]
     """
+    if dest in SUBRESOURCES:
+        return [(name, value) for lower, name, value in _BY_LOWER
+                if lower in SUBRESOURCE_HEADERS and lower not in present]
     added = [(name, value) for lower, name, value in _BY_LOWER if lower not in present]
     if (config.hsts or secure) and "strict-transport-security" not in present:
         added.append(("Strict-Transport-Security", HSTS))
@@ -94,7 +115,9 @@ def install_security_headers(app: Flask, config: Config) -> None:
         ) -> tuple[Any, str, list[tuple[str, str]]]:
             app_iter, status, headers = super().get_wsgi_response(environ)
             secure = environ.get("wsgi.url_scheme") in ("https", "wss")
-            headers += security_headers({name.lower() for name, _ in headers}, secure, config)
+            dest = environ.get("HTTP_SEC_FETCH_DEST", "")
+            headers += security_headers({name.lower() for name, _ in headers}, secure, config,
+                                        dest)
             return app_iter, status, headers
 
     app.response_class = SecuredResponse

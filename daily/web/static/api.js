@@ -1,6 +1,5 @@
 // The one door to the JSON API (/api/v1): bearer token, JSON in and out, one error type.
 import { lang } from "./i18n.js";
-import { solvePow } from "./pow.js";
 import { getToken, setToken } from "./store.js";
 
 export const API = "/api/v1";
@@ -71,7 +70,7 @@ async function createPlayer() {
     const body = {};
     if (ask.bits > 0) preparing(true);
     try {
-      if (ask.bits > 0) body.pow = { challenge: ask.challenge, nonce: await solvePow(ask.challenge, ask.bits) };
+      if (ask.bits > 0) body.pow = { challenge: ask.challenge, nonce: await (await import("./pow.js")).solvePow(ask.challenge, ask.bits) };
       const created = await api("POST", "/players", body);
       setToken(created.token);
       return;

@@ -3,9 +3,8 @@
 import * as api from "./api.js";
 import { fmtNumber, playerName, t } from "./i18n.js";
 import { analysisBlock } from "./advice.js";
-import { auditBlock } from "./audit.js";
 import { getToken } from "./store.js";
-import { copyText, errorText, h, histogram, lengthNote, standingText, toast } from "./ui.js";
+import { copyText, errorText, h, histogram, later, lengthNote, standingText, toast } from "./ui.js";
 import { challengeButton, versusBlock } from "./together.js";
 
 // How long Copy waits for a rank that is on its way before it copies without it (ms).
@@ -96,7 +95,7 @@ export function endScreen(game) {
       h("strong", { class: "final-total", "data-testid": "final-total", text: total })),
     versusBlock(game),
     rankBox, streakBox, chartBox, parBox,
-    auditBlock({ code, mode: game.mode, date: game.date, ruleset: game.ruleset, receipt: result.receipt, accepted: result.accepted }), actions, share.fallback, namePrompt(), challengeButton(game),
+    later(() => import("./audit.js"), (m) => m.auditBlock({ code, mode: game.mode, date: game.date, ruleset: game.ruleset, receipt: result.receipt, accepted: result.accepted })), actions, share.fallback, namePrompt(), challengeButton(game),
     game.mode === "practice" ? analysisBlock(game) : null);
   const finish = (state) => {
     const done = (state && state.result) || {};

@@ -37,13 +37,24 @@ export function tableText(ruleset, table) {
   return t("hints_missing", { game });
 }
 
-export async function fetchHealth() {
-  try {
-    const response = await fetch("/api/v1/health", { headers: { Accept: "application/json" }, cache: "no-store" });
-    return await response.json();
-  } catch {
-    return null;
-  }
+// One answer serves the callers of the same moment (a page's notes and its build notice
+// ask at once): a second request within HEALTH_SHARED_MS reuses the first.
+const HEALTH_SHARED_MS = 2000;
+let lastHealth = null;
+
+export function fetchHealth() {
+  const now = Date.now();
+  if (lastHealth && now - lastHealth.at < HEALTH_SHARED_MS) return lastHealth.answer;
+  const answer = (async () => {
+    try {
+      const response = await fetch("/api/v1/health", { headers: { Accept: "application/json" }, cache: "no-store" });
+      return await response.json();
+    } catch {
+      return null;
+    }
+  })();
+  lastHealth = { at: now, answer };
+  return answer;
 }
 
 function draw(el) {

@@ -1,22 +1,46 @@
 // The other screens: today, leaderboards, practice, profile, a shared result and the rules.
 import * as api from "./api.js";
 import { renderCard } from "./card.js";
-import { auditBlock } from "./audit.js";
 import { ceilingBlock, parBlock, reviewBlock } from "./end.js";
 import { startAndOpen, startOffline } from "./game.js";
 import { onInstallable, promptInstall } from "./install.js";
 import { unfinishedLocal } from "./local.js";
-import { passkeySection, passkeySignIn } from "./passkeys.js";
 import { boxName, fmtDate, fmtNumber, lang, playerName as shownName, rulesetName, t } from "./i18n.js";
 import { etaMinutes, fetchHealth } from "./notes.js";
 import { shareButtons, shareState } from "./end.js";
 import { getToken, previousTokens, rememberedGame, replaceToken, setToken } from "./store.js";
 import { challengeForm, chosenOpponents, groupsSection, opponentsPicker } from "./together.js";
 import {
-  confirmDialog, copyText, countdownText, dieFace, distinctNames, errorText, h, histogram, lengthNote,
-  localDate, miniDice, shiftDate, standingText, toast,
+  confirmDialog, copyText, countdownText, dieFace, distinctNames, errorText, h, histogram, later,
+  lengthNote, localDate, miniDice, passkeysSupported, shiftDate, standingText, toast,
 } from "./ui.js";
 import { confirmBoxes, setConfirmBoxes } from "./store.js";
+
+// The "Sign in with a passkey" button (the first page, the profile). The WebAuthn part
+// (passkeys.js) loads when it is pressed, and the audit (audit.js, checkpoint.js) when a
+// ranked result shows: neither comes with the first page.
+function passkeySignIn() {
+  if (!passkeysSupported()) return null;
+  const note = h("p", { class: "muted", role: "status", "data-testid": "passkey-signin-note" });
+  return h("div", { class: "passkey-signin" },
+    h("button", {
+      type: "button", class: "btn", "data-testid": "passkey-signin", text: t("passkey_signin"),
+      onclick: async () => {
+        note.textContent = "";
+        const { failureText, signInWithPasskey } = await import("./passkeys.js");
+        try {
+          const player = await signInWithPasskey();
+          toast(t("passkey_signed_in", { name: player.name }));
+          location.hash = "#/profile";
+          window.dispatchEvent(new HashChangeEvent("hashchange"));
+        } catch (err) {
+          note.textContent = failureText(err);
+        }
+      },
+    }),
+    note);
+}
+
 
 const PRACTICE_RULESETS = ["yahtzee", "yatzy", "maxi-yatzy", "yacht", "generala", "triple-yahtzee"];
 
@@ -576,7 +600,7 @@ export async function profilePage(root) {
         h("span", { class: "row" }, h("strong", { text: g.total }),
           g.code ? h("a", { class: "btn small ghost", href: `/r/${g.code}`, text: t("see_result") }) : null))))
       : h("p", { class: "muted", text: t("no_history") }),
-    await passkeySection(),
+    await (await import("./passkeys.js")).passkeySection(),
     h("h2", { text: t("token_title") }),
     tokenSection(token),
     passkeySignIn(),
@@ -671,7 +695,7 @@ export async function resultPage(root, code) {
     result.rank ? h("p", { class: "rank", "data-testid": "result-rank", text: standingText(result, result.players, { today: false }) }) : null,
     reviewBlock(result.review),
     ceilingBlock(result.ceiling),
-    auditBlock(result),
+    later(() => import("./audit.js"), (m) => m.auditBlock(result)),
     playBox,
   ];
   const grid = h("div", { class: "game-grid over" },

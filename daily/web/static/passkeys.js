@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { getToken, replaceToken, setToken } from "./store.js";
-import { confirmDialog, errorText, h, toast } from "./ui.js";
+import { confirmDialog, errorText, h, passkeysSupported, toast } from "./ui.js";
 
 const TRANSPORTS = new Set(["usb", "nfc", "ble", "smart-card", "hybrid", "internal", "cable"]);
 
@@ -19,9 +19,6 @@ function toB64u(buffer) {
   for (const byte of new Uint8Array(buffer)) bin += String.fromCharCode(byte);
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
-
-export const passkeysSupported = () =>
-  typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
 
 const descriptors = (list) => (list || []).map((c) => ({ ...c, id: fromB64u(c.id) }));
 
@@ -74,7 +71,7 @@ export async function signInWithPasskey() {
 }
 
 // What went wrong, in the player's words: a cancelled prompt is no error of the API.
-function failureText(err) {
+export function failureText(err) {
   if (err && (err.name === "NotAllowedError" || err.name === "AbortError")) return t("passkey_cancelled");
   if (err && err.name === "InvalidStateError") return t("passkey_already");
   if (err && typeof err.status === "number") return errorText(err);
@@ -82,28 +79,6 @@ function failureText(err) {
 }
 
 const reload = () => window.dispatchEvent(new HashChangeEvent("hashchange"));
-
-// The "Sign in with a passkey" button (the first page, the profile).
-export function passkeySignIn() {
-  if (!passkeysSupported()) return null;
-  const note = h("p", { class: "muted", role: "status", "data-testid": "passkey-signin-note" });
-  return h("div", { class: "passkey-signin" },
-    h("button", {
-      type: "button", class: "btn", "data-testid": "passkey-signin", text: t("passkey_signin"),
-      onclick: async () => {
-        note.textContent = "";
-        try {
-          const player = await signInWithPasskey();
-          toast(t("passkey_signed_in", { name: player.name }));
-          location.hash = "#/profile";
-          reload();
-        } catch (err) {
-          note.textContent = failureText(err);
-        }
-      },
-    }),
-    note);
-}
 
 // The profile's passkeys: the list, delete, and "Add a passkey".
 export async function passkeySection() {

@@ -2,6 +2,21 @@
 // clipboard, dice faces and the histogram chart.
 import { errorMessage, fmtNumber, ordinal, reasonText, t } from "./i18n.js";
 
+// Whether this browser can use passkeys (WebAuthn).
+export const passkeysSupported = () =>
+  typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
+
+// A block whose module loads when it is first shown, not with the first page (the audit,
+// passkeys): a hidden placeholder now, replaced by what make(module) returns.
+export function later(load, make) {
+  const slot = h("span", { hidden: true });
+  load().then((module) => {
+    const block = make(module);
+    if (block) slot.replaceWith(block); else slot.remove();
+  }).catch(() => slot.remove());
+  return slot;
+}
+
 export function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
