@@ -17,7 +17,9 @@ checkout finds it warm (numba caches the kernels next to the sources, in
 ``daily/``), so that every run is a first start of a fresh clone.
 
 The machine may be shared: the load average at the start and at the end is in the
-result (``machine``).
+result (``machine``), and so is a baseline measured in the same run, the seconds of
+``python -c "import flask"`` (``baseline_import_flask``, the median of three), so that
+the figures can be read as ratios to it.
 
 Usage::
 
@@ -127,6 +129,17 @@ class Timeline:
         return self.lines
 
 
+def baseline_seconds() -> float:
+    """The median of three runs of ``python -c "import flask"`` (a process start and the
+    web stack's import), the same run's yardstick of the machine's speed."""
+    times = []
+    for _ in range(3):
+        started = time.monotonic()
+        subprocess.run([sys.executable, "-c", "import flask"], check=True)
+        times.append(time.monotonic() - started)
+    return sorted(times)[1]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cold", action="store_true",
@@ -137,6 +150,7 @@ def main() -> int:
     args = parser.parse_args()
     removed = clear_numba_cache() if args.cold else 0
     uptime_start = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    baseline = baseline_seconds()
     work = Path(tempfile.mkdtemp(prefix="daily-first-start-"))
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("DAILY_") and k != "REDIS_URL"}
@@ -150,7 +164,8 @@ def main() -> int:
             env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
         )
     timeline = Timeline(log_path, started)
-    figures: dict[str, benchjson.Figure] = {}
+    figures: dict[str, benchjson.Figure] = {
+        "baseline_import_flask": benchjson.figure(round(baseline, 3), "s")}
     try:
         deadline = started + args.timeout
         while page_status(base) != 200:

@@ -13,7 +13,8 @@ With no ``REDIS_URL`` it starts, as child processes, in this order:
    ready, :mod:`daily.service.review.postponed`) and one RQ worker (``daily worker``)
    on the ``days`` queue;
 3. the scheduler (``daily scheduler``);
-4. the web server (started before 2 and 3): gunicorn (``gthread`` workers) on
+4. the web server (started before 2 and 3; the results consumer starts right after it,
+   the others once its page answers): gunicorn (``gthread`` workers) on
    ``DAILY_HOST:DAILY_PORT``; once its page answers it prints ``ready on URL`` (one
    line; no line per request unless ``--access-log``);
 5. in the background, what a first start lacks: the missing tables of
@@ -504,9 +505,13 @@ class EmbeddedStack:
         base = f"http://{shown_host}:{port_web}"
         # The loopback address reaches a server bound to every interface too.
         probe = base if host not in ("0.0.0.0", "::") else f"http://127.0.0.1:{port_web}"
+        # The results consumer starts with the web server, not once the page answers: a
+        # game finished on the page's first seconds is ranked at once
+        # (:mod:`daily.service.review.postponed`).
+        self.supervisor.start(ChildSpec(
+            "results", [python, "-m", "daily", "worker", "results", "--rank-first", *quiet], env))
         self.supervisor.wait_ready(web, lambda: page_answers(probe), "web server")
-        for name, argv in (("results", ["worker", "results", "--rank-first", *quiet]),
-                           ("worker", ["worker", *quiet]), ("scheduler", ["scheduler", *quiet])):
+        for name, argv in (("worker", ["worker", *quiet]), ("scheduler", ["scheduler", *quiet])):
             self.supervisor.start(ChildSpec(name, [python, "-m", "daily", *argv], env))
         for spec in preparation:
             self.supervisor.start(spec)

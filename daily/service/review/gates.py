@@ -46,10 +46,12 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
 import logging
+import os
 import threading
 import time
 import zlib
@@ -99,6 +101,8 @@ UNCHECKED = "unchecked"
 #: Rulesets with at most this many boxes have their ceiling computed in line when it is
 #: missing (2^13..2^15 box masks: under 2 s); bigger ones (Maxi Yatzy, 20) in a thread.
 INLINE_BOXES = 15
+#: How much lower the priority of the check's background thread is (``setpriority``).
+COMPILE_NICENESS = 10
 #: Seconds the prepared ceiling is kept: longer than a day is prepared ahead (12 h) and
 #: open (50 h), on the wall clock (a demo clock's days may be minutes long).
 PREPARED_KEPT = 4 * 86400
@@ -337,6 +341,11 @@ def compile_check() -> None:
     from daily.strategy.solver import solve
 
     started = time.monotonic()
+    # This thread (the background one: the compilation, then the ceilings it computes)
+    # runs at a lower priority than the consumer's loop and the web server, which a first
+    # start begins at the same time (Linux: a thread's own nice value).
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), COMPILE_NICENESS)
     rules = get_ruleset("yacht", {"forced_order": True})
     ceiling = ceiling_of_seed(rules, bytes(32))
     assess(ceiling.perfect_log(seed=bytes(32)), ceiling, solve(rules))

@@ -55,7 +55,7 @@ from daily.service.review.gates import review_gates, warm_up
 
 #: Seconds a batch waits for the engine before its check is postponed (a warm start's
 #: engine is ready within them: its checks run before the board as ever).
-ENGINE_WAIT = 1.0
+ENGINE_WAIT = 0.5
 #: Seconds between two passes over the postponed games.
 CHECK_EVERY = 1.0
 #: A postponed game not on its board after this many seconds (its board refused it) is
