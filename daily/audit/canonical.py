@@ -67,24 +67,24 @@ def _check(value: Any, where: str) -> None:
 
 
 def _valid(value: Any) -> bool:
-    """Whether ``value`` has a canonical form: :func:`_check` without building the path
-    of every node (the seal checks a million leaves; only a refusal needs the path)."""
+    """Whether ``value`` may have a canonical form: :func:`_check` without building the
+    path of every node (the seal checks a million leaves; only a refusal needs the
+    path). Keys are left to the encoder, which refuses a key that is not a string."""
     stack = [value]
+    pop, push = stack.pop, stack.extend
     while stack:
-        item = stack.pop()
+        item = pop()
         kind = type(item)
-        if kind is str or kind is bool or item is None:
+        if kind is str:
             continue
-        if kind is int:
+        if kind is dict:
+            push(item.values())
+        elif kind is int:
             if not -MAX_SAFE_INT <= item <= MAX_SAFE_INT:
                 return False
-        elif kind is dict:
-            if any(type(key) is not str for key in item):
-                return False
-            stack.extend(item.values())
         elif kind is list or kind is tuple:
-            stack.extend(item)
-        else:
+            push(item)
+        elif not (kind is bool or item is None):
             return False
     return True
 
@@ -103,7 +103,8 @@ def canonical_json(obj: Any) -> bytes:
         _check(obj, "")  # raises, naming the node
     try:  # the bytes of json.dumps(sort_keys, (",", ":"), ensure_ascii=False), 40 times faster
         return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # only a lone surrogate passes _check and fails here
+    except TypeError:  # a key that is not a string, or a lone surrogate
+        _check(obj, "")  # raises, naming the node of a bad key
         raise CanonicalError("a string holds a lone surrogate (not UTF-8)", field="value") from None
 
 
