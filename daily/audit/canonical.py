@@ -70,22 +70,22 @@ def _valid(value: Any) -> bool:
     """Whether ``value`` may have a canonical form: :func:`_check` without building the
     path of every node (the seal checks a million leaves; only a refusal needs the
     path). Keys are left to the encoder, which refuses a key that is not a string."""
-    stack = [value]
-    pop, push = stack.pop, stack.extend
+    stack = [[value]]
+    pop, push = stack.pop, stack.append
     while stack:
-        item = pop()
-        kind = type(item)
-        if kind is str:
-            continue
-        if kind is dict:
-            push(item.values())
-        elif kind is int:
-            if not -MAX_SAFE_INT <= item <= MAX_SAFE_INT:
+        for item in pop():
+            kind = type(item)
+            if kind is str or item is None or kind is bool:
+                continue
+            if kind is dict:
+                push(item.values())
+            elif kind is int:
+                if not -MAX_SAFE_INT <= item <= MAX_SAFE_INT:
+                    return False
+            elif kind is list or kind is tuple:
+                push(item)
+            else:
                 return False
-        elif kind is list or kind is tuple:
-            push(item)
-        elif not (kind is bool or item is None):
-            return False
     return True
 
 

@@ -48,7 +48,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 import redis
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -63,7 +63,7 @@ from daily.audit.proof import ConsistencyProof, InclusionProof
 from daily.audit.signing import SignedHead, sign_head, sign_receipt
 from daily.errors import StateError
 from daily.service import keymap
-from daily.service.atomicfile import write_atomic
+from daily.service.atomicfile import atomic_writer, write_atomic
 from daily.service.audit.checkpoints import DayCheckpoints, after_head
 from daily.service.audit.receipts import accepted_of
 from daily.service.audit.spill import LineSorter
@@ -237,14 +237,15 @@ class DayLog:
     # -- writing -------------------------------------------------------------------
 
     def _store(self, lines: Iterable[tuple[bytes, str | None]], start: int, chunk: int,
-               fresh: bool) -> int:
+               fresh: bool, out: BinaryIO | None = None) -> int:
         """Store leaf lines (each with the code of a result leaf, or ``None``) at
         ``start``: chunks of ``chunk`` lines, their hashes and the index of their result
         leaves; returns how many. An append (``fresh`` false: a few decisions) is one
         transaction; a ``fresh`` log (the close, a restore) is written to the staged
         parts a round trip of :data:`FLUSH` chunks at a time, then renamed over what the
         log held (a run that died before signing its head included) in one transaction,
-        so readers see the old log or the whole new one."""
+        so readers see the old log or the whole new one. ``out`` also receives the
+        lines (the log file of a fresh seal)."""
         real = {part: self.key(part) for part in PARTS}
         into = {part: self.key(STAGED + part) for part in PARTS} if fresh else real
         if fresh:
@@ -257,7 +258,10 @@ class DayLog:
         with self.conn.pipeline(transaction=not fresh) as pipe:
 
             def put_chunk() -> None:
-                pipe.rpush(into["log"], zlib.compress(b"\n".join(batch) + b"\n", ZLIB_LEVEL))
+                text = b"\n".join(batch) + b"\n"
+                pipe.rpush(into["log"], zlib.compress(text, ZLIB_LEVEL))
+                if out is not None:
+                    out.write(text)
 
             def put_rest() -> None:
                 if hashes:
@@ -299,8 +303,10 @@ class DayLog:
         named = published_results_key(self.conn, self.config, keyring, self.ruleset, self.day)
         return keyring.results_signer(named)
 
-    def _publish(self, keyring: Keyring, now: dt.datetime) -> SignedHead:
-        """Sign the head of every stored leaf, store it, and write the files."""
+    def _publish(self, keyring: Keyring, now: dt.datetime, log_written: bool = False
+                 ) -> SignedHead:
+        """Sign the head of every stored leaf, store it, and write the files (the
+        heads' only when the seal has just written the log's)."""
         _, key = self.signer(keyring)
         size = self.size()
         head = sign_head(key, self.day.isoformat(), self.ruleset, size,
@@ -308,14 +314,16 @@ class DayLog:
         self.conn.rpush(self.key("heads"), json.dumps(head.to_json(), separators=(",", ":")))
         checkpoints = DayCheckpoints(self.conn, self.config, self.day, self.ruleset)
         checkpoints.publish(head, key)
-        self.write_files()
+        self.write_files(log=not log_written)
         checkpoints.save()
         return head
 
-    def write_files(self) -> tuple[Path, Path]:
-        """Write the log and the heads beside the day's archive (atomic replace)."""
+    def write_files(self, log: bool = True) -> tuple[Path, Path]:
+        """Write the log (unless ``log`` is false) and the heads beside the day's
+        archive (atomic replace)."""
         log_path, heads_path = self.files()
-        write_atomic(log_path, self.chunks())
+        if log:
+            write_atomic(log_path, self.chunks())
         write_atomic(heads_path, (
             json.dumps(h.to_json(), separators=(",", ":")).encode() + b"\n"
             for h in self.heads()))
@@ -454,7 +462,8 @@ class DayLog:
         """Write the result leaves of every accepted game (:meth:`games`) in canonical
         order, streamed: each batch's records and names read in two round trips, its
         lines built and put aside (:class:`LineSorter`), then sorted and stored
-        (:meth:`_store`); memory holds a sort key per leaf, not the leaves. Returns
+        (:meth:`_store`), the log file beside the archive written on the way (no
+        head names it yet); memory holds a sort key per leaf, not the leaves. Returns
         how many."""
         _, key = self.signer(keyring)
         missing: list[Game] = []
@@ -465,7 +474,9 @@ class DayLog:
             if missing:
                 for order, line in self._missing_lines(key, missing):
                     sorter.add(order, line)
-            return self._store(_one_per_code(sorter.sorted()), 0, CHUNK, fresh=True)
+            with atomic_writer(self.files()[0]) as out:
+                return self._store(_one_per_code(sorter.sorted()), 0, CHUNK, fresh=True,
+                                   out=out)
 
     def seal(self, keyring: Keyring, now: dt.datetime) -> dict[str, Any]:
         """Seal the log of the closed day set, or append the decisions changed since
@@ -478,14 +489,12 @@ class DayLog:
             keymap.lock(self.prefix, f"audit:{self.day.isoformat()}:{self.ruleset}"),
             timeout=LOCK_SECONDS, blocking_timeout=LOCK_SECONDS)
         with lock, _cycle_collector_paused():
-            if self.latest() is None:
-                appended = self._seal_results(keyring)
-            else:
-                appended = self._append_decisions(now)
+            fresh = self.latest() is None
+            appended = self._seal_results(keyring) if fresh else self._append_decisions(now)
             latest = self.latest()
             signed = None
             if latest is None or latest.size != self.size():
-                signed = self._publish(keyring, now)
+                signed = self._publish(keyring, now, log_written=fresh)
         if signed is not None:
             after_head(self.config, self.day, self.ruleset, signed.size)
         return {"date": self.day.isoformat(), "ruleset": self.ruleset, "size": self.size(),
