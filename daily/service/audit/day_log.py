@@ -46,6 +46,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
@@ -131,8 +132,13 @@ class Game:
     """What the close knows of one accepted game before its record is read."""
 
     game_id: str
+    player_id: str  # whose it is, as the board, the review or the refusal says
     decision: Decision
     result: Result | None  # from the review or the refused results (else the board's)
+
+
+#: A batch of games read: the games, their records (``None``: gone), names by player.
+Read = tuple[list[Game], list[bytes | None], dict[str, bytes | None]]
 
 
 class DayLog:
@@ -385,19 +391,20 @@ class DayLog:
             if (result.date, result.ruleset) != (self.day, self.ruleset):
                 continue
             reason = str(doc.get("reason") or "refused")
-            refused[game_id] = Game(game_id, Decision(DISQUALIFIED, reason), result)
+            refused[game_id] = Game(game_id, result.player_id, Decision(DISQUALIFIED, reason),
+                                    result)
         queue = ReviewQueue(self.conn, self.prefix)
-        reviewed = {entry.result.game_id: Game(entry.result.game_id, entry.decision,
-                                               entry.result)
+        reviewed = {entry.result.game_id: Game(entry.result.game_id, entry.result.player_id,
+                                               entry.decision, entry.result)
                     for entry in queue.entries_of(self.day.isoformat(), self.ruleset)}
         board = Leaderboard(self.conn, self.day, self.ruleset, prefix=self.prefix)
         batch: list[Game] = []
-        for _player, raw in self.conn.hscan_iter(board.key("players"), count=BATCH):
+        for player, raw in self.conn.hscan_iter(board.key("players"), count=BATCH):
             game_id = as_text(raw)
             refused.pop(game_id, None)
             if game_id in reviewed:
                 continue
-            batch.append(Game(game_id, _CLEARED, None))
+            batch.append(Game(game_id, as_text(player), _CLEARED, None))
             if len(batch) == BATCH:
                 yield batch
                 batch = []
@@ -405,12 +412,21 @@ class DayLog:
         for start in range(0, len(batch), BATCH):
             yield batch[start:start + BATCH]
 
-    def _result_lines(self, key: Ed25519PrivateKey, games: list[Game],
-                      missing: list[Game]) -> Iterator[tuple[bytes, bytes]]:
-        """The result leaf of each game, as (:func:`order_bytes`, line), its record
-        read in one round trip (a game finished before receipts existed is signed
-        now); the games whose record is gone go to ``missing``."""
+    def _read(self, games: list[Game] | None) -> Read | None:
+        """The records of ``games`` and their players' names now, in two round trips."""
+        if games is None:
+            return None
         raws = get_many(self.conn, [keymap.game(self.prefix, g.game_id) for g in games])
+        players = list(dict.fromkeys(game.player_id for game in games))
+        names = hget_many(self.conn, [keymap.account(self.prefix, p) for p in players], "name")
+        return games, raws, dict(zip(players, names, strict=True))
+
+    def _result_lines(self, key: Ed25519PrivateKey, read: Read,
+                      missing: list[Game]) -> Iterator[tuple[bytes, bytes]]:
+        """The result leaf of each game read, as (:func:`order_bytes`, line) (a game
+        finished before receipts existed is signed now); the games whose record is
+        gone go to ``missing``."""
+        games, raws, names = read
         found: list[tuple[Accepted, str | None, Decision]] = []
         for game, raw in zip(games, raws, strict=True):
             record = GameRecord.loads(raw) if raw is not None else None
@@ -418,15 +434,21 @@ class DayLog:
                 found.append((accepted_of(record), record.receipt, game.decision))
             else:
                 missing.append(game)
-        return self._lines_of(key, found)
+        return self._lines_of(key, found, names)
 
     def _lines_of(self, key: Ed25519PrivateKey,
-                  found: list[tuple[Accepted, str | None, Decision]]
-                  ) -> Iterator[tuple[bytes, bytes]]:
-        """The lines of result leaves, with the players' names now (one round trip)."""
-        names = hget_many(self.conn, [keymap.account(self.prefix, acc.player_id)
-                                      for acc, _, _ in found], "name")
-        for (acc, receipt, decision), name in zip(found, names, strict=True):
+                  found: list[tuple[Accepted, str | None, Decision]],
+                  names: dict[str, bytes | None]) -> Iterator[tuple[bytes, bytes]]:
+        """The lines of result leaves, with the players' names now (``names``, by
+        player id; those it lacks are read in one round trip)."""
+        lacking = list(dict.fromkeys(acc.player_id for acc, _, _ in found
+                                     if acc.player_id not in names))
+        if lacking:
+            names = {**names, **dict(zip(lacking, hget_many(
+                self.conn, [keymap.account(self.prefix, p) for p in lacking], "name"),
+                strict=True))}
+        for acc, receipt, decision in found:
+            name = names[acc.player_id]
             leaf = Leaf.result(acc, receipt or sign_receipt(key, acc),
                                as_text(name) if name else None, decision)
             yield order_bytes(acc), leaf_bytes(leaf)
@@ -448,7 +470,7 @@ class DayLog:
                 result.code, result.player_id, result.ruleset, result.date.isoformat(),
                 result.log, result.total, instant(result.finished_at)), None, game.decision))
         for start in range(0, len(found), BATCH):
-            yield from self._lines_of(key, found[start:start + BATCH])
+            yield from self._lines_of(key, found[start:start + BATCH], {})
 
     def _board_results(self, wanted: set[str]) -> dict[str, Result]:
         """The results of the board's games in ``wanted``, from its entries and logs."""
@@ -460,16 +482,21 @@ class DayLog:
 
     def _seal_results(self, keyring: Keyring) -> int:
         """Write the result leaves of every accepted game (:meth:`games`) in canonical
-        order, streamed: each batch's records and names read in two round trips, its
-        lines built and put aside (:class:`LineSorter`), then sorted and stored
+        order, streamed: each batch's records and names read in two round trips (by a
+        thread, a batch ahead), its lines built and put aside (:class:`LineSorter`),
+        then sorted and stored
         (:meth:`_store`), the log file beside the archive written on the way (no
         head names it yet); memory holds a sort key per leaf, not the leaves. Returns
         how many."""
         _, key = self.signer(keyring)
         missing: list[Game] = []
-        with LineSorter() as sorter:
-            for games in self.games():
-                for order, line in self._result_lines(key, games, missing):
+        batches = self.games()
+        with LineSorter() as sorter, ThreadPoolExecutor(1, "seal-read") as reader:
+            ahead = reader.submit(lambda: self._read(next(batches, None)))
+            while (read := ahead.result()) is not None:
+                # the next batch is read while this one is built (Redis works meanwhile)
+                ahead = reader.submit(lambda: self._read(next(batches, None)))
+                for order, line in self._result_lines(key, read, missing):
                     sorter.add(order, line)
             if missing:
                 for order, line in self._missing_lines(key, missing):
