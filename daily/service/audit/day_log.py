@@ -8,7 +8,8 @@ now), the player's name at the close and the fair-play decision - ``cleared`` (o
 board), ``held`` or ``disqualified`` with the review's reason code (``foresight``,
 ``ceiling``, ``unchecked``), or ``disqualified`` with the board's refusal
 (``duplicate_player``, ``frozen``). The leaves are put in the canonical order
-(:func:`daily.audit.board.canonical_order`), hashed into the RFC 6962 tree
+(:mod:`daily.audit.board`: sorted by :func:`daily.audit.board.order_bytes`, the lines
+waiting on disk, :mod:`daily.service.audit.spill`), hashed into the RFC 6962 tree
 (:mod:`daily.audit.merkle`) and a head is signed with the results key.
 
 A decision taken after the close (``daily review decide``) calls :func:`seal_day` again:
@@ -24,10 +25,13 @@ Storage (:mod:`daily.service.keymap`, ``P audit:{D:R}:<part>``, in the board's s
     log     LIST    the leaf lines: zlib chunks of up to CHUNK lines (canonical JSON
                     + "\\n"), the result leaves first, then one chunk per appended batch
     index   HASH    result code -> index of its result leaf
+    new:*   the three above while a fresh log is written (the close, a restore),
+            renamed over them in one transaction
 
-The leaves and hashes of a batch are written in one transaction, the head after them,
-so a crash leaves either nothing new or leaves without a head, which the next run
-signs. Beside the day's archive, ``<archive>/<D>/<R>.log.jsonl`` (the leaves, one per
+The decision leaves and hashes of a re-review are written in one transaction, a fresh
+log staged then renamed in one; the head comes after them, so a crash leaves either
+nothing new or leaves without a head, which the next run signs (or, at the close,
+writes again). Beside the day's archive, ``<archive>/<D>/<R>.log.jsonl`` (the leaves, one per
 line: exactly ``GET .../log``) and ``<R>.heads.jsonl`` (every head, one per line) are
 rewritten atomically after each new head.
 
