@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config({**env, "DAILY_WITNESSES": ",".join(
             f"{vkey} {url}" for vkey, url, _ in witnesses)})
         conn = redis.Redis.from_url(args.redis_url)
-        conn.flushdb()
+        conn.flushdb(asynchronous=True)
         print(f"storing {args.games:,} finished games...", file=sys.stderr)
         fill_apart(config, args.games)
         figures = close_rounds(conn, config, keyring, args.games, args.rounds,
@@ -201,7 +201,7 @@ def close_rounds(conn: redis.Redis, config: Config, keyring: Keyring, games: int
         print(f"round {round_ + 1}: seal {seal_cpu[-1]:.2f} CPU s, {seal_wall[-1]:.2f} s; "
               f"cosign {cosign_cpu[-1]:.3f} CPU s, {cosign_wall[-1]:.3f} s", file=sys.stderr)
     per_game = audit_bytes(conn, day_log) / games
-    conn.flushdb()
+    conn.flushdb(asynchronous=True)
     scale = 1_000_000 / games
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     close_cpu = [a + b for a, b in zip(seal_cpu, cosign_cpu, strict=True)]
