@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from daily.audit.leaf import CLEARED, RESULT, STATUSES, Decision, Leaf, parse_instant
+from daily.audit.leaf import CLEARED, RESULT, STATUSES, Accepted, Decision, Leaf, parse_instant
 from daily.errors import DailyError
 from daily.standings import histogram, percentile, standings, summary
 
@@ -45,6 +45,18 @@ def order_key(leaf: Leaf) -> tuple[str, str]:
     """The sort key of a result leaf: ``(accepted_at, code)``."""
     assert leaf.accepted is not None
     return leaf.accepted.accepted_at, leaf.code
+
+
+def order_bytes(accepted: Accepted) -> bytes:
+    """:func:`order_key` of the result leaf of ``accepted`` as one byte string: bytes
+    sort as the key does (the instant has one width, and UTF-8 keeps the order of code
+    points), in a fraction of a tuple's memory (the close sorts a million of them).
+
+    >>> a = Accepted("DD-2", "p", "yacht", "2026-11-29", "dl1~", 1, "2026-11-29T10:00:00.000Z")
+    >>> order_bytes(a)
+    b'2026-11-29T10:00:00.000ZDD-2'
+    """
+    return (accepted.accepted_at + accepted.code).encode()
 
 
 def canonical_order(results: Iterable[Leaf], decisions: Sequence[Leaf] = ()) -> list[Leaf]:

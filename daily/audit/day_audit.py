@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+import orjson
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -140,8 +141,11 @@ appears twice in one object (a reader may keep either value)
     if len(line) > MAX_LINE:
         raise VerificationInputError(f"log line {number}: longer than {MAX_LINE} characters")
     raw = line if isinstance(line, bytes) else line.encode("utf-8")
-    try:
-        obj = json.loads(raw)
+    try:  # orjson first, several times faster; json where it refuses (same messages)
+        try:
+            obj = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            obj = json.loads(raw)
     except (ValueError, RecursionError):
         raise VerificationInputError(f"log line {number}: not valid JSON") from None
     try:

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import re
 import time
@@ -60,11 +61,20 @@ def instant(moment: dt.datetime | float) -> str:
     """
     if not isinstance(moment, dt.datetime):  # a timestamp: exact integer milliseconds
         seconds, milli = divmod(round(float(moment) * 1000), 1000)
-        t = time.gmtime(seconds)
-        return (f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d}T{t.tm_hour:02d}:"
-                f"{t.tm_min:02d}:{t.tm_sec:02d}.{milli:03d}Z")
+        day, second = divmod(seconds, 86400)
+        hour, second = divmod(second, 3600)
+        minute, second = divmod(second, 60)
+        return f"{_date_of(day)}T{hour:02d}:{minute:02d}:{second:02d}.{milli:03d}Z"
     moment = moment.astimezone(dt.UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+@functools.lru_cache(maxsize=64)
+def _date_of(day: int) -> str:
+    """The date ``YYYY-MM-DD`` of the UTC day ``day`` since the epoch (a close asks
+    for the same few a million times)."""
+    t = time.gmtime(day * 86400)
+    return f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d}"
 
 
 def parse_instant(text: Any, field: str = "time") -> float:
@@ -131,7 +141,9 @@ class Accepted:
         >>> Accepted("DD-1", "p", "yacht", "2026-11-29", "dl1~", 3, "x").to_json()["score"]
         3
         """
-        return {name: getattr(self, name) for name in _ACCEPTED_FIELDS}
+        return {"code": self.code, "player_id": self.player_id, "ruleset": self.ruleset,
+                "date": self.date, "log": self.log, "score": self.score,
+                "accepted_at": self.accepted_at}
 
     @classmethod
     def from_json(cls, obj: Any, where: str = "accepted.") -> Accepted:

@@ -125,7 +125,9 @@ key                                    type     what, and how long it lives
                                                 signed heads, ``hashes`` STRING of leaf
                                                 hashes, ``log`` LIST of zlib chunks of
                                                 leaf lines, ``index`` HASH code -> leaf);
-                                                forever (a copy beside the archive)
+                                                forever (a copy beside the archive);
+                                                ``new:hashes``, ``new:log``, ``new:index``:
+                                                a log being sealed, renamed over them
 ``P lock:<name>``                      STRING   a lock (``scheduler``, ``rollover``,
                                                 ``audit:<date>:<ruleset>``) with a
                                                 timeout, held by one process

@@ -102,3 +102,61 @@ def test_the_checkpoint_its_witnesses_and_a_fork_in_the_browser(
     expect(page.get_by_test_id("audit")).to_have_attribute("data-state", "unwitnessed")
     expect(page.get_by_test_id("audit")).to_contain_text("NOT cosigned by the 1 witnesses")
     context.close()
+
+
+def test_a_grown_checkpoint_is_consistent_and_a_rewritten_one_is_a_fork(
+    chromium: Browser, live_server: LiveServer, run_results_worker: Any
+) -> None:
+    """The log grows after the close (a re-review appends a decision leaf): the page,
+    which remembers the smaller checkpoint, asks the consistency proof from it to the
+    newer one and checks it; a browser that remembers another history at the smaller
+    size is shown the fork, in English and in Italian."""
+    from daily.service.config import load_config
+    from daily.service.results.leaderboard import Result
+    from daily.service.review.queue import ReviewQueue
+
+    conn, prefix = live_server.redis, live_server.prefix
+    date = api_call(live_server, "GET", "/today")["open_dates"][0]
+    opens = calendar.opens_at(dt.date.fromisoformat(date)).timestamp()
+    held = Result.from_json({
+        "game_id": "g_000900", "player_id": "p_000900", "player_name": "Held", "date": date,
+        "ruleset": "yahtzee", "total": 120, "finished_at": opens + 90, "code": "DD-000900",
+        "log": {"format": "daily-log/1", "ruleset": "yahtzee", "day": date, "turns": []}})
+    assert ReviewQueue(conn, prefix).hold(held, {"reason_code": "scout_link"})
+    code, _ = _sealed_result(live_server, run_results_worker)
+    slot = f"dd.checkpoint.{date}.yahtzee"
+
+    context, page = new_page(chromium, live_server)
+    page.goto(f"/r/{code}")
+    audit = page.get_by_test_id("audit")
+    expect(audit).to_have_attribute("data-state", "ok")
+    assert json.loads(page.evaluate(f"() => localStorage.getItem('{slot}')"))["size"] == 2
+    smaller = page.evaluate(f"() => localStorage.getItem('{slot}')")
+
+    # The re-review after the close: the held game cleared, the log sealed again.
+    config = load_config(live_server.env)
+    ReviewQueue(conn, prefix).decide(held.game_id, "cleared", archive_dir=config.archive_dir)
+    env = {**os.environ, **live_server.env, "PYTHONPATH": str(Path(__file__).parents[2]),
+           "DAILY_RULESETS": "yahtzee"}
+    subprocess.run([sys.executable, "-c", "import sys; from workers.seal import seal_day;"
+                    " print(seal_day(sys.argv[1], 'yahtzee'))", date], env=env, check=True,
+                   timeout=60)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.reload()
+    expect(audit).to_have_attribute("data-state", "ok")
+    assert any("/consistency?from=2&to=3" in url for url in asked), asked
+    assert json.loads(page.evaluate(f"() => localStorage.getItem('{slot}')"))["size"] == 3
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+    # Another history of 2 leaves (a root the operator rewrote): the proof to 3 fails.
+    forked = json.dumps({**json.loads(smaller), "root": "00" * 32})
+    for locale, text in (("en-US", "The day's log FORKED"),
+                         ("it-IT", "Il registro del giorno è BIFORCATO")):
+        context, page = new_page(chromium, live_server, locale=locale)
+        context.add_init_script(f"localStorage.setItem('{slot}', {json.dumps(forked)})")
+        page.goto(f"/r/{code}")
+        expect(page.get_by_test_id("audit")).to_have_attribute("data-state", "fork")
+        expect(page.get_by_test_id("audit")).to_contain_text(text)
+        context.close()

@@ -8,7 +8,8 @@ now), the player's name at the close and the fair-play decision - ``cleared`` (o
 board), ``held`` or ``disqualified`` with the review's reason code (``foresight``,
 ``ceiling``, ``unchecked``), or ``disqualified`` with the board's refusal
 (``duplicate_player``, ``frozen``). The leaves are put in the canonical order
-(:func:`daily.audit.board.canonical_order`), hashed into the RFC 6962 tree
+(:mod:`daily.audit.board`: sorted by :func:`daily.audit.board.order_bytes`, the lines
+waiting on disk, :mod:`daily.service.audit.spill`), hashed into the RFC 6962 tree
 (:mod:`daily.audit.merkle`) and a head is signed with the results key.
 
 A decision taken after the close (``daily review decide``) calls :func:`seal_day` again:
@@ -24,10 +25,13 @@ Storage (:mod:`daily.service.keymap`, ``P audit:{D:R}:<part>``, in the board's s
     log     LIST    the leaf lines: zlib chunks of up to CHUNK lines (canonical JSON
                     + "\\n"), the result leaves first, then one chunk per appended batch
     index   HASH    result code -> index of its result leaf
+    new:*   the three above while a fresh log is written (the close, a restore),
+            renamed over them in one transaction
 
-The leaves and hashes of a batch are written in one transaction, the head after them,
-so a crash leaves either nothing new or leaves without a head, which the next run
-signs. Beside the day's archive, ``<archive>/<D>/<R>.log.jsonl`` (the leaves, one per
+The decision leaves and hashes of a re-review are written in one transaction, a fresh
+log staged then renamed in one; the head comes after them, so a crash leaves either
+nothing new or leaves without a head, which the next run signs (or, at the close,
+writes again). Beside the day's archive, ``<archive>/<D>/<R>.log.jsonl`` (the leaves, one per
 line: exactly ``GET .../log``) and ``<R>.heads.jsonl`` (every head, one per line) are
 rewritten atomically after each new head.
 
@@ -45,27 +49,30 @@ import logging
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 import redis
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from redis.typing import EncodableT, FieldT
 
 from daily import calendar
-from daily.audit.board import BoardBuilder, canonical_order
+from daily.audit.board import BoardBuilder, order_bytes
 from daily.audit.day_audit import parse_leaf
-from daily.audit.leaf import Accepted, Decision, Leaf, instant, leaf_bytes
+from daily.audit.leaf import RESULT, Accepted, Decision, Leaf, instant, leaf_bytes
 from daily.audit.merkle import MerkleTree, leaf_hash
 from daily.audit.proof import ConsistencyProof, InclusionProof
 from daily.audit.signing import SignedHead, sign_head, sign_receipt
 from daily.errors import StateError
 from daily.service import keymap
-from daily.service.atomicfile import write_atomic
+from daily.service.atomicfile import atomic_writer, write_atomic
 from daily.service.audit.checkpoints import DayCheckpoints, after_head
 from daily.service.audit.receipts import accepted_of
+from daily.service.audit.spill import LineSorter
+from daily.service.bulk import get_many, hget_many
 from daily.service.config import Config
 from daily.service.days.descriptors import published_results_key
 from daily.service.days.keyring import Keyring
@@ -78,16 +85,24 @@ from daily.verify import VerificationFailed, VerificationInputError
 
 log = logging.getLogger(__name__)
 
-#: Leaf lines per zlib chunk of the stored log.
 T = TypeVar("T")
+#: Leaf lines per zlib chunk of the stored log.
 CHUNK = 1024
 #: The zlib level of the chunks: 1 compresses a chunk of leaves in half the time of 6,
 #: for some 7% more bytes.
 ZLIB_LEVEL = 1
-#: Game records read per pipelined round trip at the close.
+#: Games whose records (then names) are read per round trip at the close.
 BATCH = 1000
-#: Seconds the lock of one day's log is held at most (a close of a million games
-#: takes about a minute).
+#: Chunks a fresh log writes per round trip.
+FLUSH = 16
+#: The parts of the stored log, and the prefix of where a fresh log is staged.
+PARTS = ("hashes", "log", "index")
+STAGED = "new:"
+#: The width of the instant that starts each :func:`order_bytes`.
+_AT_WIDTH = len("2026-11-29T10:00:00.000Z")
+#: The decision of every game on the board.
+_CLEARED = Decision(CLEARED)
+#: Seconds the lock of one day's log is held at most.
 LOCK_SECONDS = 900
 #: Trees a process keeps for proofs (by day set and size).
 TREES_KEPT = 4
@@ -121,8 +136,13 @@ class Game:
     """What the close knows of one accepted game before its record is read."""
 
     game_id: str
+    player_id: str  # whose it is, as the board, the review or the refusal says
     decision: Decision
     result: Result | None  # from the review or the refused results (else the board's)
+
+
+#: A batch of games read: the games, their records (``None``: gone), names by player.
+Read = tuple[list[Game], list[bytes | None], dict[str, bytes | None]]
 
 
 class DayLog:
@@ -226,30 +246,65 @@ class DayLog:
 
     # -- writing -------------------------------------------------------------------
 
-    def _append(self, leaves: list[Leaf], start: int, chunk: int, fresh: bool) -> None:
-        """Store ``leaves`` at ``start`` (in one transaction): chunks of ``chunk`` lines,
-        their hashes and the index of their result leaves; ``fresh`` replaces what a
-        run that died before signing its head may have left."""
+    def _store(self, lines: Iterable[tuple[bytes, str | None]], start: int, chunk: int,
+               fresh: bool, out: BinaryIO | None = None) -> int:
+        """Store leaf lines (each with the code of a result leaf, or ``None``) at
+        ``start``: chunks of ``chunk`` lines, their hashes and the index of their result
+        leaves; returns how many. An append (``fresh`` false: a few decisions) is one
+        transaction; a ``fresh`` log (the close, a restore) is written to the staged
+        parts a round trip of :data:`FLUSH` chunks at a time, then renamed over what the
+        log held (a run that died before signing its head included) in one transaction,
+        so readers see the old log or the whole new one. ``out`` also receives the
+        lines (the log file of a fresh seal)."""
+        real = {part: self.key(part) for part in PARTS}
+        into = {part: self.key(STAGED + part) for part in PARTS} if fresh else real
+        if fresh:
+            self.conn.delete(*into.values())
+        count, queued = 0, 0
         hashes = bytearray()
-        with self.conn.pipeline(transaction=True) as pipe:
-            if fresh:
-                pipe.delete(self.key("hashes"), self.key("log"), self.key("index"))
-            for i in range(0, len(leaves), chunk):  # one chunk's lines alive at a time
-                lines = [leaf_bytes(leaf) for leaf in leaves[i:i + chunk]]
-                pipe.rpush(self.key("log"), zlib.compress(b"".join(x + b"\n" for x in lines),
-                                                          ZLIB_LEVEL))
-                hashes += b"".join(leaf_hash(x) for x in lines)
-            pipe.append(self.key("hashes"), bytes(hashes))
-            batch: dict[FieldT, EncodableT] = {}
-            for i, leaf in enumerate(leaves):
-                if leaf.kind == "result":
-                    batch[leaf.code] = start + i
-                    if len(batch) == 10_000:
-                        pipe.hset(self.key("index"), mapping=batch)
-                        batch = {}
+        index: dict[FieldT, EncodableT] = {}
+        batch: list[bytes] = []
+        sha = leaf_hash
+        with self.conn.pipeline(transaction=not fresh) as pipe:
+
+            def put_chunk() -> None:
+                text = b"\n".join(batch) + b"\n"
+                pipe.rpush(into["log"], zlib.compress(text, ZLIB_LEVEL))
+                if out is not None:
+                    out.write(text)
+
+            def put_rest() -> None:
+                if hashes:
+                    pipe.append(into["hashes"], bytes(hashes))
+                if index:
+                    pipe.hset(into["index"], mapping=index)
+
+            for line, code in lines:
+                batch.append(line)
+                hashes += sha(line)
+                if code is not None:
+                    index[code] = start + count
+                count += 1
+                if len(batch) == chunk:
+                    put_chunk()
+                    batch = []
+                    queued += 1
+                    if fresh and queued == FLUSH:
+                        put_rest()
+                        pipe.execute()
+                        hashes, index, queued = bytearray(), {}, 0
             if batch:
-                pipe.hset(self.key("index"), mapping=batch)
+                put_chunk()
+            put_rest()
             pipe.execute()
+        if fresh:
+            staged = [part for part in PARTS if self.conn.exists(into[part])]
+            with self.conn.pipeline(transaction=True) as pipe:
+                pipe.delete(*real.values())
+                for part in staged:
+                    pipe.rename(into[part], real[part])
+                pipe.execute()
+        return count
 
     def signer(self, keyring: Keyring) -> tuple[str, Ed25519PrivateKey]:
         """The results key of this day set: the one its descriptor names (``day/2``),
@@ -258,8 +313,10 @@ class DayLog:
         named = published_results_key(self.conn, self.config, keyring, self.ruleset, self.day)
         return keyring.results_signer(named)
 
-    def _publish(self, keyring: Keyring, now: dt.datetime) -> SignedHead:
-        """Sign the head of every stored leaf, store it, and write the files."""
+    def _publish(self, keyring: Keyring, now: dt.datetime, log_written: bool = False
+                 ) -> SignedHead:
+        """Sign the head of every stored leaf, store it, and write the files (the
+        heads' only when the seal has just written the log's)."""
         _, key = self.signer(keyring)
         size = self.size()
         head = sign_head(key, self.day.isoformat(), self.ruleset, size,
@@ -267,14 +324,16 @@ class DayLog:
         self.conn.rpush(self.key("heads"), json.dumps(head.to_json(), separators=(",", ":")))
         checkpoints = DayCheckpoints(self.conn, self.config, self.day, self.ruleset)
         checkpoints.publish(head, key)
-        self.write_files()
+        self.write_files(log=not log_written)
         checkpoints.save()
         return head
 
-    def write_files(self) -> tuple[Path, Path]:
-        """Write the log and the heads beside the day's archive (atomic replace)."""
+    def write_files(self, log: bool = True) -> tuple[Path, Path]:
+        """Write the log (unless ``log`` is false) and the heads beside the day's
+        archive (atomic replace)."""
         log_path, heads_path = self.files()
-        write_atomic(log_path, self.chunks())
+        if log:
+            write_atomic(log_path, self.chunks())
         write_atomic(heads_path, (
             json.dumps(h.to_json(), separators=(",", ":")).encode() + b"\n"
             for h in self.heads()))
@@ -301,30 +360,33 @@ class DayLog:
         if not heads_path.exists():
             return None
         heads = _read_lines(heads_path, SignedHead.from_json, "heads")
-        leaves, hashes = _read_log(log_path)
+        lines, hashes = _read_log(log_path)
         if not heads:
             raise StateError(f"{heads_path} holds no head", field="heads")
         latest = heads[-1]
         root = MerkleTree(hashes).root()
-        if len(leaves) != latest.size or root != latest.root_bytes:
+        if len(lines) != latest.size or root != latest.root_bytes:
             raise StateError(
-                f"{log_path}: {len(leaves)} leaves that do not hash to the latest head "
+                f"{log_path}: {len(lines)} leaves that do not hash to the latest head "
                 f"({latest.size} leaves, root {latest.root[:16]}...)", field="log")
-        self._append(leaves, 0, CHUNK, fresh=True)
+        self._store(lines, 0, CHUNK, fresh=True)
         with self.conn.pipeline(transaction=True) as pipe:
             pipe.delete(self.key("heads"))
             pipe.rpush(self.key("heads"), *(
                 json.dumps(h.to_json(), separators=(",", ":")) for h in heads))
             pipe.execute()
         DayCheckpoints(self.conn, self.config, self.day, self.ruleset).restore(archive)
-        return len(leaves)
+        return len(lines)
 
     # -- what the service knows of the day ------------------------------------------
 
-    def games(self) -> dict[str, Game]:
-        """Every accepted game of the day set and its decision now: the board's
-        (cleared), the review's, and the results the board refused."""
-        found: dict[str, Game] = {}
+    def games(self) -> Iterator[list[Game]]:
+        """Every accepted game of the day set and its decision now, in batches of
+        :data:`BATCH`: the board's (cleared; its ``players`` read with ``HSCAN``), the
+        review's, and the results the board refused; the review's decision replaces
+        the board's, the board's a refusal. (``HSCAN`` may give a game twice: the
+        close keeps one leaf of the two same lines.)"""
+        refused: dict[str, Game] = {}
         for game_id, doc in ResultStream(self.conn, prefix=self.prefix).rejected().items():
             try:
                 result = Result.from_json(doc.get("result"))
@@ -333,52 +395,86 @@ class DayLog:
             if (result.date, result.ruleset) != (self.day, self.ruleset):
                 continue
             reason = str(doc.get("reason") or "refused")
-            found[game_id] = Game(game_id, Decision(DISQUALIFIED, reason), result)
-        board = Leaderboard(self.conn, self.day, self.ruleset, prefix=self.prefix)
-        for raw in self.conn.hvals(board.key("players")):
-            game_id = as_text(raw)
-            found[game_id] = Game(game_id, Decision(CLEARED), None)
+            refused[game_id] = Game(game_id, result.player_id, Decision(DISQUALIFIED, reason),
+                                    result)
         queue = ReviewQueue(self.conn, self.prefix)
-        for entry in queue.entries_of(self.day.isoformat(), self.ruleset):
-            found[entry.result.game_id] = Game(entry.result.game_id, entry.decision,
-                                               entry.result)
-        return found
+        reviewed = {entry.result.game_id: Game(entry.result.game_id, entry.result.player_id,
+                                               entry.decision, entry.result)
+                    for entry in queue.entries_of(self.day.isoformat(), self.ruleset)}
+        board = Leaderboard(self.conn, self.day, self.ruleset, prefix=self.prefix)
+        batch: list[Game] = []
+        for player, raw in self.conn.hscan_iter(board.key("players"), count=BATCH):
+            game_id = as_text(raw)
+            refused.pop(game_id, None)
+            if game_id in reviewed:
+                continue
+            batch.append(Game(game_id, as_text(player), _CLEARED, None))
+            if len(batch) == BATCH:
+                yield batch
+                batch = []
+        batch.extend({**refused, **reviewed}.values())
+        for start in range(0, len(batch), BATCH):
+            yield batch[start:start + BATCH]
 
-    def result_leaves(self, keyring: Keyring, games: dict[str, Game]) -> list[Leaf]:
-        """The result leaf of each game (records read in pipelined batches). A game
-        whose record is gone is built from its result (review, refusal, or the board's
-        entry and move log) and its receipt signed now; one with none of these is left
-        out, with an error in the service's log."""
-        ids = sorted(games)
-        found: list[tuple[str, Accepted, str | None]] = []
-        missing: list[str] = []
-        for start in range(0, len(ids), BATCH):
-            batch = ids[start:start + BATCH]
-            with self.conn.pipeline(transaction=False) as pipe:
-                for game_id in batch:
-                    pipe.get(keymap.game(self.prefix, game_id))
-                records = pipe.execute()
-            for game_id, raw in zip(batch, records, strict=True):
-                record = GameRecord.loads(raw) if raw is not None else None
-                if record is not None and record.code is not None:
-                    found.append((game_id, accepted_of(record), record.receipt))
-                else:
-                    missing.append(game_id)
-        if missing:
-            from_board = self._board_results(set(missing))
-            for game_id in missing:
-                result = games[game_id].result or from_board.get(game_id)
-                if result is None or not result.log:
-                    log.error("game %s of %s %s has no record and no move log: left out of "
-                              "the log", game_id, self.day, self.ruleset)
-                    continue
-                found.append((game_id, Accepted(
-                    result.code, result.player_id, result.ruleset, result.date.isoformat(),
-                    result.log, result.total, instant(result.finished_at)), None))
-        _, key = self.signer(keyring)
-        names = _names(self.conn, self.prefix, [acc.player_id for _, acc, _ in found])
-        return [Leaf.result(acc, receipt or sign_receipt(key, acc), names.get(acc.player_id),
-                            games[game_id].decision) for game_id, acc, receipt in found]
+    def _read(self, games: list[Game] | None) -> Read | None:
+        """The records of ``games`` and their players' names now, in two round trips."""
+        if games is None:
+            return None
+        raws = get_many(self.conn, [keymap.game(self.prefix, g.game_id) for g in games])
+        players = list(dict.fromkeys(game.player_id for game in games))
+        names = hget_many(self.conn, [keymap.account(self.prefix, p) for p in players], "name")
+        return games, raws, dict(zip(players, names, strict=True))
+
+    def _result_lines(self, key: Ed25519PrivateKey, read: Read,
+                      missing: list[Game]) -> Iterator[tuple[bytes, bytes]]:
+        """The result leaf of each game read, as (:func:`order_bytes`, line) (a game
+        finished before receipts existed is signed now); the games whose record is
+        gone go to ``missing``."""
+        games, raws, names = read
+        found: list[tuple[Accepted, str | None, Decision]] = []
+        for game, raw in zip(games, raws, strict=True):
+            record = GameRecord.loads(raw) if raw is not None else None
+            if record is not None and record.code is not None:
+                found.append((accepted_of(record), record.receipt, game.decision))
+            else:
+                missing.append(game)
+        return self._lines_of(key, found, names)
+
+    def _lines_of(self, key: Ed25519PrivateKey,
+                  found: list[tuple[Accepted, str | None, Decision]],
+                  names: dict[str, bytes | None]) -> Iterator[tuple[bytes, bytes]]:
+        """The lines of result leaves, with the players' names now (``names``, by
+        player id; those it lacks are read in one round trip)."""
+        lacking = list(dict.fromkeys(acc.player_id for acc, _, _ in found
+                                     if acc.player_id not in names))
+        if lacking:
+            names = {**names, **dict(zip(lacking, hget_many(
+                self.conn, [keymap.account(self.prefix, p) for p in lacking], "name"),
+                strict=True))}
+        for acc, receipt, decision in found:
+            name = names[acc.player_id]
+            leaf = Leaf.result(acc, receipt or sign_receipt(key, acc),
+                               as_text(name) if name else None, decision)
+            yield order_bytes(acc), leaf_bytes(leaf)
+
+    def _missing_lines(self, key: Ed25519PrivateKey,
+                       missing: list[Game]) -> Iterator[tuple[bytes, bytes]]:
+        """The result leaves of games whose record is gone, built from their result
+        (review, refusal, or the board's entry and move log), receipts signed now; one
+        with none of these is left out, with an error in the service's log."""
+        from_board = self._board_results({game.game_id for game in missing})
+        found: list[tuple[Accepted, str | None, Decision]] = []
+        for game in missing:
+            result = game.result or from_board.get(game.game_id)
+            if result is None or not result.log:
+                log.error("game %s of %s %s has no record and no move log: left out of "
+                          "the log", game.game_id, self.day, self.ruleset)
+                continue
+            found.append((Accepted(
+                result.code, result.player_id, result.ruleset, result.date.isoformat(),
+                result.log, result.total, instant(result.finished_at)), None, game.decision))
+        for start in range(0, len(found), BATCH):
+            yield from self._lines_of(key, found[start:start + BATCH], {})
 
     def _board_results(self, wanted: set[str]) -> dict[str, Result]:
         """The results of the board's games in ``wanted``, from its entries and logs."""
@@ -387,6 +483,31 @@ class DayLog:
                                       self.day, self.ruleset, entry.score, entry.finished_at,
                                       entry.code, text)
                 for entry, text in board.iter_results() if entry.game_id in wanted}
+
+    def _seal_results(self, keyring: Keyring) -> int:
+        """Write the result leaves of every accepted game (:meth:`games`) in canonical
+        order, streamed: each batch's records and names read in two round trips (by a
+        thread, a batch ahead), its lines built and put aside (:class:`LineSorter`),
+        then sorted and stored
+        (:meth:`_store`), the log file beside the archive written on the way (no
+        head names it yet); memory holds a sort key per leaf, not the leaves. Returns
+        how many."""
+        _, key = self.signer(keyring)
+        missing: list[Game] = []
+        batches = self.games()
+        with LineSorter() as sorter, ThreadPoolExecutor(1, "seal-read") as reader:
+            ahead = reader.submit(lambda: self._read(next(batches, None)))
+            while (read := ahead.result()) is not None:
+                # the next batch is read while this one is built (Redis works meanwhile)
+                ahead = reader.submit(lambda: self._read(next(batches, None)))
+                for order, line in self._result_lines(key, read, missing):
+                    sorter.add(order, line)
+            if missing:
+                for order, line in self._missing_lines(key, missing):
+                    sorter.add(order, line)
+            with atomic_writer(self.files()[0]) as out:
+                return self._store(_one_per_code(sorter.sorted()), 0, CHUNK, fresh=True,
+                                   out=out)
 
     def seal(self, keyring: Keyring, now: dt.datetime) -> dict[str, Any]:
         """Seal the log of the closed day set, or append the decisions changed since
@@ -399,25 +520,18 @@ class DayLog:
             keymap.lock(self.prefix, f"audit:{self.day.isoformat()}:{self.ruleset}"),
             timeout=LOCK_SECONDS, blocking_timeout=LOCK_SECONDS)
         with lock, _cycle_collector_paused():
-            games = self.games()
-            heads = self.heads()
-            appended = 0
-            if not heads:
-                leaves = canonical_order(self.result_leaves(keyring, games))
-                self._append(leaves, 0, CHUNK, fresh=True)
-                appended = len(leaves)
-            else:
-                appended = self._append_decisions(games, now)
+            fresh = self.latest() is None
+            appended = self._seal_results(keyring) if fresh else self._append_decisions(now)
             latest = self.latest()
             signed = None
             if latest is None or latest.size != self.size():
-                signed = self._publish(keyring, now)
+                signed = self._publish(keyring, now, log_written=fresh)
         if signed is not None:
             after_head(self.config, self.day, self.ruleset, signed.size)
         return {"date": self.day.isoformat(), "ruleset": self.ruleset, "size": self.size(),
                 "appended": appended, "signed": signed.size if signed else None}
 
-    def _append_decisions(self, games: dict[str, Game], now: dt.datetime) -> int:
+    def _append_decisions(self, now: dt.datetime) -> int:
         """Append a decision leaf for each game in review whose decision differs from
         its last one in the log (board games stay cleared, refusals stay refused)."""
         built = BoardBuilder()
@@ -430,7 +544,7 @@ class DayLog:
         new: list[Leaf] = []
         for entry in queue.entries_of(self.day.isoformat(), self.ruleset):
             code = entry.result.code
-            decision = games[entry.result.game_id].decision
+            decision = entry.decision  # the review's decision is the game's
             logged = built.decision(code)
             if logged is None or logged == decision:
                 continue  # not in the log (reported at the close), or unchanged
@@ -439,8 +553,23 @@ class DayLog:
             new.append(Leaf.decision_leaf(code, decision, max(decided, last_decided)))
         new.sort(key=lambda leaf: (leaf.decided_at or "", leaf.code))
         if new:
-            self._append(new, self.size(), 1, fresh=False)
+            self._store(((leaf_bytes(leaf), None) for leaf in new), self.size(), 1,
+                        fresh=False)
         return len(new)
+
+
+def _one_per_code(pairs: Iterable[tuple[bytes, bytes]]) -> Iterator[tuple[bytes, str]]:
+    """The sorted result lines, each with its code, the same line met twice kept once;
+    :class:`StateError` for two different leaves of one code."""
+    last_order, last_line = b"", b""
+    for order, line in pairs:
+        if order == last_order:
+            if line == last_line:
+                continue
+            raise StateError(f"two different result leaves of {order[_AT_WIDTH:].decode()}",
+                             field="code")
+        last_order, last_line = order, line
+        yield line, order[_AT_WIDTH:].decode()
 
 
 def _read_lines(path: Path, parse: Callable[[Any], T], field: str) -> list[T]:
@@ -461,39 +590,29 @@ def _read_lines(path: Path, parse: Callable[[Any], T], field: str) -> list[T]:
     return out
 
 
-def _read_log(path: Path) -> tuple[list[Leaf], list[bytes]]:
-    """The leaves of a log file and the hashes of its lines, as a verifier reads them;
-    :class:`StateError` naming the file and the line at fault."""
+def _read_log(path: Path) -> tuple[list[tuple[bytes, str | None]], list[bytes]]:
+    """The lines of a log file, each with the code of a result leaf (else ``None``),
+    and their hashes, checked as a verifier reads them; :class:`StateError` naming the
+    file and the line at fault."""
     try:
         lines = path.read_bytes().splitlines()
     except OSError as exc:
         raise StateError(f"{path} cannot be read: {exc.strerror}", field="log") from None
-    leaves, hashes = [], []
+    out: list[tuple[bytes, str | None]] = []
+    hashes = []
     for number, line in enumerate(lines, start=1):
         try:
-            leaves.append(parse_leaf(line, number))
+            leaf = parse_leaf(line, number)
         except (VerificationFailed, VerificationInputError) as exc:
             raise StateError(f"{path}: {exc}", field="log") from None
+        out.append((line, leaf.code if leaf.kind == RESULT else None))
         hashes.append(leaf_hash(line))
-    return leaves, hashes
+    return out, hashes
 
 
 def _raw(value: bytes | str) -> bytes:
     """A binary Redis reply (the service's connections do not decode replies)."""
     return value if isinstance(value, bytes) else value.encode("latin-1")
-
-
-def _names(conn: redis.Redis, prefix: str, player_ids: list[str]) -> dict[str, str]:
-    """The names of players now (their accounts' ``name``), missing ones left out."""
-    out: dict[str, str] = {}
-    for start in range(0, len(player_ids), BATCH):
-        batch = player_ids[start:start + BATCH]
-        with conn.pipeline(transaction=False) as pipe:
-            for pid in batch:
-                pipe.hget(keymap.account(prefix, pid), "name")
-            found = pipe.execute()
-        out.update((pid, as_text(raw)) for pid, raw in zip(batch, found, strict=True) if raw)
-    return out
 
 
 def head_expected_at(config: Config, day: dt.date) -> dt.datetime:
