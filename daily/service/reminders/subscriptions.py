@@ -20,12 +20,13 @@ The endpoint must be on one of the push services of ``DAILY_PUSH_SERVICES``
 >>> check_endpoint("https://10.0.0.1/x", ("https://fcm.googleapis.com",))
 Traceback (most recent call last):
 ...
-daily.service.refusals.Invalid: subscription.endpoint: is not on a push service this \
+daily.service.refusals.Forbidden: subscription.endpoint: is not on a push service this \
 server sends to
 """
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import json
 from dataclasses import dataclass
@@ -33,12 +34,14 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 import redis
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
-from daily.service.refusals import Invalid
+from daily.service.refusals import Forbidden, Invalid, Unavailable
 from daily.service.reminders.schedule import KINDS, Kind, Plan, next_due
+from daily.service.reminders.vapid import load_vapid_key
 
 #: Take the due reminder ``ARGV[1]`` if its score is still ``ARGV[2]``: move it to
 #: ``ARGV[3]`` (or remove it when that is empty). 1 if taken.
@@ -74,8 +77,25 @@ def check_endpoint(endpoint: str, services: tuple[str, ...]) -> str:
         same_port = (allowed.port or _default_port(allowed.scheme)) == port
         if parts.scheme == allowed.scheme and same_host and same_port and not parts.username:
             return endpoint
-    raise Invalid("is not on a push service this server sends to",
-                  code="push_service_refused", field="subscription.endpoint")
+    raise Forbidden("is not on a push service this server sends to",
+                    code="push_service_refused", field="subscription.endpoint")
+
+
+def check_p256dh(value: str) -> str:
+    """``value`` if it is a P-256 public key (base64url of its uncompressed point), else
+    :class:`Invalid` naming ``subscription.keys.p256dh``.
+
+    >>> check_p256dh("B" + "A" * 86)
+    Traceback (most recent call last):
+    ...
+    daily.service.refusals.Invalid: subscription.keys.p256dh: is not a P-256 public key
+    """
+    try:
+        raw = base64.urlsafe_b64decode(value.rstrip("=") + "=" * (-len(value.rstrip("=")) % 4))
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        raise Invalid("is not a P-256 public key", field="subscription.keys.p256dh") from None
+    return value
 
 
 @dataclass(frozen=True)
@@ -148,6 +168,14 @@ class Subscriptions:
     def _due(self) -> str:
         return keymap.push_due(self.config.key_prefix)
 
+    def public_key(self) -> str:
+        """The VAPID public key browsers subscribe with (:class:`Unavailable` before
+        ``daily keys init`` made it)."""
+        key = load_vapid_key(self.config)
+        if key is None:
+            raise Unavailable("reminders are not set up: run `daily keys init`")
+        return key.public_b64url
+
     def get(self, player_id: str) -> Subscription | None:
         """The player's subscription, if any."""
         raw = self.conn.get(self._key(player_id))
@@ -163,7 +191,9 @@ class Subscriptions:
     def put(self, player_id: str, endpoint: str, p256dh: str, auth: str, plan: Plan,
             lang: str) -> Subscription:
         """Keep (or replace) the player's subscription and schedule its reminders."""
+        self.public_key()
         check_endpoint(endpoint, self.config.push_services)
+        check_p256dh(p256dh)
         now = self.clock()
         sub = Subscription(player_id, endpoint, p256dh, auth, plan, lang, iso(now))
         with self.conn.pipeline(transaction=True) as pipe:
