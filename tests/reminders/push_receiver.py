@@ -157,7 +157,7 @@ class PushReceiver:
             if not (headers.get("TTL") or "").isdigit():
                 raise ValueError("no TTL header")
             plain = decrypt_aes128gcm(body, found.private, found.auth)
-        except Exception as exc:  # noqa: BLE001 - every failure is the test's finding
+        except Exception as exc:
             self.errors.append(f"{name}: {type(exc).__name__}: {exc}")
             return 400
         self.messages.append({"browser": name, "claims": claims, "status": found.status,
@@ -168,7 +168,7 @@ class PushReceiver:
 class _Handler(BaseHTTPRequestHandler):
     receiver: PushReceiver
 
-    def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         status = self.receiver.take(self.path, self.headers, self.rfile.read(length))
         self.send_response(status)
@@ -179,7 +179,7 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-class running_receiver:  # noqa: N801 - used as a context manager, like open()
+class running_receiver:
     """Start a :class:`PushReceiver` on a free local port; stop it on exit."""
 
     def __init__(self, server_key: str) -> None:

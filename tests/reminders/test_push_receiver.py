@@ -69,7 +69,7 @@ def test_vapid_check_accepts_a_good_header_and_refuses_bad_ones() -> None:
     with pytest.raises(ValueError):
         check_vapid(forged, aud, public)
     token = good.split("t=")[1].split(",")[0]
-    head, claims, sig = token.split(".")
+    sig = token.split(".")[2]
     swapped = good.replace(sig, b64e(bytes(64)))
     with pytest.raises(ValueError, match="does not verify"):
         check_vapid(swapped, aud, public)
