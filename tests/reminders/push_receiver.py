@@ -180,14 +180,15 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class running_receiver:
-    """Start a :class:`PushReceiver` on a free local port; stop it on exit."""
+    """Start a :class:`PushReceiver` on a local port (``0``: a free one); stop it on exit."""
 
-    def __init__(self, server_key: str) -> None:
+    def __init__(self, server_key: str, port: int = 0) -> None:
         self.receiver = PushReceiver(server_key)
+        self.port = port
 
     def __enter__(self) -> PushReceiver:
         handler = type("Handler", (_Handler,), {"receiver": self.receiver})
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
         self.receiver.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
