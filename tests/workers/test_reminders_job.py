@@ -95,3 +95,28 @@ def test_the_job_sends_due_reminders_once_and_drops_a_dead_subscription(
         again.refresh()
         assert again.return_value() == {}
         assert len(receiver.messages) == 3 and receiver.errors == []
+
+
+def test_the_scheduler_enqueues_the_reminders_job_at_its_interval(
+    redis_client: redis.Redis, worker_env: dict[str, str],
+) -> None:
+    from daily.service.ops.scheduler import build_scheduler
+    from workers.reminders import send_reminders
+    from workers.rollover import rollover
+
+    config = load_config({**worker_env, "DAILY_REMINDER_INTERVAL": "120"})
+    scheduler = build_scheduler(redis_client, config, rollover, interval=7,
+                                reminders=send_reminders)
+    jobs = {job.func_name: (job.queue_name, job.interval) for job in scheduler.get_jobs()}
+    assert jobs == {"workers.rollover.rollover": (DAYS_QUEUE, 7),
+                    "workers.reminders.send_reminders": (DAYS_QUEUE, 120)}
+
+
+def test_without_a_vapid_key_the_job_sends_nothing(
+    redis_client: redis.Redis, worker_env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from workers.reminders import send_reminders
+
+    for name in ("REDIS_URL", "DAILY_KEY_PREFIX", "DAILY_DATA_DIR"):
+        monkeypatch.setenv(name, worker_env[name])
+    assert send_reminders(RUN.isoformat()) == {}
