@@ -122,7 +122,8 @@ def test_bad_settings_are_refused_naming_the_field(
 
 @pytest.mark.parametrize("origin", [
     "https://10.0.0.1", "http://push.example", "https://push.example:8443",
-    "https://push.example.evil.example", "https://evilpush.example",
+    "https://push.example.evil.example", "https://evilpush.example", "https://a]b",
+    "https://push.example:99999",
 ])
 def test_an_endpoint_off_the_push_services_is_refused(player: Player, origin: str) -> None:
     response = player.call("PUT", "/reminders/subscription", settings(browser("x", origin)))

@@ -61,12 +61,14 @@ def _default_port(scheme: str) -> int:
 def check_endpoint(endpoint: str, services: tuple[str, ...]) -> str:
     """``endpoint`` if it is on one of ``services`` (origins; ``*.`` in a host means any
     subdomain of it), else :class:`Invalid` naming ``subscription.endpoint``."""
-    parts = urlsplit(endpoint)
-    host = (parts.hostname or "").lower()
+    refused = Forbidden("is not on a push service this server sends to",
+                        code="push_service_refused", field="subscription.endpoint")
     try:
+        parts = urlsplit(endpoint)
+        host = (parts.hostname or "").lower()
         port = parts.port or _default_port(parts.scheme)
-    except ValueError:
-        port = -1
+    except ValueError:  # not a URL urllib can read (a stray bracket, a bad port)
+        raise refused from None
     for service in services:
         allowed = urlsplit(service)
         pattern = (allowed.hostname or "").lower()
@@ -77,8 +79,7 @@ def check_endpoint(endpoint: str, services: tuple[str, ...]) -> str:
         same_port = (allowed.port or _default_port(allowed.scheme)) == port
         if parts.scheme == allowed.scheme and same_host and same_port and not parts.username:
             return endpoint
-    raise Forbidden("is not on a push service this server sends to",
-                    code="push_service_refused", field="subscription.endpoint")
+    raise refused
 
 
 def check_p256dh(value: str) -> str:

@@ -26,7 +26,7 @@ from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
 from daily.service.http.contract.bodies import Body
-from daily.service.http.contract.fields import PATTERN_MEANINGS, omittable
+from daily.service.http.contract.fields import JSON_WHOLE, PATTERN_MEANINGS, omittable
 from daily.service.http.contract.responses import Doc
 from daily.service.reminders.schedule import time_zones
 
@@ -55,9 +55,12 @@ def _distinct(kinds: list[str]) -> list[str]:
     return kinds
 
 
+#: An IANA time zone of the server's database (the document lists them).
 TimeZone = Annotated[str, Field(pattern=TIME_ZONE_PATTERN, examples=["Europe/Rome"],
-                                description="an IANA time zone"), AfterValidator(_known_zone)]
-Hour = Annotated[int, Field(ge=0, le=23, description="a local hour, 0 to 23")]
+                                description="an IANA time zone",
+                                json_schema_extra={"enum": sorted(time_zones())}),
+                     AfterValidator(_known_zone)]
+Hour = Annotated[int, Field(ge=0, le=23, description="a local hour, 0 to 23"), JSON_WHOLE]
 ReminderKind = Literal["daily", "streak"]
 
 
