@@ -28,7 +28,7 @@ def _subscriptions() -> Subscriptions:
 
 
 @bp.get("/reminders/key")
-@operation(VapidKeyDoc)
+@operation(VapidKeyDoc, needs_redis=False, errors=(503,))
 def key() -> dict[str, Any]:
     """The VAPID public key to subscribe with (``applicationServerKey``)."""
     return {"public_key": _subscriptions().public_key(), "reminders": list(KINDS)}
