@@ -208,13 +208,14 @@ def _results_consumer(args: argparse.Namespace) -> int:
 
 def _scheduler(args: argparse.Namespace) -> int:
     from daily.service.ops.scheduler import build_scheduler
+    from workers.reminders import send_reminders
     from workers.rollover import rollover
 
     config = load_config()
     if args.interval is not None and not 1 <= args.interval <= 3600:
         raise ConfigError("must be 1..3600 seconds", field="--interval")
     build_scheduler(queue_redis_from_config(config), config, rollover, args.interval,
-                    quiet=args.quiet).start()
+                    quiet=args.quiet, reminders=send_reminders).start()
     return 0
 
 

@@ -62,6 +62,8 @@ from daily.service.players.creation import CreationGuard
 from daily.service.players.passkeys import Passkeys
 from daily.service.players.signup import NewPlayers
 from daily.service.publicurl import passkey_party, public_base_url
+from daily.service.reminders import routes as reminder_routes
+from daily.service.reminders.subscriptions import Subscriptions
 from daily.service.results import result_routes
 from daily.service.results import routes as leaderboard_routes
 from daily.service.results.stream import ResultStream
@@ -153,6 +155,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
                       lambda: public_base_url(config)),
         creation=creation, new_players=new_players,
         passkeys=Passkeys(conn, config, clock, players, lambda: passkey_party(config)),
+        reminders=Subscriptions(conn, config, clock),
     )
     app.extensions[EXTENSION] = services
 
@@ -182,7 +185,7 @@ def register_blueprints(app: Flask) -> None:
         audit_routes.bp, challenge_routes.bp, days_routes.bp, games_routes.bp, group_routes.bp,
         leaderboard_routes.bp, ops_routes.bp, passkey_routes.bp, players_routes.bp,
         result_routes.bp,
-        advice_routes.bp, today_routes.bp,
+        advice_routes.bp, today_routes.bp, reminder_routes.bp,
     ):
         app.register_blueprint(bp, url_prefix=API_PREFIX)
     app.register_blueprint(web_routes.bp)

@@ -51,8 +51,17 @@ files in the data directory (created by ``daily keys init``), from files named b
 | ``DAILY_SIGNING_KEY_FILE`` | current Ed25519 private key (PEM) | in ``<data>/keys/`` |
 | ``DAILY_RESULTS_KEY_FILE`` | current results key (receipts, heads; PEM) | in ``<data>/keys/`` |
 | ``DAILY_WITNESSES`` | witnesses that cosign checkpoints: ``VKEY URL``, comma-separated | none |
+| ``DAILY_VAPID_KEY_FILE`` | VAPID key of Web Push reminders (P-256, PEM) | in ``<data>/keys/`` |
+| ``DAILY_PUSH_SERVICES`` | push services reminders go to (origins; ``*.``: subdomains) | (3) |
+| ``DAILY_PUSH_CONTACT`` | VAPID contact of reminders (``mailto:`` or ``https:`` URL) | public URL |
+| ``DAILY_PUSH_DAYS`` | days a reminder subscription is kept after its last renewal | ``60`` |
+| ``DAILY_REMINDER_INTERVAL`` | seconds between runs of the reminders job (10..3600) | ``300`` |
 
 (1) ``off`` when ``DAILY_RATE_LIMIT`` is ``off``, unless set.
+
+(3) ``https://fcm.googleapis.com``, ``https://*.push.services.mozilla.com``,
+``https://*.notify.windows.com`` and ``https://*.push.apple.com``: a subscription whose
+endpoint is elsewhere is refused, so the server never posts to an address a client chose.
 
 Read by the web server rather than by :func:`load_config`: the ``GUNICORN_`` ones by
 ``deploy/gunicorn.conf.py`` only (``daily serve`` takes ``--web-workers`` instead), the
@@ -234,6 +243,17 @@ class Config:
     #: ``DAILY_RECHECK_TOP``: how many places of the final public top the close-time
     #: re-check (:mod:`daily.service.review.recheck`) checks again (0: none).
     recheck_top: int = 10
+    #: ``DAILY_VAPID_KEY_FILE``: the VAPID key of reminders (``None``: ``<keys>/vapid.key``).
+    vapid_key_file: Path | None = None
+    #: ``DAILY_PUSH_SERVICES``: the origins (scheme, host or ``*.`` suffix, port) that
+    #: reminder subscriptions may name as their endpoint.
+    push_services: tuple[str, ...] = ()
+    #: ``DAILY_PUSH_CONTACT``: the VAPID ``sub`` claim (``None``: the public URL).
+    push_contact: str | None = None
+    #: ``DAILY_PUSH_DAYS``: a reminder subscription lives this long after its last renewal.
+    push_days: int = 60
+    #: ``DAILY_REMINDER_INTERVAL``: seconds between two runs of the reminders job.
+    reminder_interval: int = 300
 
     def rulesets_on(self, day: dt.date) -> tuple[str, ...]:
         """The daily sets of ``day``: the everyday ones, plus the special on its day."""
@@ -397,6 +417,49 @@ dice.example, not 'https://dice.example'
     return host
 
 
+#: The push services of the browsers (Chrome, Firefox, Edge, Safari).
+DEFAULT_PUSH_SERVICES = ("https://fcm.googleapis.com,https://*.push.services.mozilla.com,"
+                         "https://*.notify.windows.com,https://*.push.apple.com")
+
+
+def _push_services(raw: str) -> tuple[str, ...]:
+    """``DAILY_PUSH_SERVICES``: comma-separated origins, lower case (a host may start
+    with ``*.``: any subdomain); http is for a local test receiver.
+
+    >>> _push_services("https://*.Push.Example, http://127.0.0.1:8123/")
+    ('https://*.push.example', 'http://127.0.0.1:8123')
+    >>> _push_services("push.example")
+    Traceback (most recent call last):
+    ...
+    daily.service.config.ConfigError: DAILY_PUSH_SERVICES: 'push.example' is not an \
+origin such as https://push.example
+    """
+    out = []
+    for item in (x.strip() for x in raw.split(",") if x.strip()):
+        parts = urlsplit(item.lower())
+        host = parts.netloc.removeprefix("*.")
+        if (parts.scheme not in ("http", "https") or not host or "*" in host
+                or parts.path not in ("", "/") or parts.query or parts.fragment):
+            raise ConfigError(f"{item!r} is not an origin such as https://push.example",
+                              field="DAILY_PUSH_SERVICES")
+        out.append(f"{parts.scheme}://{parts.netloc}")
+    return tuple(out)
+
+
+def _push_contact(raw: str | None) -> str | None:
+    """``DAILY_PUSH_CONTACT``: a ``mailto:`` or ``https:`` URL (RFC 8292's ``sub``).
+
+    >>> _push_contact("mailto:ops@dice.example"), _push_contact(None)
+    ('mailto:ops@dice.example', None)
+    """
+    if not raw:
+        return None
+    if not raw.startswith(("mailto:", "https://")) or len(raw) < 10:
+        raise ConfigError(f"must be a mailto: or https: URL, not {raw!r}",
+                          field="DAILY_PUSH_CONTACT")
+    return raw
+
+
 def _path(env: Mapping[str, str], name: str) -> Path | None:
     raw = env.get(name)
     return Path(raw) if raw else None
@@ -497,6 +560,11 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         public_top_requires_passkey=_switch(env, "DAILY_PUBLIC_TOP_REQUIRES_PASSKEY", True),
         witnesses=_witnesses(env.get("DAILY_WITNESSES", "")),
         recheck_top=_int(env, "DAILY_RECHECK_TOP", 10, 0, 100),
+        vapid_key_file=_path(env, "DAILY_VAPID_KEY_FILE"),
+        push_services=_push_services(env.get("DAILY_PUSH_SERVICES") or DEFAULT_PUSH_SERVICES),
+        push_contact=_push_contact(env.get("DAILY_PUSH_CONTACT")),
+        push_days=_int(env, "DAILY_PUSH_DAYS", 60, 1, 3650),
+        reminder_interval=_int(env, "DAILY_REMINDER_INTERVAL", 300, 10, 3600),
     )
     missing = uncovered(config.all_daily_rulesets, config.fairplay_rulesets)
     if missing:

@@ -128,6 +128,14 @@ key                                    type     what, and how long it lives
                                                 forever (a copy beside the archive);
                                                 ``new:hashes``, ``new:log``, ``new:index``:
                                                 a log being sealed, renamed over them
+``P push:sub:{<player>}``              STRING   JSON of the player's reminder subscription
+                                                (:mod:`daily.service.reminders.
+                                                subscriptions`: endpoint, keys, hour, time
+                                                zone, reminders); ``DAILY_PUSH_DAYS`` (60)
+                                                days after its last renewal (``EX``)
+``P push:due``                         ZSET     "<player> <kind>" -> when its next reminder
+                                                is due (epoch seconds); a member goes with
+                                                its subscription
 ``P lock:<name>``                      STRING   a lock (``scheduler``, ``rollover``,
                                                 ``audit:<date>:<ruleset>``) with a
                                                 timeout, held by one process
@@ -400,3 +408,21 @@ def rate_new_player(prefix: str, network: str, ip: str | None = None) -> str:
     """
     tail = f"ip:{ip}" if ip is not None else "net"
     return f"{prefix}rl:new:{{{network}}}:{tail}"
+
+
+def push_subscription(prefix: str, player_id: str) -> str:
+    """A player's reminder subscription (Web Push), in the slot of the player's statistics.
+
+    >>> push_subscription("dd:", "p_1")
+    'dd:push:sub:{p_1}'
+    """
+    return f"{prefix}push:sub:{{{player_id}}}"
+
+
+def push_due(prefix: str) -> str:
+    """The reminders by the time each is next due.
+
+    >>> push_due("dd:")
+    'dd:push:due'
+    """
+    return f"{prefix}push:due"

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from daily.service.players.creation import CreationGuard
     from daily.service.players.passkeys import Passkeys
     from daily.service.players.signup import NewPlayers
+    from daily.service.reminders.subscriptions import Subscriptions
     from daily.service.results.stream import ResultStream
     from daily.service.social.challenges import Challenges
     from daily.service.social.groups import Groups
@@ -59,6 +60,7 @@ class Services:
     creation: CreationGuard
     new_players: NewPlayers
     passkeys: Passkeys
+    reminders: Subscriptions
 
 
 def current_services() -> Services:

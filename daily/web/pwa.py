@@ -105,7 +105,7 @@ SHELL_STATIC = (
     "app.js", "api.js", "i18n.js", "ui.js", "store.js", "card.js", "advice.js", "end.js",
     "feel.js", "together.js", "game.js", "pages.js", "notes.js", "pow.js", "rules.js",
     "offline.js", "local.js", "install.js", "audit.js", "passkeys.js", "checkpoint.js",
-    "style.css",
+    "reminders.js", "style.css",
 )
 
 

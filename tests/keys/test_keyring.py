@@ -25,9 +25,10 @@ def test_init_creates_secret_files_0600_in_a_0700_dir(tmp_path: Path) -> None:
     keys_dir = tmp_path / "data" / "keys"
     created = init_keys(keys_dir)
     assert {p.name for p in created} == {"master.secret", "signing.key", "results.key",
-                                          "public-keys.json"}
+                                          "public-keys.json", "vapid.key"}
     assert _mode(keys_dir) == 0o700
     assert _mode(keys_dir / "master.secret") == 0o600
+    assert _mode(keys_dir / "vapid.key") == 0o600
     assert _mode(keys_dir / "signing.key") == 0o600
     assert _mode(keys_dir / "results.key") == 0o600
     assert len(bytes.fromhex((keys_dir / "master.secret").read_text())) == 32

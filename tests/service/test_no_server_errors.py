@@ -25,7 +25,8 @@ from tests.service.live import HttpClient, LiveServer, start_gunicorn
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.live]
 #: Routes that answer from files and memory only (a proof-of-work challenge carries its
 #: own expiry and MAC: nothing is stored).
-NEEDS_NO_REDIS = ("/api/v1/keys", "/api/v1/openapi.json", "/api/v1/players/challenge")
+NEEDS_NO_REDIS = ("/api/v1/keys", "/api/v1/openapi.json", "/api/v1/players/challenge",
+                  "/api/v1/reminders/key")
 DEEP = "[" * 5000 + "]" * 5000  # 10 KB, far under the body limit
 
 

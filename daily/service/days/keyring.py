@@ -10,6 +10,7 @@ file with mode 0600, created by :func:`init_keys` and never overwritten:
 | ``results.key`` | the current results key (receipts and the days' log heads), the same form |
 | ``public-keys.json`` | every public key ever used, ``{"keys": [{"id", "algorithm", ...}]}`` |
 | ``retired/<id>.key`` | private keys replaced by :func:`rotate_signing_key` (see below) |
+| ``vapid.key`` | the VAPID key of Web Push reminders (:mod:`daily.service.reminders.vapid`) |
 
 Day seeds derive from the master secret (``daily.dice.day_seed``, spec v1). A key id
 is the first 16 hex digits of the SHA-256 of the 32-byte raw public key. Each public
@@ -33,7 +34,7 @@ repr, and nothing here logs one.
 >>> data = tempfile.mkdtemp()
 >>> created = init_keys(load_config({"DAILY_DATA_DIR": data}).keys_dir)
 >>> sorted(p.name for p in created)
-['master.secret', 'public-keys.json', 'results.key', 'signing.key']
+['master.secret', 'public-keys.json', 'results.key', 'signing.key', 'vapid.key']
 >>> ring = Keyring.load(load_config({"DAILY_DATA_DIR": data}))
 >>> len(ring.day_seed("yahtzee", "2026-11-29")), ring.public_keys()[0]["active"]
 (32, True)
@@ -65,6 +66,7 @@ from daily.dice import commitment, day_seed
 from daily.fairplay.daykey import fairplay_key
 from daily.service.clock import iso
 from daily.service.config import Config, ConfigError
+from daily.service.reminders.vapid import create_vapid_key
 from daily.verify import DESCRIPTORS, RESULTS
 
 log = logging.getLogger(__name__)
@@ -203,8 +205,8 @@ def _publish(keys_dir: Path, info: PublicKeyInfo, history: list[PublicKeyInfo],
 
 
 def init_keys(keys_dir: Path) -> list[Path]:
-    """Create the master secret and a key of each purpose in ``keys_dir``; returns what
-    it made.
+    """Create the master secret, a key of each purpose and the VAPID key in ``keys_dir``;
+    returns what it made.
 
     Files that already exist are left untouched (an empty list means nothing changed).
 
@@ -244,6 +246,9 @@ def init_keys(keys_dir: Path) -> list[Path]:
         if keys_dir / PUBLIC_FILE not in created:
             created.append(keys_dir / PUBLIC_FILE)
         log.info("created %s key %s in %s", purpose, info.id, keys_dir)
+    for path in create_vapid_key(keys_dir, _write_new):
+        created.append(path)
+        log.info("created the VAPID key of reminders in %s", keys_dir)
     return created
 
 

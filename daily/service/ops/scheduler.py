@@ -2,7 +2,10 @@
 a leader lock so that only one of several scheduler processes enqueues.
 
 It enqueues :func:`workers.rollover.rollover` on the ``days`` queue every
-``DAILY_ROLLOVER_INTERVAL`` seconds (default 60). Double runs are prevented twice:
+``DAILY_ROLLOVER_INTERVAL`` seconds (default 60), and :func:`workers.reminders.send_reminders`
+(Web Push reminders) every ``DAILY_REMINDER_INTERVAL`` seconds (default 300; it claims
+each reminder it sends, so a double run sends nothing twice). Double rollovers are
+prevented twice:
 
 * **leader lock**: before enqueuing, a scheduler must hold the Redis lock
   ``P lock:scheduler`` (SET NX with an expiry of three intervals, renewed at every
@@ -87,13 +90,14 @@ class LeaderCronScheduler(CronScheduler):
 
 def build_scheduler(
     conn: redis.Redis, config: Config, rollover: Callable[..., Any], interval: int | None = None,
-    *, quiet: bool = False,
+    *, quiet: bool = False, reminders: Callable[..., Any] | None = None,
 ) -> LeaderCronScheduler:
-    """The scheduler with the rollover job registered (``quiet``: it logs warnings and
-    errors only, not a line per enqueued job).
+    """The scheduler with the rollover job registered, and the reminders job if given
+    (``quiet``: it logs warnings and errors only, not a line per enqueued job).
 
-    The caller passes the job (:func:`workers.rollover.rollover`), so that the service
-    package never imports the workers.
+    The caller passes the jobs (:func:`workers.rollover.rollover`,
+    :func:`workers.reminders.send_reminders`), so that the service package never imports
+    the workers.
     """
     every = interval or config.rollover_interval
     scheduler = LeaderCronScheduler(
@@ -101,4 +105,8 @@ def build_scheduler(
         logging_level="WARNING" if quiet else "INFO",
     )
     scheduler.register(rollover, DAYS_QUEUE, interval=every, job_timeout=900, ttl=3 * every)
+    if reminders is not None:
+        often = config.reminder_interval
+        scheduler.register(reminders, DAYS_QUEUE, interval=often, job_timeout=600,
+                           ttl=max(often, 60))
     return scheduler

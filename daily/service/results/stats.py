@@ -226,15 +226,19 @@ def player_stats(
     }
 
 
+def ranked_dates(conn: redis.Redis, player_id: str, *, prefix: str = "dd:") -> list[dt.date]:
+    """The dates the player finished a ranked game of, oldest first (one read)."""
+    raw: list[bytes] = conn.zrange(_keys(prefix, player_id)[2], 0, -1)  # type: ignore[assignment]
+    return [dt.date.fromisoformat(as_text(d)) for d in raw]
+
+
 def current_streak(
     conn: redis.Redis, player_id: str, now: dt.datetime, *, prefix: str = "dd:",
     also: dt.date | None = None,
 ) -> int:
     """The player's current daily streak at ``now`` (one read), counting the date
     ``also`` too (a game just finished that the workers may not have counted yet)."""
-    days_key = _keys(prefix, player_id)[2]
-    raw: list[bytes] = conn.zrange(days_key, 0, -1)  # type: ignore[assignment]
-    found = [dt.date.fromisoformat(as_text(d)) for d in raw]
+    found = ranked_dates(conn, player_id, prefix=prefix)
     if also is not None:
         found.append(also)
     return streaks(found, now)[0]

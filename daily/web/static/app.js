@@ -6,6 +6,7 @@ import {
   boardPage, homePage, importPage, practicePage, profilePage, resultPage, rulesPage,
 } from "./pages.js";
 import { registerServiceWorker } from "./install.js";
+import { renewReminders } from "./reminders.js";
 import { showServiceNotes } from "./notes.js";
 import { getLang, setLangPref } from "./store.js";
 import { challengePage, groupInvitePage, groupPage } from "./together.js";
@@ -116,3 +117,4 @@ window.addEventListener("hashchange", () => {
 });
 route();
 registerServiceWorker();
+renewReminders();

@@ -289,6 +289,22 @@ const STRINGS = {
     mistake_cost: "cost {loss} points",
     advice_scratch: "Score 0 in {box} (give up that box to keep better boxes open)",
     mistakes_title: "Decisions that cost points ({n})",
+    // reminders (Web Push)
+    reminders_title: "Reminders",
+    reminders_help: "A notification on this device when today's dice are ready, and in the evening if your streak is about to end. Never once you have played.",
+    reminders_on: "Turn on reminders",
+    reminders_off: "Turn off reminders",
+    reminders_save: "Save",
+    reminders_hour: "Remind me at",
+    reminders_daily: "Today's dice are ready",
+    reminders_streak: "My streak ends tonight (at 20:00)",
+    reminders_zone: "Times are in your time zone: {zone}.",
+    reminders_enabled: "Reminders are on.",
+    reminders_disabled: "Reminders are off.",
+    reminders_denied: "Notifications are blocked for this site: allow them in your browser's settings, then try again.",
+    reminders_unsupported: "This browser cannot show reminders from a web page.",
+    reminders_pick_one: "Choose at least one reminder.",
+    reminders_failed: "Reminders could not be turned on in this browser. Try again later.",
   },
   it: {
     skip: "Vai al contenuto",
@@ -577,6 +593,22 @@ const STRINGS = {
     mistake_cost: "costo {loss} punti",
     advice_scratch: "Segna 0 in {box} (rinuncia a quella casella per tenere aperte caselle migliori)",
     mistakes_title: "Decisioni che sono costate punti ({n})",
+    // reminders (Web Push)
+    reminders_title: "Promemoria",
+    reminders_help: "Una notifica su questo dispositivo quando i dadi di oggi sono pronti, e la sera se la tua serie sta per finire. Mai dopo che hai giocato.",
+    reminders_on: "Attiva i promemoria",
+    reminders_off: "Disattiva i promemoria",
+    reminders_save: "Salva",
+    reminders_hour: "Ricordamelo alle",
+    reminders_daily: "I dadi di oggi sono pronti",
+    reminders_streak: "La mia serie finisce stanotte (alle 20:00)",
+    reminders_zone: "Gli orari sono nel tuo fuso orario: {zone}.",
+    reminders_enabled: "I promemoria sono attivi.",
+    reminders_disabled: "I promemoria sono disattivati.",
+    reminders_denied: "Le notifiche sono bloccate per questo sito: consentile nelle impostazioni del browser, poi riprova.",
+    reminders_unsupported: "Questo browser non può mostrare promemoria da una pagina web.",
+    reminders_pick_one: "Scegli almeno un promemoria.",
+    reminders_failed: "Non è stato possibile attivare i promemoria in questo browser. Riprova più tardi.",
   },
 };
 
@@ -644,6 +676,8 @@ const ERRORS = {
     passkey_counter: "This passkey's use counter went back, as a copied passkey's would: it was refused. Use another passkey or your token code.",
     passkey_exists: "This passkey is already on your list.",
     too_many_passkeys: "You have the most passkeys a player may have: delete one first.",
+    // reminders
+    push_service_refused: "This browser's notification service is not one this server sends to, so reminders cannot be turned on here.",
   },
   it: {
     bad_request: "Il server non ha capito la richiesta. Ricarica la pagina e riprova.",
@@ -705,6 +739,8 @@ const ERRORS = {
     passkey_counter: "Il contatore di questa passkey è tornato indietro, come per una passkey copiata: è stata rifiutata. Usa un'altra passkey o il codice del giocatore.",
     passkey_exists: "Questa passkey è già nel tuo elenco.",
     too_many_passkeys: "Hai già il numero massimo di passkey: eliminane prima una.",
+    // promemoria
+    push_service_refused: "Il servizio di notifiche di questo browser non è tra quelli a cui questo server invia, quindi qui i promemoria non si possono attivare.",
   },
 };
 

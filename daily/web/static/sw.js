@@ -7,6 +7,8 @@
 //   on random dice, which it plays in the browser).
 // - the shell's files (modules, styles, icons, manifest, offline rules): from the cache
 //   of this version; a release changes VERSION, and the new worker replaces them all.
+// - reminders (Web Push, daily/service/reminders/delivery.py): a push shows the title and
+//   body the server wrote in the player's language; a click opens (or focuses) the app.
 const CACHE = `dd-shell-${VERSION}`;
 const SHELL_PATHS = new Set(SHELL);
 
@@ -32,4 +34,32 @@ self.addEventListener("fetch", (event) => {
   if (SHELL_PATHS.has(url.pathname) && !url.search) {
     event.respondWith(caches.match(request, { cacheName: CACHE }).then((hit) => hit || fetch(request)));
   }
+});
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  const title = data.title || "Daily Dice";
+  event.waitUntil(self.registration.showNotification(title, {
+    body: data.body || "",
+    tag: data.kind ? `dd-${data.kind}` : "dd-reminder",
+    icon: "/icons/192.png",
+    badge: "/icons/maskable-192.png",
+    data: { url: data.url || "/#/" },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/#/", self.location.origin);
+  if (target.origin !== self.location.origin) return;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((w) => new URL(w.url).origin === target.origin);
+    if (open) return open.focus().then((w) => (w && w.navigate ? w.navigate(target.href) : w));
+    return self.clients.openWindow(target.href);
+  }));
 });

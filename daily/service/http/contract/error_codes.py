@@ -89,6 +89,9 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "passkey_counter": ErrorCode(409, "the passkey's sign counter did not go up"),
     "passkey_exists": ErrorCode(409, "the passkey is registered already"),
     "too_many_passkeys": ErrorCode(409, "the player has the most passkeys a player may have"),
+    # reminders (daily.service.reminders)
+    "push_service_refused": ErrorCode(403, "a reminder subscription whose endpoint is not on "
+                                           "a push service the server sends to"),
     "internal": ErrorCode(500, "a bug; the traceback goes to the log"),
     "not_implemented": ErrorCode(501, "a method gunicorn does not know"),
     "unavailable": ErrorCode(503, "Redis unavailable, keys not set up, a strategy table not "
