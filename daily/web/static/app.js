@@ -6,7 +6,6 @@ import {
   boardPage, homePage, importPage, practicePage, profilePage, resultPage, rulesPage,
 } from "./pages.js";
 import { registerServiceWorker } from "./install.js";
-import { renewReminders } from "./reminders.js";
 import { showServiceNotes } from "./notes.js";
 import { getLang, setLangPref } from "./store.js";
 import { challengePage, groupInvitePage, groupPage } from "./together.js";
@@ -117,4 +116,7 @@ window.addEventListener("hashchange", () => {
 });
 route();
 registerServiceWorker();
-renewReminders();
+// Reminders (reminders.js) load only for a browser that allowed notifications.
+if (window.Notification && Notification.permission === "granted") {
+  import("./reminders.js").then((m) => m.renewReminders());
+}

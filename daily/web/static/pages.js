@@ -5,7 +5,6 @@ import { ceilingBlock, parBlock, reviewBlock } from "./end.js";
 import { startAndOpen, startOffline } from "./game.js";
 import { onInstallable, promptInstall } from "./install.js";
 import { unfinishedLocal } from "./local.js";
-import { remindersSection } from "./reminders.js";
 import { boxName, fmtDate, fmtNumber, lang, playerName as shownName, rulesetName, t } from "./i18n.js";
 import { etaMinutes, fetchHealth } from "./notes.js";
 import { shareButtons, shareState } from "./end.js";
@@ -586,7 +585,7 @@ export async function profilePage(root) {
     h("section", { class: "panel settings" },
       h("h2", { text: t("confirm_setting_title") }),
       h("label", { class: "check", for: "confirm-boxes" }, confirmBox, ` ${t("confirm_setting")}`)),
-    await remindersSection(),
+    await (await import("./reminders.js")).remindersSection(),
     h("h2", { text: t("stats") }),
     h("dl", { class: "stats" },
       statItem(t("games"), fmtNumber(stats.games)), statItem(t("streak"), fmtNumber(stats.current_streak)),
