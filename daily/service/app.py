@@ -53,7 +53,8 @@ from daily.service.http.headers import install_security_headers
 from daily.service.http.jsonprovider import OrjsonProvider
 from daily.service.http.metrics import Metrics, install_metrics
 from daily.service.http.parsing import request_lang
-from daily.service.http.ratelimit import RateLimiter, install_rate_limits, parse_limits
+from daily.service.http.ratelimit import install_rate_limits
+from daily.service.limits import RateLimiter, parse_limits
 from daily.service.ops import routes as ops_routes
 from daily.service.players import passkey_routes
 from daily.service.players import routes as players_routes

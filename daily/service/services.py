@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from daily.service.days.seeds import DaySeeds
     from daily.service.games import GameService
     from daily.service.http.metrics import Metrics
-    from daily.service.http.ratelimit import RateLimiter
+    from daily.service.limits import RateLimiter
     from daily.service.players.accounts import Players
     from daily.service.players.creation import CreationGuard
     from daily.service.players.passkeys import Passkeys

@@ -34,7 +34,8 @@ from daily import calendar
 from daily.service import keymap
 from daily.service.games.codes import new_code
 from daily.service.games.record import GameRecord, plausible_id
-from daily.service.http.ratelimit import SPEND_LUA, Pending, counters_to_fold
+from daily.service.http.ratelimit import counters_to_fold
+from daily.service.limits import SPEND_LUA, Pending
 from daily.service.refusals import NotFound, RateLimited
 from daily.service.results.leaderboard import as_text
 from daily.service.shards import shard_of
@@ -152,7 +153,7 @@ def _counter_parts(counters: Pending | None) -> tuple[list[str], list[int]]:
     """The keys and the leading arguments (their number, then limit/window pairs) that
     hand ``counters`` to a script's ``spend_limits``.
 
-    >>> from daily.service.http.ratelimit import Limit
+    >>> from daily.service.limits import Limit
     >>> _counter_parts(Pending([("k", Limit(3, 60, "3 per 1 minute"), "player")], "write"))
     (['k'], [1, 3, 60])
     >>> _counter_parts(None)

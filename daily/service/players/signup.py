@@ -24,7 +24,8 @@ import datetime as dt
 import redis
 
 from daily.service.config import Config
-from daily.service.http.ratelimit import SPEND_LUA, Pending, counters_to_fold
+from daily.service.http.ratelimit import counters_to_fold
+from daily.service.limits import SPEND_LUA, Pending
 from daily.service.players.accounts import Player, Players
 from daily.service.players.creation import NETWORK_COUNT_SECONDS, CreationGuard
 from daily.service.refusals import RateLimited
