@@ -22,6 +22,7 @@ from daily.service.http.contract.bodies import Hint
 from daily.service.http.contract.fields import GameId
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import Analysis, HintAnswer
+from daily.service.http.ratelimit import counters_to_fold
 from daily.service.players.accounts import Player
 from daily.service.refusals import Conflict, Unavailable
 from daily.service.services import current_services
@@ -57,7 +58,7 @@ def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
     ``top`` (0 to 20, default 3) is how many alternatives besides the best.
     """
     services = current_services()  # the game is read in the call that spends the limits
-    with services.games.game_to_advise(player, game_id) as game:
+    with services.games.game_to_advise(player, game_id, counters_to_fold()) as game:
         if game.over:
             raise Conflict("the game is over; ask for its analysis", field="id")
         advisor = _advisor(game.rules, services.config.tables_dir)

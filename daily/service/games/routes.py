@@ -24,7 +24,7 @@ from daily.service.http.contract.bodies import (
 from daily.service.http.contract.fields import GameId
 from daily.service.http.contract.operations import Choice, operation
 from daily.service.http.contract.responses import Game
-from daily.service.http.ratelimit import spend_folded_now
+from daily.service.http.ratelimit import counters_to_fold, spend_folded_now
 from daily.service.players.accounts import Player
 from daily.service.services import current_services
 
@@ -57,7 +57,7 @@ def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
         state, created = services.games.start(
             player, ruleset=fields["ruleset"], mode=fields.get("mode", "ranked"),
             date=fields.get("date"), options=fields.get("options"),
-            opponents=fields.get("opponents"),
+            opponents=fields.get("opponents"), counters=counters_to_fold(),
         )
     if created:
         services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()
@@ -77,7 +77,7 @@ def show(player: Player, game_id: str) -> dict[str, Any]:
 def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
     """Reroll the dice not held, at the position the move was decided at."""
     games = current_services().games
-    return games.roll(player, game_id, body.hold, body.position)
+    return games.roll(player, game_id, body.hold, body.position, counters_to_fold())
 
 
 @bp.post("/games/<game_id>/score")
@@ -86,7 +86,7 @@ def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
 def score(player: Player, game_id: str, body: Score) -> dict[str, Any]:
     """Fill a box with the dice showing; the next turn's first roll is shown."""
     games = current_services().games
-    return games.score(player, game_id, body.box, body.position)
+    return games.score(player, game_id, body.box, body.position, counters_to_fold())
 
 
 @bp.post("/games/<game_id>/log")

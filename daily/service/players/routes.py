@@ -14,6 +14,7 @@ from daily.service.http.contract.fields import trim_name
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import CreatedPlayer, Me, Player, PowChallenge
 from daily.service.http.parsing import bearer_token
+from daily.service.http.ratelimit import counters_to_fold
 from daily.service.players.accounts import Player as PlayerRecord
 from daily.service.players.standing import Policy, PublicStanding
 from daily.service.results.stats import player_history, player_stats
@@ -52,8 +53,8 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
     proof = (body.pow.challenge, body.pow.nonce) if body.pow is not None else None
     name = trim_name(body.name) if body.name is not None else None
     # one Redis call, which also spends the request's rate limits (players.signup)
-    player, token = current_services().new_players.create(name, ip, now, proof,
-                                                          limits=limits)
+    player, token = current_services().new_players.create(
+        name, ip, now, proof, limits=limits, counters=counters_to_fold())
     uncompressed()  # a secret beside a chosen name: never compressed (BREACH)
     return {"player": player.to_json(), "token": token}, 201
 
