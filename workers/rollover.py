@@ -78,7 +78,8 @@ from daily.service.config import Config, ConfigError
 from daily.service.connections import DAYS_QUEUE
 from daily.service.days.keyring import Keyring
 from daily.service.results.archive import write_archive
-from daily.service.results.leaderboard import Leaderboard, as_text
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.connections import as_text
 from daily.service.results.stream import ResultStream
 from daily.service.review.gates import INLINE_BOXES
 from daily.service.review.queue import ReviewQueue, write_review_archive

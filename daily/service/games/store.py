@@ -36,7 +36,7 @@ from daily.service.games.codes import new_code
 from daily.service.games.record import GameRecord, plausible_id
 from daily.service.limits import SPEND_LUA, Pending
 from daily.service.refusals import NotFound, RateLimited
-from daily.service.results.leaderboard import as_text
+from daily.service.connections import as_text
 from daily.service.shards import shard_of
 
 #: Practice games (and their result codes) are forgotten this long after their last write.

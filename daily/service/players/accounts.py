@@ -28,7 +28,7 @@ from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.players.devices import DeviceTokens
 from daily.service.refusals import Conflict
-from daily.service.results.leaderboard import as_text
+from daily.service.connections import as_text
 from daily.service.results.stats import record_keys
 from daily.service.shards import random_id
 

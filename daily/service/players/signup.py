@@ -28,7 +28,7 @@ from daily.service.limits import SPEND_LUA, Pending
 from daily.service.players.accounts import Player, Players
 from daily.service.players.creation import NETWORK_COUNT_SECONDS, CreationGuard
 from daily.service.refusals import RateLimited
-from daily.service.results.leaderboard import as_text
+from daily.service.connections import as_text
 
 # KEYS: account, origin, network count, then the counters (n): the request's, the
 #       creation limits'

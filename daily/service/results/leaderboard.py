@@ -74,6 +74,7 @@ from daily.errors import DailyError, StateError
 from daily.movelog import MoveLog, parse_log
 from daily.rules import canonical_name
 from daily.service import keymap
+from daily.service.connections import as_text
 
 #: Width in points of a histogram bin.
 BIN_WIDTH = 10
@@ -101,15 +102,6 @@ class BoardFrozenError(StateError):
 
 class DuplicatePlayerError(StateError):
     """The player already has another game on this board."""
-
-
-def as_text(value: bytes | str) -> str:
-    """Redis replies as text, whether or not the client decodes responses.
-
-    >>> as_text(b"g_1"), as_text("g_1")
-    ('g_1', 'g_1')
-    """
-    return value.decode() if isinstance(value, bytes) else value
 
 
 def sort_key(total: int, finished_at: float, date: dt.date) -> int:

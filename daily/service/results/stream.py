@@ -82,8 +82,8 @@ from daily.service.results.leaderboard import (
     Leaderboard,
     Result,
     ResultError,
-    as_text,
 )
+from daily.service.connections import as_text
 from daily.service.results.stats import STATS_LUA, STATS_RECORD
 from daily.service.results.stats import record_args as stats_args
 from daily.service.results.stats import record_keys as stats_keys

@@ -64,7 +64,8 @@ from daily.service.results.archive import (
     rebuild_board,
     write_archive,
 )
-from daily.service.results.leaderboard import Leaderboard, Result, as_text
+from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.connections import as_text
 from daily.service.results.stats import record_game
 
 REVIEW_FORMAT = "daily-review/1"
