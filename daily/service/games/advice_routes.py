@@ -26,9 +26,9 @@ from daily.service.http.ratelimit import counters_to_fold
 from daily.service.players.accounts import Player
 from daily.service.refusals import Conflict, Unavailable
 from daily.service.services import current_services
-from daily.strategy.advisor import Advisor, Position
+from daily.strategy.advisor import Advisor
 from daily.strategy.analysis import analyse
-from daily.strategy.spec import StrategyError
+from daily.strategy.spec import Position, StrategyError
 from daily.strategy.tables.lookup import advisor_for
 from daily.strategy.tables.status import table_status
 from daily.strategy.triple import TripleAdvisor
