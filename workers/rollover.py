@@ -75,11 +75,10 @@ from daily.service import keymap
 from daily.service.audit.day_log import DayLog
 from daily.service.clock import service_clock
 from daily.service.config import Config, ConfigError
-from daily.service.connections import DAYS_QUEUE
+from daily.service.connections import DAYS_QUEUE, as_text
 from daily.service.days.keyring import Keyring
 from daily.service.results.archive import write_archive
 from daily.service.results.leaderboard import Leaderboard
-from daily.service.connections import as_text
 from daily.service.results.stream import ResultStream
 from daily.service.review.gates import INLINE_BOXES
 from daily.service.review.queue import ReviewQueue, write_review_archive

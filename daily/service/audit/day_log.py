@@ -67,12 +67,12 @@ from daily.service.atomicfile import write_atomic
 from daily.service.audit.checkpoints import DayCheckpoints, after_head
 from daily.service.audit.receipts import accepted_of
 from daily.service.config import Config
+from daily.service.connections import as_text
 from daily.service.days.descriptors import published_results_key
 from daily.service.days.keyring import Keyring
 from daily.service.games.record import GameRecord
 from daily.service.results.archive import archive_path
 from daily.service.results.leaderboard import Leaderboard, Result
-from daily.service.connections import as_text
 from daily.service.results.stream import ResultStream
 from daily.service.review.queue import CLEARED, DISQUALIFIED, ReviewQueue
 from daily.verify import VerificationFailed, VerificationInputError

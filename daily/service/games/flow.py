@@ -67,7 +67,6 @@ from daily.service.games.record import (
 )
 from daily.service.games.state import GameViews
 from daily.service.games.store import GameStore, MovedOn, Stored
-from daily.service.limits import Pending
 from daily.service.games.submitted import (
     check_consistent,
     check_revealed,
@@ -75,6 +74,7 @@ from daily.service.games.submitted import (
     parse_submitted,
     revealed_slots,
 )
+from daily.service.limits import Pending
 from daily.service.players.accounts import Player
 from daily.service.publicurl import public_base_url
 from daily.service.refusals import Conflict, Forbidden, Invalid, NotFound

@@ -32,11 +32,11 @@ import redis
 
 from daily import calendar
 from daily.service import keymap
+from daily.service.connections import as_text
 from daily.service.games.codes import new_code
 from daily.service.games.record import GameRecord, plausible_id
 from daily.service.limits import SPEND_LUA, Pending
 from daily.service.refusals import NotFound, RateLimited
-from daily.service.connections import as_text
 from daily.service.shards import shard_of
 
 #: Practice games (and their result codes) are forgotten this long after their last write.
@@ -291,10 +291,10 @@ class GameStore:
     ) -> Stored | None:
         """Store a finished game, claim its code (``after.code``, drawn here) and append
         ``result()`` (stream key, open key, entry, date; called once the code is drawn;
-        ``None``: no result to append) to its results stream, in one
-        script call (spending ``counters`` first), if the stored text is still ``before``'s. ``None`` when done, else
-        the record as it is now. Single server only (the code key has a slot of its own
-        on a cluster: :meth:`finish` there)."""
+        ``None``: no result to append) to its results stream, in one script call
+        (spending ``counters`` first), if the stored text is still ``before``'s.
+        ``None`` when done, else the record as it is now. Single server only (the code
+        key has a slot of its own on a cluster: :meth:`finish` there)."""
         life = self._lifetime(after)
         expiry = life.get("exat") or int(dt.datetime.now(dt.UTC).timestamp()) + life["ex"]
         while True:

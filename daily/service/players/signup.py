@@ -24,11 +24,11 @@ import datetime as dt
 import redis
 
 from daily.service.config import Config
+from daily.service.connections import as_text
 from daily.service.limits import SPEND_LUA, Pending
 from daily.service.players.accounts import Player, Players
 from daily.service.players.creation import NETWORK_COUNT_SECONDS, CreationGuard
 from daily.service.refusals import RateLimited
-from daily.service.connections import as_text
 
 # KEYS: account, origin, network count, then the counters (n): the request's, the
 #       creation limits'
@@ -80,7 +80,8 @@ class NewPlayers:
         """A new player and its token, created from ``ip`` at ``now`` with the
         proof-of-work ``proof`` (``(challenge, nonce)``, if sent). ``limits``: whether
         the creation limits count; the request's own unspent rate-limit ``counters``
-        (its view hands them) are spent in the same call. Raises :class:`RateLimited` over a limit, or the proof-of-work's refusal."""
+        (its view hands them) are spent in the same call. Raises :class:`RateLimited`
+        over a limit, or the proof-of-work's refusal."""
         day = now.date().isoformat()
         if self._create is None:
             self.guard.admit(ip, now, proof, limits=limits)

@@ -76,6 +76,7 @@ import redis
 from redis.cluster import ClusterNode, RedisCluster
 
 from daily.service import keymap
+from daily.service.connections import as_text
 from daily.service.results.leaderboard import (
     BOARD_LUA,
     BOARD_RECORD,
@@ -83,7 +84,6 @@ from daily.service.results.leaderboard import (
     Result,
     ResultError,
 )
-from daily.service.connections import as_text
 from daily.service.results.stats import STATS_LUA, STATS_RECORD
 from daily.service.results.stats import record_args as stats_args
 from daily.service.results.stats import record_keys as stats_keys

@@ -56,6 +56,7 @@ from daily.errors import DailyError, StateError
 from daily.rules import canonical_name
 from daily.service import keymap
 from daily.service.atomicfile import write_atomic
+from daily.service.connections import as_text
 from daily.service.players.standing import mark_cleared
 from daily.service.results.archive import (
     ArchiveSummary,
@@ -65,7 +66,6 @@ from daily.service.results.archive import (
     write_archive,
 )
 from daily.service.results.leaderboard import Leaderboard, Result
-from daily.service.connections import as_text
 from daily.service.results.stats import record_game
 
 REVIEW_FORMAT = "daily-review/1"

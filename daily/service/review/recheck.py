@@ -43,9 +43,9 @@ from daily.rules import canonical_name
 from daily.service import keymap
 from daily.service.clock import service_clock
 from daily.service.config import Config
+from daily.service.connections import as_text
 from daily.service.players.standing import Policy, PublicStanding
 from daily.service.results.leaderboard import Leaderboard, Result
-from daily.service.connections import as_text
 from daily.service.review.evidence import copied_games
 from daily.service.review.gates import UNCHECKED, CeilingPending, strict_check, top_evidence
 from daily.service.review.queue import CLEARED, PENDING, ReviewQueue
