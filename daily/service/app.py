@@ -36,7 +36,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from daily.rules import Ruleset
 from daily.service.audit import routes as audit_routes
 from daily.service.audit.receipts import Receipts
-from daily.service.clock import FixedClock, service_clock
+from daily.service.clock import FixedClock
 from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
 from daily.service.days import routes as days_routes
@@ -105,7 +105,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     config = config or load_config()
     app = DailyFlask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body
-    app.config["CLOCK"] = service_clock(config)
+    app.config["CLOCK"] = config.clock
     app.config["RATELIMIT_ENABLED"] = True  # tests may switch the limits off
     if test_config:
         app.config.update(test_config)

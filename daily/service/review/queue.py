@@ -190,7 +190,7 @@ class ReviewQueue:
                  clock: Callable[[], dt.datetime] | None = None) -> None:
         self.conn = conn
         self.prefix = prefix
-        #: The service's clock (:func:`daily.service.clock.service_clock`): the time of
+        #: The service's clock (:attr:`daily.service.config.Config.clock`): the time of
         #: every hold and decision, so a demo clock's decisions carry its time.
         self.clock = clock
 
