@@ -24,12 +24,12 @@ sys.path.insert(0, str(ROOT))
 import benchjson  # noqa: E402
 from benchjson import figure  # noqa: E402
 
+from daily.audit.verify import verify_day  # noqa: E402
 from daily.service.app import create_app  # noqa: E402
 from daily.service.clock import FixedClock  # noqa: E402
 from daily.service.config import load_config  # noqa: E402
 from daily.service.days.descriptors import sign_descriptor  # noqa: E402
 from daily.service.days.keyring import Keyring, init_keys  # noqa: E402
-from daily.verify import verify_day  # noqa: E402
 
 PREFIX = "ddbench-days:"
 FIGURES: dict[str, benchjson.Figure] = {}

@@ -61,6 +61,7 @@ from daily.audit.leaf import Accepted, Decision, Leaf, instant, leaf_bytes
 from daily.audit.merkle import MerkleTree, leaf_hash
 from daily.audit.proof import ConsistencyProof, InclusionProof
 from daily.audit.signing import SignedHead, sign_head, sign_receipt
+from daily.audit.verify import VerificationFailed, VerificationInputError
 from daily.errors import StateError
 from daily.service import keymap
 from daily.service.atomicfile import write_atomic
@@ -75,7 +76,6 @@ from daily.service.results.archive import archive_path
 from daily.service.results.leaderboard import Leaderboard, Result
 from daily.service.results.stream import ResultStream
 from daily.service.review.queue import CLEARED, DISQUALIFIED, ReviewQueue
-from daily.verify import VerificationFailed, VerificationInputError
 
 log = logging.getLogger(__name__)
 

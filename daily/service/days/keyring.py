@@ -61,11 +61,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from daily.audit.verify import DESCRIPTORS, RESULTS
 from daily.dice import commitment, day_seed
 from daily.fairplay.daykey import fairplay_key
 from daily.service.clock import iso
 from daily.service.config import Config, ConfigError
-from daily.verify import DESCRIPTORS, RESULTS
 
 log = logging.getLogger(__name__)
 
