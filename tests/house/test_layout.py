@@ -27,6 +27,7 @@ CORE = ("daily.rules", "daily.dice", "daily.game", "daily.movelog", "daily.repla
 SAME_ROLE = {
     "__init__.py", "__main__.py",
     "routes.py",  # a domain's blueprint
+    "wiring.py",  # a domain's init_app, registering it on an app
     "kernel.py",  # compiled (numba) kernels of the strategy engine and of fair play
 }
 MAX_MODULES = 12

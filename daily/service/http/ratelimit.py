@@ -23,10 +23,10 @@ import redis
 from flask import Flask, Response, g, has_app_context, request
 from werkzeug.exceptions import TooManyRequests
 
+from daily.service.extensions import current
 from daily.service.http.error_handlers import ApiError, handle_http_error
 from daily.service.http.parsing import bearer_token, verified_player
 from daily.service.limits import Pending, RateLimiter, Refusal, request_kind
-from daily.service.services import current_services
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def spend_folded_now() -> None:
     pending = counters_to_fold()
     if pending is None:
         return
-    refusal = current_services().limiter.spend(pending)
+    refusal = current(RateLimiter).spend(pending)
     if refusal is not None:
         raise too_many_requests(refusal)
 

@@ -5,5 +5,6 @@
 - :mod:`~daily.service.results.stats`: per-player statistics and streaks;
 - :mod:`~daily.service.results.archive`: closed days on disk, and rebuilds;
 - :mod:`~daily.service.results.routes`: ``/leaderboards``;
-- :mod:`~daily.service.results.result_routes`: ``/results/<code>``.
+- :mod:`~daily.service.results.result_routes`: ``/results/<code>``;
+- :mod:`~daily.service.results.wiring`: ``init_app``, the domain's registration on an app.
 """
