@@ -57,6 +57,13 @@ from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.days.seeds import DaySeeds
 from daily.service.games.cache import GameCache
+from daily.service.games.log_checks import (
+    check_consistent,
+    check_revealed,
+    check_same_game,
+    parse_submitted,
+    revealed_slots,
+)
 from daily.service.games.opponents import Opponents, hide_dice, parse_opponents
 from daily.service.games.record import (
     Decision,
@@ -65,15 +72,8 @@ from daily.service.games.record import (
     new_game_id,
     position_of,
 )
-from daily.service.games.state import GameViews
 from daily.service.games.store import GameStore, MovedOn, Stored
-from daily.service.games.submitted import (
-    check_consistent,
-    check_revealed,
-    check_same_game,
-    parse_submitted,
-    revealed_slots,
-)
+from daily.service.games.views import GameViews
 from daily.service.limits import Pending
 from daily.service.players.accounts import Player
 from daily.service.publicurl import public_base_url
@@ -626,7 +626,7 @@ class GameService:
 
         Checks in this order (``docs/api.md``): parse, same game, revealed, consistent
         with the recorded decisions, then the rules (a replay that only reaches the
-        slots shown) and finished; see :mod:`daily.service.games.submitted`.
+        slots shown) and finished; see :mod:`daily.service.games.log_checks`.
         """
         submitted = parse_submitted(raw_log)
         stored = self.store.read(game_id)
