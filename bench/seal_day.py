@@ -41,7 +41,8 @@ from daily.service.audit.receipts import receipt_of
 from daily.service.config import load_config
 from daily.service.days.keyring import Keyring, init_keys
 from daily.service.games.record import GameRecord
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 
 DATE = dt.date(2026, 11, 29)
 RULESET = "yahtzee"

@@ -26,7 +26,7 @@ from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
 from daily.service.extensions import of
 from daily.service.games.record import GameRecord
-from daily.service.results.leaderboard import Result
+from daily.service.results.result import Result
 from daily.service.results.stream import ResultStream
 from daily.service.review.queue import ReviewQueue
 from tests.service.conftest import PREFIX, Player, play_out

@@ -23,7 +23,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from daily.rules import get_ruleset
 from daily.service import keymap
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.strategy.tables.fileformat import save_table
 from daily.strategy.tables.status import progress_path, progress_writer
 

@@ -73,7 +73,8 @@ from daily.service.days.descriptors import published_results_key
 from daily.service.days.keyring import Keyring
 from daily.service.games.record import GameRecord
 from daily.service.results.archive import archive_path
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.results.stream import ResultStream
 from daily.service.review.queue import CLEARED, DISQUALIFIED, ReviewQueue
 

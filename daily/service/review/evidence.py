@@ -58,7 +58,7 @@ from daily.movelog import MoveLog
 from daily.rules import canonical_name
 from daily.service import keymap
 from daily.service.connections import as_text
-from daily.service.results.leaderboard import Result
+from daily.service.results.result import Result
 from daily.service.shards import SHARDS
 
 #: Seconds the sightings of a board are kept (a day set is open two days).

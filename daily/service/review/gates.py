@@ -69,7 +69,8 @@ from daily.service import keymap
 from daily.service.config import Config
 from daily.service.connections import as_text
 from daily.service.days.keyring import Keyring
-from daily.service.results.leaderboard import Result, band_of, sort_key
+from daily.service.results.leaderboard import band_of, sort_key
+from daily.service.results.result import Result
 from daily.service.results.stream import DEFERRED
 from daily.service.review.background import Background
 from daily.service.review.evidence import (

@@ -65,7 +65,8 @@ from daily.service.results.archive import (
     rebuild_board,
     write_archive,
 )
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.results.stats import record_game
 
 REVIEW_FORMAT = "daily-review/1"
@@ -128,7 +129,7 @@ class ReviewEntry:
         records it (``verdict["decided_by"]`` says when an operator took it); a cleared
         game has no reason (the hold's is history, not the decision).
 
-        >>> from daily.service.results.leaderboard import Result
+        >>> from daily.service.results.result import Result
         >>> result = Result("g", "p", None, dt.date(2026, 11, 29), "yahtzee", 1, 0.0, "DD-1", "")
         >>> ReviewEntry(CLEARED, result, {"reason_code": "scout_link"}, 0.0).decision
         Decision(status='cleared', reason=None)

@@ -44,7 +44,8 @@ from daily.service import keymap
 from daily.service.config import Config
 from daily.service.connections import as_text
 from daily.service.players.standing import Policy, PublicStanding
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.review.evidence import copied_games
 from daily.service.review.gates import UNCHECKED, CeilingPending, strict_check, top_evidence
 from daily.service.review.queue import CLEARED, PENDING, ReviewQueue
