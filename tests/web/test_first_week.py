@@ -515,6 +515,10 @@ def test_the_app_installs_and_practice_works_offline(
     shown = int(page.get_by_test_id("final-total").inner_text())
     assert shown == int(page.get_by_test_id("total").inner_text())
     shot(page, artifacts, "phone-en-offline-end")
+    page.get_by_test_id("offline-again").click()  # another offline game, from the end screen
+    page.wait_for_selector("section.game[data-over='0']")
+    expect(page.get_by_test_id("offline-badge")).to_be_visible()
+    assert state(page)["turn"] == 1
     context.set_offline(False)
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
