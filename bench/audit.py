@@ -41,12 +41,12 @@ from daily.audit.leaf import Accepted, Decision, Leaf, instant, leaf_bytes
 from daily.audit.merkle import MerkleTree, leaf_hash
 from daily.audit.sample_day import build_day, close_time
 from daily.audit.signing import public_key_id, sign_head, sign_receipt, verify_receipt
+from daily.audit.verify import Descriptor
 from daily.dice import SlotCache
 from daily.movelog import MoveLog, parse_log
 from daily.randomplay import random_game
 from daily.replay import replay
 from daily.rules import get_ruleset
-from daily.verify import Descriptor
 
 DATE, RULESET = "2026-11-29", "yahtzee"
 SEED = bytes(range(32))

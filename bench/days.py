@@ -24,12 +24,13 @@ sys.path.insert(0, str(ROOT))
 import benchjson  # noqa: E402
 from benchjson import figure  # noqa: E402
 
+from daily.audit.verify import verify_day  # noqa: E402
 from daily.service.app import create_app  # noqa: E402
 from daily.service.clock import FixedClock  # noqa: E402
 from daily.service.config import load_config  # noqa: E402
 from daily.service.days.descriptors import sign_descriptor  # noqa: E402
 from daily.service.days.keyring import Keyring, init_keys  # noqa: E402
-from daily.verify import verify_day  # noqa: E402
+from daily.service.extensions import Basics, of  # noqa: E402
 
 PREFIX = "ddbench-days:"
 FIGURES: dict[str, benchjson.Figure] = {}
@@ -77,7 +78,7 @@ def main() -> None:
 
     clock = FixedClock(dt.datetime(2026, 11, 29, 11, 0, tzinfo=dt.UTC))
     app = create_app(config, {"CLOCK": clock, "RATELIMIT_ENABLED": False})
-    conn = app.extensions["daily"].conn
+    conn = of(app, Basics).conn
     client = app.test_client()
     client.get("/api/v1/days/2026-11-27/yahtzee")
     client.get("/api/v1/days/2026-11-29/yahtzee")

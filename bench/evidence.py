@@ -32,9 +32,10 @@ from daily.fairplay.scouting import BLIND_LOSS, BLIND_SAME, REVEAL_UNUSED, plays
 from daily.game import Game
 from daily.movelog import MoveLog
 from daily.rules import get_ruleset
-from daily.strategy.advisor import Advisor, Position
+from daily.strategy.advisor import Advisor
 from daily.strategy.analysis import analyse
 from daily.strategy.bots import Bot
+from daily.strategy.spec import Position
 from daily.strategy.tables.lookup import table_or_solve
 
 LEVELS = (("hard", 1.0), ("medium", 1.0), ("medium", 3.0), ("medium", 10.0), ("easy", 1.0))

@@ -48,7 +48,8 @@ from daily.rules import get_ruleset  # noqa: E402
 from daily.service.keymap import passkeys  # noqa: E402
 from daily.service.ops.embedded import valkey_server  # noqa: E402
 from daily.service.players.standing import Policy, PublicStanding  # noqa: E402
-from daily.service.results.leaderboard import Leaderboard, Result  # noqa: E402
+from daily.service.results.leaderboard import Leaderboard  # noqa: E402
+from daily.service.results.result import Result  # noqa: E402
 from daily.service.results.stats import record_keys  # noqa: E402
 
 DATE = dt.date(2026, 11, 29)

@@ -45,8 +45,10 @@ def main() -> int:
     from daily.service.app import create_app
     from daily.service.config import load_config
     from daily.service.days.keyring import init_keys
-    from daily.service.http.ratelimit import fold_into_script
-    from daily.service.services import EXTENSION
+    from daily.service.extensions import of
+    from daily.service.games.flow import GameService
+    from daily.service.limits import RateLimiter
+    from daily.service.players.accounts import Players
 
     tmp = Path(tempfile.mkdtemp(prefix="dd-core-"))
     limit = "100000000/minute"
@@ -57,27 +59,27 @@ def main() -> int:
     config = load_config(env)
     init_keys(config.keys_dir)
     app = create_app(config)
-    services = app.extensions[EXTENSION]
-    games, limiter = services.games, services.limiter
+    games, limiter, players = of(app, GameService), of(app, RateLimiter), of(app, Players)
     today = dt.datetime.now(dt.UTC).date().isoformat()
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     warm, moves, spent, block = 300, 0, 0.0, 0.0
     blocks: list[float] = []
-    with app.test_request_context():  # the share text's language and links, the counters
+    with app.test_request_context():  # the share text's language and links
         while moves < args.moves + warm:
-            player, _ = services.players.create("Ada")
+            player, _ = players.create("Ada")
             state, _ = games.start(player, ruleset="yahtzee", mode="ranked", date=today)
             while not state["over"] and moves < args.moves + warm:
                 counted = moves >= warm
-                fold_into_script(limiter.pending("127.0.0.1", player.id, "write"))
+                counters = limiter.pending("127.0.0.1", player.id, "write")
                 if counted and profiler:
                     profiler.enable()
                 started = time.process_time()
                 if state["rolls_left"]:
-                    state = games.roll(player, state["id"], "11000", state["position"])
+                    state = games.roll(player, state["id"], "11000", state["position"],
+                                       counters)
                 else:
                     box = next(c["box"] for c in state["choices"] if c["legal"])
-                    state = games.score(player, state["id"], box, state["position"])
+                    state = games.score(player, state["id"], box, state["position"], counters)
                 took = time.process_time() - started
                 if counted and profiler:
                     profiler.disable()

@@ -136,7 +136,10 @@ def main() -> int:
     if args.starts:
         return starts(app, today, args.moves)
     if args.canned_writes:
-        can_writes(app.extensions["daily"].games.store)
+        from daily.service.extensions import of
+        from daily.service.games.flow import GameService
+
+        can_writes(of(app, GameService).store)
     moves = 0
     spent = 0.0
     profiler = cProfile.Profile(time.process_time) if args.profile else None

@@ -53,7 +53,8 @@ from daily.service.config import Config, load_config
 from daily.service.days.keyring import Keyring, init_keys
 from daily.service.games.record import GameRecord
 from daily.service.ops.embedded import free_port
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 
 DAILY = [sys.executable, "-m", "daily"]
 

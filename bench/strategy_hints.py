@@ -49,9 +49,10 @@ from benchjson import figure  # noqa: E402
 
 from daily.game import Game  # noqa: E402
 from daily.rules import Ruleset, get_ruleset  # noqa: E402
-from daily.strategy.advisor import Advisor, Position  # noqa: E402
+from daily.strategy.advisor import Advisor  # noqa: E402
 from daily.strategy.bots import Bot  # noqa: E402
 from daily.strategy.solver import StrategyTable  # noqa: E402
+from daily.strategy.spec import Position  # noqa: E402
 from daily.strategy.tables.fileformat import save_table  # noqa: E402
 from daily.strategy.tables.lookup import get_advisor, table_or_solve  # noqa: E402
 

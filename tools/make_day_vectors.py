@@ -22,11 +22,11 @@ sys.path.insert(0, str(ROOT))
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
 from daily import calendar  # noqa: E402
+from daily.audit.verify import canonical_bytes  # noqa: E402
 from daily.dice import commitment, day_seed, slot_dice  # noqa: E402
 from daily.service.clock import iso  # noqa: E402
 from daily.service.days.descriptors import sign_descriptor  # noqa: E402
 from daily.service.days.keyring import Keyring  # noqa: E402
-from daily.verify import canonical_bytes  # noqa: E402
 
 OUT = ROOT / "seeds" / "days.json"
 MASTERS = [

@@ -23,7 +23,6 @@ from daily.dice import parse_date
 from daily.errors import StateError
 from daily.rules import canonical_name, get_ruleset
 from daily.service import keymap
-from daily.service.clock import service_clock
 from daily.service.days.keyring import Keyring
 from daily.strategy.bots import play_bots
 from daily.strategy.tables.lookup import get_table
@@ -44,7 +43,7 @@ def record_day_par(date: str, ruleset: str, now: str | None = None) -> dict[str,
     stored = conn.get(key)
     if stored is not None:
         return dict(json.loads(stored))
-    instant = dt.datetime.fromisoformat(now) if now else service_clock(config)()
+    instant = dt.datetime.fromisoformat(now) if now else config.clock()
     if calendar.status(day, instant) != "revealed":
         raise StateError(f"the day {day} of {name} is not revealed yet", field="date")
     seed = Keyring.load(config).day_seed(name, day)

@@ -15,7 +15,6 @@ import datetime as dt
 import logging
 from collections import Counter
 
-from daily.service.clock import service_clock
 from daily.service.publicurl import public_base_url
 from daily.service.reminders.delivery import Sender
 from daily.service.reminders.schedule import WINDOW, next_due, reminder
@@ -37,7 +36,7 @@ def send_reminders(now: str | None = None, limit: int = 500) -> dict[str, int]:
     """
     config = job_config()
     conn = job_connection(config)
-    moment = dt.datetime.fromisoformat(now) if now else service_clock(config)()
+    moment = dt.datetime.fromisoformat(now) if now else config.clock()
     counts: Counter[str] = Counter()
     key = load_vapid_key(config)
     if key is None:

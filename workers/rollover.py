@@ -73,12 +73,11 @@ from daily.fairplay.coverage import has_ceiling
 from daily.rules import get_ruleset
 from daily.service import keymap
 from daily.service.audit.day_log import DayLog
-from daily.service.clock import service_clock
 from daily.service.config import Config, ConfigError
-from daily.service.connections import DAYS_QUEUE
+from daily.service.connections import DAYS_QUEUE, as_text
 from daily.service.days.keyring import Keyring
 from daily.service.results.archive import write_archive
-from daily.service.results.leaderboard import Leaderboard, as_text
+from daily.service.results.leaderboard import Leaderboard
 from daily.service.results.stream import ResultStream
 from daily.service.review.gates import INLINE_BOXES
 from daily.service.review.queue import ReviewQueue, write_review_archive
@@ -276,7 +275,7 @@ def rollover(now: str | None = None) -> dict[str, Any]:
     """
     config = job_config()
     conn = job_connection(config)
-    instant = dt.datetime.fromisoformat(now) if now else service_clock(config)()
+    instant = dt.datetime.fromisoformat(now) if now else config.clock()
     if instant.tzinfo is None:
         raise ValueError(f"now={now!r} has no time zone")
     lock = conn.lock(

@@ -21,7 +21,6 @@ from daily import calendar
 from daily.dice import parse_date
 from daily.errors import StateError
 from daily.rules import canonical_name
-from daily.service.clock import service_clock
 from daily.service.config import Config, load_config
 from daily.service.connections import queue_redis_from_config, redis_from_config
 from daily.service.days.keyring import Keyring
@@ -63,7 +62,7 @@ def store_day_figures(
     ``compute(config, ruleset, day_seed)`` runs only when nothing is stored yet and the
     day is revealed (else :class:`StateError`); the first stored value wins, so a rerun
     returns it unchanged. ``now`` (ISO 8601 with a time zone) replaces the service
-    clock (:func:`daily.service.clock.service_clock`: a demo clock's time under
+    clock (:attr:`daily.service.config.Config.clock`: a demo clock's time under
     ``--demo-day-minutes``).
     """
     config = job_config()
@@ -74,7 +73,7 @@ def store_day_figures(
     stored = conn.get(key)
     if stored is not None:
         return dict(json.loads(stored))
-    instant = dt.datetime.fromisoformat(now) if now else service_clock(config)()
+    instant = dt.datetime.fromisoformat(now) if now else config.clock()
     if calendar.status(day, instant) != "revealed":
         raise StateError(f"the day {day} of {name} is not revealed yet", field="date")
     value = compute(config, name, Keyring.load(config).day_seed(name, day))

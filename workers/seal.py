@@ -14,7 +14,6 @@ from typing import Any
 from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service.audit.day_log import DayLog
-from daily.service.clock import service_clock
 from daily.service.days.keyring import Keyring
 from workers.runtime import job_config, job_connection
 
@@ -29,7 +28,7 @@ def seal_day(date: str, ruleset: str, now: str | None = None) -> dict[str, Any]:
     """
     config = job_config()
     conn = job_connection(config)
-    instant = dt.datetime.fromisoformat(now) if now else service_clock(config)()
+    instant = dt.datetime.fromisoformat(now) if now else config.clock()
     if instant.tzinfo is None:
         raise ValueError(f"now={now!r} has no time zone")
     day_log = DayLog(conn, config, parse_date(date), canonical_name(ruleset))

@@ -10,7 +10,7 @@ interoperable range ``±(2**53 - 1)``, ``true``, ``false`` and ``null``; floats 
 refused, so two implementations never disagree on a number.
 
 This module is the one encoder of the project: the results log, receipts, heads and the
-day descriptors' signing bytes (:func:`daily.verify.canonical_bytes`) all use it, and
+day descriptors' signing bytes (:func:`daily.audit.verify.canonical_bytes`) all use it, and
 :func:`parse_canonical` is how every verifier reads a line it is about to hash: the
 line must be exactly the canonical bytes of what it parses to, or it is refused with
 what is wrong (a duplicate key, whitespace, an escape, the key order, a number).

@@ -1,12 +1,13 @@
 """The offline audit of a day's results log, and the check of one game's proof.
 
-Given a verified, revealed day (descriptor, seed and key list: :func:`daily.verify.verify_day`),
-a signed head and the log's leaves, :func:`audit_log` checks, in this order:
+Given a verified, revealed day (descriptor, seed and key list:
+:func:`daily.audit.verify.verify_day`), a signed head and the log's leaves,
+:func:`audit_log` checks, in this order:
 
 1. the head: for this day and ruleset, signed by a listed key (and the old head too);
 2. every leaf, in log order: well formed, in canonical order (:mod:`daily.audit.board`),
    for this day; a result leaf's game replays on the day's dice to exactly its score
-   (:func:`daily.verify.verify_game`) and its receipt verifies with a listed key;
+   (:func:`daily.audit.verify.verify_game`) and its receipt verifies with a listed key;
 3. the number of leaves is the head's size, and their root is the head's root;
 4. with an old head: the first ``old.size`` leaves hash to the old root, i.e. the RFC
    6962 consistency proof between the two heads verifies (nothing was rewritten);
@@ -14,9 +15,9 @@ a signed head and the log's leaves, :func:`audit_log` checks, in this order:
 then, for each receipt a player brings (:func:`parse_receipt`, the ``result`` object
 the finish answered), that its result is a result leaf of the log (:func:`check_receipts`);
 then recomputes the public board. The first difference raises
-:class:`daily.verify.VerificationFailed` with one line naming the leaf (0-based index and
+:class:`daily.audit.verify.VerificationFailed` with one line naming the leaf (0-based index and
 code), the field, what was expected and what was found; malformed input raises
-:class:`daily.verify.VerificationInputError`. No server, Flask or Redis involved.
+:class:`daily.audit.verify.VerificationInputError`. No server, Flask or Redis involved.
 """
 
 from __future__ import annotations
@@ -43,11 +44,11 @@ from daily.audit.signing import (
     verify_head,
     verify_receipt,
 )
+from daily.audit.verify import Descriptor, VerificationFailed, VerificationInputError, verify_game
 from daily.dice import SlotCache
 from daily.errors import DailyError
 from daily.movelog import parse_log
 from daily.rules import get_ruleset
-from daily.verify import Descriptor, VerificationFailed, VerificationInputError, verify_game
 
 #: Longest line of a log accepted, in characters.
 MAX_LINE = 256 * 1024
@@ -68,7 +69,7 @@ class AuditReport:
 @dataclass
 class DayContext:
     """The verified day the log is checked against: descriptor, seed, and the results
-    keys (:attr:`daily.verify.DayReport.results_keys`: the one the ``day/2`` descriptor
+    keys (:attr:`daily.audit.verify.DayReport.results_keys`: the one the ``day/2`` descriptor
     names, ``anchored``, or the key list's)."""
 
     descriptor: Descriptor
@@ -129,13 +130,13 @@ def parse_leaf(line: str | bytes, number: int) -> Leaf:
     >>> parse_leaf(b'{"version": "daily-results-leaf/v1", "kind": "decision"}', 7)
     Traceback (most recent call last):
     ...
-    daily.verify.VerificationInputError: log line 7: code: is missing
+    daily.audit.verify.VerificationInputError: log line 7: code: is missing
     >>> parse_leaf(b'{"code":"DD-1","decided_at":"2026-12-01T08:00:00.000Z","decision":'
     ...            b'{"reason":null,"status":"held","status":"cleared"},"kind":"decision",'
     ...            b'"version":"daily-results-leaf/v1"}', 8)
     Traceback (most recent call last):
     ...
-    daily.verify.VerificationFailed: log line 8: not canonical JSON: the key 'status' \
+    daily.audit.verify.VerificationFailed: log line 8: not canonical JSON: the key 'status' \
 appears twice in one object (a reader may keep either value)
     """
     if len(line) > MAX_LINE:
@@ -176,7 +177,7 @@ def parse_receipt(obj: object, source: str = "receipt") -> PlayerReceipt:
     >>> parse_receipt({"code": "DD-1"}, "r.json")
     Traceback (most recent call last):
     ...
-    daily.verify.VerificationInputError: r.json: receipt: is missing (a ranked result's \
+    daily.audit.verify.VerificationInputError: r.json: receipt: is missing (a ranked result's \
 receipt, as the finish answered it)
     """
     if isinstance(obj, Mapping) and isinstance(obj.get("result"), Mapping):

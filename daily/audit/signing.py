@@ -7,7 +7,7 @@ hex(accepted_digest(acc))``. It is written ``"<key_id>:<128 hex signature>"``.
 A **signed head** (``daily-results-head/v1``) commits to a day's log: the results key
 signs ``"daily-head/v1\\n"`` followed by the canonical JSON of every head field but
 ``signature``. Key ids are those of every other key of the service (the first 16 hex
-digits of SHA-256 of the raw public key, :func:`daily.verify.key_id_of`); signatures
+digits of SHA-256 of the raw public key, :func:`daily.audit.verify.key_id_of`); signatures
 are lowercase hex, as a day descriptor's.
 
 >>> from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -38,8 +38,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 
 from daily.audit.canonical import canonical_json
 from daily.audit.leaf import Accepted, LeafError, accepted_digest, parse_instant
+from daily.audit.verify import key_id_of
 from daily.errors import DailyError
-from daily.verify import key_id_of
 
 HEAD_VERSION = "daily-results-head/v1"
 RECEIPT_DOMAIN = b"daily-receipt/v1\n"

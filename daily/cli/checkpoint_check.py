@@ -3,12 +3,12 @@
 The checkpoint must be signed by a results key of the key list, name the day set in
 its origin, carry at least K valid cosignatures of the given witnesses (K defaults to
 their number), and, with ``--head``, be that head: same size, same root. A checkpoint
-that fails is a :class:`daily.verify.VerificationFailed` (exit 1).
+that fails is a :class:`daily.audit.verify.VerificationFailed` (exit 1).
 
 >>> check_checkpoint_file(None, None, "2026-11-29", "yacht", [], None, None)
 Traceback (most recent call last):
 ...
-daily.verify.VerificationInputError: checkpoint: --witness and --quorum need --checkpoint
+daily.audit.verify.VerificationInputError: checkpoint: --witness and --quorum need --checkpoint
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from daily.audit.c2sp.cosignature import parse_witness_vkey
 from daily.audit.c2sp.note import NoteError, VerifierKey
 from daily.audit.c2sp.quorum import CheckpointRefused, check_checkpoint
 from daily.audit.signing import SignedHead
-from daily.verify import VerificationFailed, VerificationInputError
+from daily.audit.verify import VerificationFailed, VerificationInputError
 
 #: Largest checkpoint file read.
 MAX_CHECKPOINT_BYTES = 64 * 1024

@@ -84,14 +84,13 @@ def _ceiling(args: argparse.Namespace) -> int:
 
 
 def _queue() -> tuple[Any, Any]:
-    from daily.service.clock import service_clock
     from daily.service.config import load_config
     from daily.service.connections import redis_from_config
     from daily.service.review.queue import ReviewQueue
 
     config = load_config()
     return ReviewQueue(redis_from_config(config), config.key_prefix,
-                       service_clock(config)), config
+                       config.clock), config
 
 
 def _review_list(args: argparse.Namespace) -> int:
@@ -179,14 +178,13 @@ def _append_to_log(queue: Any, config: Any, game_id: str) -> int:
     """After a decision on a day whose results log is sealed: append it to the log and
     sign a new head (:mod:`daily.service.audit.day_log`)."""
     from daily.service.audit.day_log import DayLog
-    from daily.service.clock import service_clock
     from daily.service.days.keyring import Keyring
 
     result = queue.get(game_id).result
     day_log = DayLog(queue.conn, config, result.date, result.ruleset)
     if day_log.latest() is None:
         return 0  # sealed at the close, with this decision in it
-    sealed = day_log.seal(Keyring.load(config), service_clock(config)())
+    sealed = day_log.seal(Keyring.load(config), config.clock())
     if sealed["appended"]:
         print(f"{result.date.isoformat()} {result.ruleset}: {sealed['appended']} decision(s) "
               f"appended to the results log; new signed head of {sealed['signed']} leaves")

@@ -42,18 +42,18 @@ from daily.audit.day_audit import (
 )
 from daily.audit.proof import InclusionProof
 from daily.audit.signing import SignedHead
-from daily.cli.checkpoint_check import check_checkpoint_file
-from daily.dice import parse_date, parse_seed_hex
-from daily.rules import canonical_name
-from daily.service.config import load_config
-from daily.service.days.keyring import Keyring, init_keys, rotate_signing_key
-from daily.verify import (
+from daily.audit.verify import (
     DayReport,
     VerificationFailed,
     VerificationInputError,
     format_dice,
     verify_day,
 )
+from daily.cli.checkpoint_check import check_checkpoint_file
+from daily.dice import parse_date, parse_seed_hex
+from daily.rules import canonical_name
+from daily.service.config import load_config
+from daily.service.days.keyring import Keyring, init_keys, rotate_signing_key
 
 #: Largest JSON file verify-day reads (a results log is streamed, of any size).
 MAX_INPUT_BYTES = 4 * 1024 * 1024

@@ -36,12 +36,11 @@ from daily.game import Game
 from daily.movelog import MoveLog, parse_log
 from daily.replay import replay
 from daily.rules import RULESET_NAMES, Ruleset, get_ruleset
-from daily.strategy.advisor import Position
 from daily.strategy.analysis import analyse
 from daily.strategy.bots import LEVELS, MEDIUM_TEMPERATURE, Bot
 from daily.strategy.simulate import play_slots, slot_array
 from daily.strategy.solver import solve
-from daily.strategy.spec import StrategyError
+from daily.strategy.spec import Position, StrategyError
 from daily.strategy.tables.fileformat import read_header, save_table, table_filename
 from daily.strategy.tables.lookup import (
     advisor_for,

@@ -12,8 +12,8 @@ call. One package per domain, each with its service code and its blueprint:
 - :mod:`~daily.service.http`: the edge (request parsing, the API contract, errors,
   rate limits, headers, metrics, OpenAPI).
 
-Beside them: the app factory (:mod:`~daily.service.app`), the services one app holds
-(:mod:`~daily.service.services`), the configuration (:mod:`~daily.service.config`),
+Beside them: the app factory (:mod:`~daily.service.app`), what the domains keep on an app
+(:mod:`~daily.service.extensions`), the configuration (:mod:`~daily.service.config`),
 the clock (:mod:`~daily.service.clock`), the connections to Redis
 (:mod:`~daily.service.connections`), every Redis key (:mod:`~daily.service.keymap`,
 with the cluster shards of :mod:`~daily.service.shards`), the public URL

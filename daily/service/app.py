@@ -1,14 +1,16 @@
 """The Flask application factory.
 
-``create_app(config, test_config)`` wires everything once: Redis, the results stream
-(a finished ranked game goes to Redis Streams, :mod:`daily.service.results.stream`,
-and ``daily worker results`` puts it on its board), players and games on Redis, the
-rate limits (per verified player or IP, and per IP, counted in one Redis call by
-:mod:`daily.service.http.ratelimit`), the security headers of :mod:`daily.service.http.headers`,
-the body size limit, JSON errors, gzip/brotli for text answers
-(:mod:`daily.service.http.compression`), Prometheus metrics at ``/metrics``, every blueprint
-``bp`` found in the package :mod:`daily.service.api` (mounted under ``/api/v1``) and
-the web client ``daily.web.routes:bp``.
+``create_app(config, test_config)`` builds the app once: it registers what every
+domain builds on (the configuration, Redis and the clock:
+:class:`daily.service.extensions.Basics`), the metrics and the rate limiter, then each
+domain registers itself with the ``init_app`` of its ``wiring`` module
+(:data:`DOMAINS`: days, results, players, games, social, reminders, audit, ops; each mounts its
+blueprints under ``/api/v1``), and the web client ``daily.web.routes:bp``. Around
+them: the rate limits (per verified player or IP, and per IP, counted in one Redis call by
+:mod:`daily.service.http.ratelimit`), the security headers of
+:mod:`daily.service.http.headers`, the body size limit, JSON errors, gzip/brotli for
+text answers (:mod:`daily.service.http.compression`) and Prometheus metrics at
+``/metrics``.
 
 Behind a reverse proxy set ``DAILY_TRUSTED_PROXIES`` to the number of proxies in front
 (1 for the nginx of ``deploy/``): the client address for the per-IP limit is then read
@@ -33,48 +35,33 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from daily.rules import Ruleset
-from daily.service.audit import routes as audit_routes
-from daily.service.audit.receipts import Receipts
-from daily.service.clock import FixedClock, service_clock
+from daily.service.audit.wiring import init_app as init_audit
+from daily.service.clock import FixedClock
 from daily.service.config import Config, load_config
 from daily.service.connections import redis_from_config
-from daily.service.days import routes as days_routes
-from daily.service.days import today_routes
-from daily.service.days.descriptors import published_results_key
-from daily.service.days.keyring import Keyring, KeyringLoader
-from daily.service.days.seeds import DaySeeds
-from daily.service.games import GameService, advice_routes
-from daily.service.games import routes as games_routes
-from daily.service.games.opponents import strategy_table
+from daily.service.days.wiring import init_app as init_days
+from daily.service.extensions import Basics, of, register
+from daily.service.games.wiring import init_app as init_games
 from daily.service.http.compression import install_compression
 from daily.service.http.error_handlers import register_error_handlers
 from daily.service.http.headers import install_security_headers
 from daily.service.http.jsonprovider import OrjsonProvider
 from daily.service.http.metrics import Metrics, install_metrics
-from daily.service.http.parsing import request_lang
-from daily.service.http.ratelimit import RateLimiter, install_rate_limits, parse_limits
-from daily.service.ops import routes as ops_routes
-from daily.service.players import passkey_routes
-from daily.service.players import routes as players_routes
-from daily.service.players.accounts import Players
+from daily.service.http.openapi import API_PREFIX
+from daily.service.http.ratelimit import install_rate_limits
+from daily.service.limits import RateLimiter, parse_limits
+from daily.service.ops.wiring import init_app as init_ops
 from daily.service.players.creation import CreationGuard
-from daily.service.players.passkeys import Passkeys
 from daily.service.players.signup import NewPlayers
-from daily.service.publicurl import passkey_party, public_base_url
-from daily.service.reminders import routes as reminder_routes
-from daily.service.reminders.subscriptions import Subscriptions
-from daily.service.results import result_routes
-from daily.service.results import routes as leaderboard_routes
-from daily.service.results.stream import ResultStream
-from daily.service.services import EXTENSION, Services
-from daily.service.social import challenge_routes, group_routes
-from daily.service.social.challenges import Challenges
-from daily.service.social.groups import Groups
-from daily.strategy.solver import StrategyTable
+from daily.service.players.wiring import init_app as init_players
+from daily.service.reminders.wiring import init_app as init_reminders
+from daily.service.results.wiring import init_app as init_results
+from daily.service.social.wiring import init_app as init_social
 from daily.web import routes as web_routes
 
-API_PREFIX = "/api/v1"
+__all__ = ["API_PREFIX", "create_app"]
+
+
 
 
 class DailyFlask(Flask):
@@ -106,7 +93,7 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     config = config or load_config()
     app = DailyFlask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body
-    app.config["CLOCK"] = service_clock(config)
+    app.config["CLOCK"] = config.clock
     app.config["RATELIMIT_ENABLED"] = True  # tests may switch the limits off
     if test_config:
         app.config.update(test_config)
@@ -118,53 +105,23 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     def clock() -> dt.datetime:
         return app.config["CLOCK"]()
 
+    # What every domain builds on, then each domain registers itself, in the order of
+    # their needs (daily.service.extensions).
     conn = redis_from_config(config)
-    results = ResultStream(conn, prefix=config.key_prefix)
-    players = Players(conn, config, clock)
-    keyring = app.config.get("KEYRING")
-    seeds = DaySeeds(config, keyring if isinstance(keyring, Keyring) else None)
-
-    def player_name(player_id: str) -> str | None:
-        player = players.get(player_id)
-        return player.name if player else None
-
+    register(app, Basics(config, conn, clock))
+    metrics = Metrics()
+    register(app, metrics)
     limits = parse_limits(config.rate_limit, config.rate_limit_reads, config.rate_limit_ip)
     limiter = RateLimiter(conn, config.key_prefix, limits, cluster=config.redis_cluster)
-    metrics = Metrics()
-    fixed_keyring = keyring if isinstance(keyring, Keyring) else None
-    loader = KeyringLoader(config)
-    games = GameService(
-        conn, config, clock, seeds, results, player_name, request_lang,
-        finished=lambda record: metrics.games_finished.labels(record.mode, record.ruleset).inc(),
-        receipts=Receipts(lambda: fixed_keyring or loader.get(),
-                          lambda ring, ruleset, date: published_results_key(
-                              conn, config, ring, ruleset, date)),
-    )
-
-    def tables(rules: Ruleset) -> StrategyTable:
-        return strategy_table(rules, config.tables_dir)
-
-    creation = CreationGuard(conn, config)
-    new_players = NewPlayers(conn, config, players, creation)
-    services = Services(
-        config=config, conn=conn, clock=clock, seeds=seeds, players=players, games=games,
-        results=results, metrics=metrics, limiter=limiter,
-        challenges=Challenges(conn, config, clock, games, tables,
-                              lambda: public_base_url(config)),
-        groups=Groups(conn, config, clock, games.ranked_totals, player_name,
-                      lambda: public_base_url(config)),
-        creation=creation, new_players=new_players,
-        passkeys=Passkeys(conn, config, clock, players, lambda: passkey_party(config)),
-        reminders=Subscriptions(conn, config, clock),
-    )
-    app.extensions[EXTENSION] = services
-
-    register_blueprints(app)
+    register(app, limiter)
+    for init_app in DOMAINS:
+        init_app(app)
+    app.register_blueprint(web_routes.bp)
     # First installed, so its hook runs last: it compresses the finished response.
     install_compression(app)
     # A new player is one call with its limits, unless a proof-of-work is asked for: its
     # challenge is used up when checked, so the limits are counted first then.
-    one_call = new_players.one_call and not creation.bits
+    one_call = of(app, NewPlayers).one_call and not of(app, CreationGuard).bits
     install_rate_limits(app, limiter, unlimited=UNLIMITED_ENDPOINTS,
                         folded=FOLDED_ENDPOINTS | ({"players.create"} if one_call else set()))
     install_security_headers(app, config)
@@ -178,17 +135,10 @@ def create_app(config: Config | None = None, test_config: Mapping[str, Any] | No
     return app
 
 
-def register_blueprints(app: Flask) -> None:
-    """Mount every blueprint: the API's under :data:`API_PREFIX`, each named here, and
-    the web client at ``/``."""
-    for bp in (
-        audit_routes.bp, challenge_routes.bp, days_routes.bp, games_routes.bp, group_routes.bp,
-        leaderboard_routes.bp, ops_routes.bp, passkey_routes.bp, players_routes.bp,
-        result_routes.bp,
-        advice_routes.bp, today_routes.bp, reminder_routes.bp,
-    ):
-        app.register_blueprint(bp, url_prefix=API_PREFIX)
-    app.register_blueprint(web_routes.bp)
+#: The domains, in the order they register (each needs those before it).
+DOMAINS: tuple[Callable[[Flask], None], ...] = (
+    init_days, init_results, init_players, init_games, init_social, init_reminders, init_audit,
+    init_ops)
 
 
 #: Endpoints that are never rate limited (probes, scrapers and the static files).

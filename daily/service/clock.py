@@ -3,9 +3,9 @@
 Tests move time by installing a :class:`FixedClock` (or passing ``NOW`` in the test
 config); production uses :func:`system_clock`. An operator's demonstration uses a
 :class:`DemoClock` (``daily serve --demo-day-minutes N``), on which a whole day passes
-in N real minutes; every process of the service reads the same one from the
-configuration (:func:`service_clock`), so the web server, the rollover and the par
-jobs agree on the time.
+in N real minutes; every process of the service reads the same one from its
+configuration (:attr:`daily.service.config.Config.clock`), so the web server, the
+rollover and the par jobs agree on the time.
 
 >>> import datetime as dt
 >>> clock = FixedClock(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC))
@@ -21,7 +21,6 @@ import datetime as dt
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 Clock = Callable[[], dt.datetime]
 #: The shortest demo day (6 real seconds), for tests of a whole day in seconds.
@@ -116,28 +115,6 @@ class DemoClock:
         """A demo clock that shows the real time now and runs fast from here."""
         now = time.time()
         return cls(now, now, day_minutes)
-
-
-class ClockSetting(Protocol):
-    """What :func:`service_clock` reads of a configuration (:class:`daily.service.config.
-    Config` has it: ``DAILY_DEMO_DAY_MINUTES``)."""
-
-    @property
-    def demo_clock(self) -> DemoClock | None:
-        """The demo clock, or None for the real one."""
-
-
-def service_clock(config: ClockSetting) -> Clock:
-    """The clock of the configured service: the demo clock if there is one, else UTC.
-
-    >>> from types import SimpleNamespace
-    >>> service_clock(SimpleNamespace(demo_clock=None)) is system_clock
-    True
-    >>> demo = DemoClock.starting_now(2.0)
-    >>> service_clock(SimpleNamespace(demo_clock=demo)) is demo
-    True
-    """
-    return config.demo_clock or system_clock
 
 
 def iso(moment: dt.datetime) -> str:

@@ -126,7 +126,7 @@ from daily.audit.c2sp.note import NoteError
 from daily.errors import DailyError
 from daily.fairplay.coverage import CHECKS, uncovered
 from daily.rules import canonical_name
-from daily.service.clock import DemoClock
+from daily.service.clock import Clock, DemoClock, system_clock
 
 #: The file that makes a data directory a demo's (written by ``daily serve --demo-...``).
 DEMO_CLOCK_FILE = "clock"
@@ -273,6 +273,20 @@ class Config:
             f"Config(data_dir={self.data_dir!s}, redis_url={'set' if self.redis_url else None},"
             f" key_prefix={self.key_prefix!r})"
         )
+
+    @property
+    def clock(self) -> Clock:
+        """The clock of the service: the demo clock if there is one, else UTC; every
+        process reads the same one from the configuration, so the web server, the
+        rollover and the par jobs agree on the time.
+
+        >>> load_config({}).clock is system_clock
+        True
+        >>> demo = DemoClock.starting_now(2.0)
+        >>> load_config({}).with_overrides(demo_clock=demo).clock is demo
+        True
+        """
+        return self.demo_clock or system_clock
 
     @property
     def keys_dir(self) -> Path:

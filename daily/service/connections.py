@@ -75,3 +75,12 @@ def queue_redis_from_config(config: Config) -> redis.Redis:
 def queue(conn: redis.Redis, name: str) -> Queue:
     """The RQ queue ``name`` on ``conn``."""
     return Queue(name, connection=conn)
+
+
+def as_text(value: bytes | str) -> str:
+    """Redis replies as text, whether or not the client decodes responses.
+
+    >>> as_text(b"g_1"), as_text("g_1")
+    ('g_1', 'g_1')
+    """
+    return value.decode() if isinstance(value, bytes) else value

@@ -20,86 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from daily.card import Card
-from daily.errors import IllegalMoveError
 from daily.game import Game
-from daily.rules import Ruleset
 from daily.rules.combos import counts_of
 from daily.rules.placement import placements
 from daily.strategy.hints import HintEngine
 from daily.strategy.solver import StrategyTable
-from daily.strategy.spec import CardState, GameSpec, StrategyError, sub_multisets
-
-#: The faces of a die.
-_FACES = frozenset(range(1, 7))
-
-
-@dataclass(frozen=True)
-class Position:
-    """A decision point: the card, the dice showing in slot order, and rerolls left."""
-
-    rules: Ruleset
-    scores: tuple[int | None, ...]
-    dice: tuple[int, ...]
-    rolls_left: int
-    extra_bonus: int = 0
-
-    def __post_init__(self) -> None:
-        rules = self.rules
-        if len(self.scores) != len(rules.boxes):
-            raise StrategyError(
-                f"a {rules.name} card has {len(rules.boxes)} boxes, not {len(self.scores)}",
-                field="scores",
-            )
-        if None not in self.scores:
-            raise StrategyError("the card is full: the game is over", field="scores")
-        if len(self.dice) != rules.dice or not _FACES.issuperset(self.dice):
-            raise StrategyError(
-                f"{rules.name} needs {rules.dice} dice from 1 to 6, not {list(self.dice)}",
-                field="dice",
-            )
-        if not 0 <= self.rolls_left < rules.rolls_per_turn:
-            raise StrategyError(
-                f"rolls left is 0 to {rules.rolls_per_turn - 1}, not {self.rolls_left}",
-                field="rolls_left",
-            )
-
-    @classmethod
-    def from_game(cls, game: Game) -> Position:
-        """The position a game is in.
-
-        >>> from daily.rules import get_ruleset
-        >>> Position.from_game(Game.from_seed(get_ruleset("yahtzee"), bytes(32))).dice
-        (5, 2, 2, 2, 3)
-        """
-        if game.over:
-            raise IllegalMoveError("the game is over", turn=game.turn)
-        return cls(game.rules, game.card.scores, game.dice, game.rolls_left, game.card.extra_bonus)
-
-    @property
-    def card(self) -> Card:
-        """The score card of the position."""
-        return Card(self.rules, self.scores, self.extra_bonus)
-
-    @cached_property
-    def total(self) -> int:
-        """The card's total so far (computed once per position)."""
-        return self.card.total
-
-    @property
-    def first_roll(self) -> bool:
-        """The dice stand on the turn's first roll (a combination scored now is served).
-
-        >>> from daily.rules import get_ruleset
-        >>> Position(get_ruleset("generala"), (None,) * 11, (1, 2, 3, 4, 5), 2).first_roll
-        True
-        """
-        return self.rolls_left == self.rules.rolls_per_turn - 1
+from daily.strategy.spec import CardState, GameSpec, Position, sub_multisets
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,10 @@ from daily.errors import LogFormatError
 from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import replay
-from daily.strategy.advisor import Action, Advisor, Position
+from daily.strategy.advisor import Action, Advisor
 from daily.strategy.bots import Bot
 from daily.strategy.solver import StrategyTable
+from daily.strategy.spec import Position
 from daily.strategy.triple import TripleAdvisor
 
 #: Losses below this are rounding, not mistakes.

@@ -32,9 +32,9 @@ import random
 from dataclasses import dataclass
 
 from daily.game import Game
-from daily.strategy.advisor import Action, Advisor, Position, play_out, take_action
+from daily.strategy.advisor import Action, Advisor, play_out, take_action
 from daily.strategy.solver import StrategyTable
-from daily.strategy.spec import StrategyError
+from daily.strategy.spec import Position, StrategyError
 
 LEVELS = ("easy", "medium", "hard")
 #: The medium bot's default temperature, in points of expected final score.

@@ -48,9 +48,9 @@ from numba import njit
 from daily.game import Game
 from daily.rules import Ruleset
 from daily.strategy import kernel
-from daily.strategy.advisor import Advisor, Position, hint_json, play_out
+from daily.strategy.advisor import Advisor, hint_json, play_out
 from daily.strategy.simulate import keep_orders, random_slots
-from daily.strategy.spec import CardState, GameSpec
+from daily.strategy.spec import CardState, GameSpec, Position
 
 #: Self-play rounds that calibrate the pars, and games per round.
 CALIBRATION_ROUNDS = 2

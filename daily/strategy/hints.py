@@ -18,7 +18,7 @@ runs :func:`turn_keeps` (a query on the last roll needs no keep values at all). 
 compare this path with the reference on random positions of every exact ruleset.
 
 >>> from daily.rules import get_ruleset
->>> from daily.strategy.advisor import Position
+>>> from daily.strategy.spec import Position
 >>> from daily.strategy.solver import solve
 >>> rules = get_ruleset("yacht", {"forced_order": True})
 >>> engine = HintEngine(solve(rules))
@@ -51,9 +51,8 @@ from daily.strategy.spec import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from daily.strategy.advisor import Position
     from daily.strategy.solver import StrategyTable
-    from daily.strategy.spec import GameSpec
+    from daily.strategy.spec import GameSpec, Position
 
 #: Turn states kept per engine (and process). A Yahtzee slot holds 2 x 210 floats
 #: (3.3 kB: the keeps of fewer than five dice, with two rolls left and with one), a

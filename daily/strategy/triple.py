@@ -33,14 +33,13 @@ from daily.rules.placement import placements
 from daily.strategy import kernel
 from daily.strategy.advisor import (
     Action,
-    Position,
     hint_json,
     hold_mask,
     play_out,
 )
 from daily.strategy.simulate import keep_orders
 from daily.strategy.solver import StrategyTable
-from daily.strategy.spec import CardState, StrategyError, sub_multisets
+from daily.strategy.spec import CardState, Position, StrategyError, sub_multisets
 
 
 def column_rules(rules: Ruleset) -> Ruleset:

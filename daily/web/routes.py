@@ -31,6 +31,7 @@ import functools
 import io
 import json
 import re
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import quote
 
@@ -38,7 +39,9 @@ import segno
 from flask import Blueprint, Response, current_app, render_template, request
 
 from daily.errors import DailyError
+from daily.service.extensions import Basics, of
 from daily.service.games.codes import parse_code
+from daily.service.games.flow import GameService
 from daily.service.http.parsing import (
     bearer_token,
     current_player,
@@ -48,6 +51,8 @@ from daily.service.http.parsing import (
 )
 from daily.service.publicurl import public_base_url
 from daily.service.refusals import NotFound
+from daily.service.social.challenges import Challenges
+from daily.service.social.groups import Groups
 from daily.web.previews import challenge_preview, group_preview, result_preview
 from daily.web.pwa import (
     ICON_SIZES,
@@ -105,8 +110,14 @@ def index() -> str:
 
 
 def _services() -> Any:
-    """The API's services when this blueprint runs inside the full app (else None)."""
-    return current_app.extensions.get("daily")
+    """The API's services this blueprint reads when it runs inside the full app (else
+    None): the configuration, games, challenges and groups."""
+    app = current_app
+    try:
+        return SimpleNamespace(config=of(app, Basics).config, games=of(app, GameService),
+                               challenges=of(app, Challenges), groups=of(app, Groups))
+    except RuntimeError:
+        return None
 
 
 def _public_result(code: str) -> dict[str, Any] | None:

@@ -20,7 +20,7 @@ from daily.audit.signing import (
     sign_receipt,
     verify_head,
 )
-from daily.verify import parse_descriptor, parse_public_keys
+from daily.audit.verify import parse_descriptor, parse_public_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS: dict[str, Any] = json.loads((ROOT / "seeds" / "results-log-v1.json").read_text())

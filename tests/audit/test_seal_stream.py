@@ -28,9 +28,11 @@ from daily.service.audit import day_log as day_log_module
 from daily.service.audit.day_log import DayLog, _one_per_code
 from daily.service.audit.receipts import accepted_of, receipt_of
 from daily.service.config import Config, load_config
+from daily.service.connections import as_text
 from daily.service.days.keyring import Keyring, init_keys
 from daily.service.games.record import GameRecord
-from daily.service.results.leaderboard import Leaderboard, Result, as_text
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 
 pytestmark = pytest.mark.redis
 DAY, RULESET, PREFIX = dt.date(2026, 11, 29), "yahtzee", "ts:"

@@ -24,7 +24,8 @@ from daily.service.keymap import passkeys as passkeys_key
 from daily.service.keymap import rate_budget, rate_ceiling
 from daily.service.players.standing import Policy, PublicStanding
 from daily.service.results.archive import archive_path, read_archive
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.results.stats import player_stats, ranked_days, record_keys
 from daily.service.results.stream import GROUP, ResultStream, stream_key
 from daily.service.review.queue import ReviewQueue

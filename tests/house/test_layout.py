@@ -2,13 +2,16 @@
 Redis, and no two modules of one name playing different roles.
 
 The import graph is read from the source with :mod:`ast`: every ``import`` and
-``from ... import`` of a ``daily`` or ``workers`` module counts, inside functions too,
-except those under ``if TYPE_CHECKING:`` (the type checker's, never run).
+``from ... import`` of a ``daily`` or ``workers`` module counts, inside functions and
+under ``if TYPE_CHECKING:`` too (a type-only import is a dependency all the same). The
+web client's graph counts every ``import ... from "./x.js"`` and every lazy
+``import("./x.js")``.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -24,6 +27,7 @@ CORE = ("daily.rules", "daily.dice", "daily.game", "daily.movelog", "daily.repla
 SAME_ROLE = {
     "__init__.py", "__main__.py",
     "routes.py",  # a domain's blueprint
+    "wiring.py",  # a domain's init_app, registering it on an app
     "kernel.py",  # compiled (numba) kernels of the strategy engine and of fair play
 }
 MAX_MODULES = 12
@@ -40,12 +44,6 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def _type_checking_only(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def imported(path: Path, name: str, known: dict[str, Path]) -> set[str]:
     """The modules of ``known`` that the module ``name`` at ``path`` imports."""
     tree = ast.parse(path.read_text(), str(path))
@@ -53,10 +51,6 @@ def imported(path: Path, name: str, known: dict[str, Path]) -> set[str]:
     out: set[str] = set()  # a module, or a name inside one (resolved below)
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _type_checking_only(node):
-            for child in node.orelse:
-                visit(child)
-            return
         if isinstance(node, ast.Import):
             for alias in node.names:
                 out.add(alias.name)
@@ -133,6 +127,45 @@ def test_cycles_are_found() -> None:
 def test_no_import_cycles() -> None:
     """No module of daily/ or workers/ reaches itself through its imports."""
     assert cycles(graph()) == []
+
+
+def test_type_only_imports_count() -> None:
+    """An import under ``if TYPE_CHECKING:`` is an edge of the graph (so a circle closed
+    through one is found)."""
+    known = modules()
+    name = "daily.strategy.hints"
+    assert "daily.strategy.solver" in imported(known[name], name, known)
+
+
+#: The web client's modules.
+STATIC = ROOT / "daily" / "web" / "static"
+#: ``import ... from "./x.js"``, ``export ... from "./x.js"``, ``import "./x.js"`` and
+#: the lazy ``import("./x.js")``.
+_JS_IMPORT = re.compile(
+    r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\./[\w./-]+\.js)["']""")
+
+
+def js_graph() -> dict[str, set[str]]:
+    """Web client module -> the modules it imports, lazily or not."""
+    edges: dict[str, set[str]] = {}
+    for path in sorted(STATIC.rglob("*.js")):
+        name = str(path.relative_to(STATIC))
+        targets = {str((path.parent / found).resolve().relative_to(STATIC))
+                   for found in _JS_IMPORT.findall(path.read_text())}
+        edges[name] = targets - {name}
+    return edges
+
+
+def test_the_js_graph_sees_lazy_imports() -> None:
+    """The reader finds a static and a lazy import (so the next test can fail)."""
+    assert _JS_IMPORT.findall('import { a } from "./a.js";\nawait import("./b.js")') == [
+        "./a.js", "./b.js"]
+    assert "api.js" in js_graph()["game.js"]
+
+
+def test_no_import_cycles_in_the_web_client() -> None:
+    """No module of the web client reaches itself, through lazy imports either."""
+    assert cycles(js_graph()) == []
 
 
 def test_the_core_imports_neither_flask_nor_redis() -> None:

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from daily.audit.verify import VerificationFailed, canonical_bytes, verify_day
 from daily.dice import commitment, day_seed, slot_dice
 from daily.service.days.descriptors import sign_descriptor
 from daily.service.days.keyring import Keyring
-from daily.verify import VerificationFailed, canonical_bytes, verify_day
 
 VECTORS: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parents[2] / "seeds" / "days.json").read_text()

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from daily.audit.verify import VerificationFailed, verify_day
 from daily.service import keymap
 from daily.service.config import Config, load_config
 from daily.service.days.keyring import Keyring, init_keys, rotate_signing_key
-from daily.verify import VerificationFailed, verify_day
 from tests.service import conftest as service_fixtures
 from tests.service.live import FileClockControl, HttpClient, LiveServer, start_gunicorn
 

@@ -79,10 +79,10 @@ def test_a_results_key_rotation_applies_to_the_next_days_never_to_a_published_on
     day published after the rotation names the new key."""
     from daily.audit.leaf import Accepted
     from daily.audit.signing import public_key_id, verify_receipt
+    from daily.audit.verify import verify_day
     from daily.service.audit.receipts import Receipts
     from daily.service.days.descriptors import published_results_key
     from daily.service.games.record import GameRecord
-    from daily.verify import verify_day
 
     early = DayDescriptors(redis_client, config, keyring).signed("yahtzee", dt.date(2026, 11, 29))
     old_id = keyring.results_key_id

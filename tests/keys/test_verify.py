@@ -9,6 +9,12 @@ from typing import Any
 
 import pytest
 
+from daily.audit.verify import (
+    VerificationFailed,
+    VerificationInputError,
+    canonical_bytes,
+    verify_day,
+)
 from daily.errors import DailyError
 from daily.game import Game
 from daily.movelog import MoveLog
@@ -16,12 +22,6 @@ from daily.replay import turns_json
 from daily.rules import get_ruleset
 from daily.service.days.descriptors import sign_descriptor
 from daily.service.days.keyring import Keyring, rotate_signing_key
-from daily.verify import (
-    VerificationFailed,
-    VerificationInputError,
-    canonical_bytes,
-    verify_day,
-)
 
 DAY = dt.date(2026, 11, 29)
 

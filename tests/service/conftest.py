@@ -27,6 +27,7 @@ from daily.service.app import create_app
 from daily.service.clock import FixedClock
 from daily.service.config import Config, load_config
 from daily.service.days.keyring import init_keys
+from daily.service.extensions import Basics, of
 from tests.conftest import base_url
 from tests.service.live import FileClockControl, HttpClient, LiveServer, start_gunicorn
 
@@ -74,7 +75,7 @@ def app(service_config: Config, clock: FixedClock) -> Iterator[Flask]:
     """The real application, in this process."""
     app = create_app(service_config, {"TESTING": True, "CLOCK": clock})
     yield app
-    app.extensions["daily"].conn.close()
+    of(app, Basics).conn.close()
 
 
 @pytest.fixture

@@ -31,6 +31,8 @@ from daily.dice import SlotSource
 from daily.service.app import create_app
 from daily.service.config import load_config
 from daily.service.days.seeds import DaySeeds
+from daily.service.extensions import of
+from daily.service.games.flow import GameService
 
 
 class FileClock:
@@ -81,7 +83,7 @@ def create() -> Flask:
     app = create_app(load_config(), {"CLOCK": clock})
     world = os.environ.get("DAILY_TEST_WORLD")
     if world:
-        games = app.extensions["daily"].games
+        games = of(app, GameService)
         listed = json.loads(world)["agreed"]
         agreed = None if listed == "all" else {(t, r) for t, r in listed}
         log = os.environ.get("DAILY_TEST_SLOT_LOG")

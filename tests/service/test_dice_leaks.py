@@ -21,7 +21,7 @@ import pytest
 
 from daily import calendar
 from daily.movelog import MoveLog
-from daily.service.games.submitted import revealed_slots
+from daily.service.games.log_checks import revealed_slots
 from tests.service.conftest import Player, play_out
 from tests.service.live import FileClockControl
 

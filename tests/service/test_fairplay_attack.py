@@ -39,7 +39,8 @@ from daily.rules import get_ruleset
 from daily.service import keymap
 from daily.service.config import Config
 from daily.service.results.archive import archive_path
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.review.gates import store_prepared
 from daily.service.review.queue import ReviewQueue, rebuild_day, review_archive_path
 from daily.strategy.solver import StrategyTable

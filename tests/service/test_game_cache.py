@@ -8,6 +8,7 @@ from the record in Redis.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,9 +17,11 @@ from flask import Flask
 
 from daily.service.app import create_app
 from daily.service.config import Config
+from daily.service.extensions import Basics, of
+from daily.service.games.flow import GameService
 from daily.service.games.record import GameRecord
 from daily.service.keymap import game as game_key
-from daily.service.players.accounts import Player
+from daily.service.players.accounts import Player, Players
 from tests.service.conftest import NOON
 
 pytestmark = pytest.mark.redis
@@ -29,7 +32,9 @@ def process(config: Config, clock: Any) -> Flask:
 
 
 def services(app: Flask) -> Any:
-    return app.extensions["daily"]
+    basics = of(app, Basics)
+    return SimpleNamespace(games=of(app, GameService), players=of(app, Players),
+                           conn=basics.conn, config=basics.config)
 
 
 @pytest.fixture

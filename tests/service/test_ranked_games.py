@@ -12,7 +12,7 @@ from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.service.config import Config
 from daily.service.days.keyring import Keyring
-from daily.service.results.leaderboard import Result
+from daily.service.results.result import Result
 from daily.service.results.stream import ResultStream
 from tests.service.conftest import Player, play_out
 

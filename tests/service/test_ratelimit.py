@@ -7,7 +7,7 @@ import pytest
 import redis
 
 from daily.service.config import ConfigError, load_config
-from daily.service.http.ratelimit import Limit, RateLimiter, parse_limit, parse_limits
+from daily.service.limits import Limit, RateLimiter, parse_limit, parse_limits
 
 pytestmark = pytest.mark.redis
 

@@ -8,7 +8,7 @@ import random
 
 from daily.card import Card
 from daily.rules import RULESET_NAMES, get_ruleset
-from daily.service.games.state import card_json, upper_and_total, upper_json
+from daily.service.games.views import card_json, upper_and_total, upper_json
 
 
 def test_upper_total_and_card_match_the_cards_properties() -> None:

@@ -24,8 +24,10 @@ from daily.audit.signing import SignedHead, verify_head, verify_receipt
 from daily.service import keymap
 from daily.service.config import Config
 from daily.service.connections import DAYS_QUEUE
+from daily.service.extensions import of
 from daily.service.games.record import GameRecord
-from daily.service.results.leaderboard import Result
+from daily.service.results.result import Result
+from daily.service.results.stream import ResultStream
 from daily.service.review.queue import ReviewQueue
 from tests.service.conftest import PREFIX, Player, play_out
 
@@ -74,7 +76,7 @@ def test_finished_games_reach_the_leaderboard(
     # Nothing on the board before a worker ran.
     board = client.get("/api/v1/leaderboards/2026-11-29/yahtzee").get_json()
     assert board["players"] == 0 and board["top"] == []
-    stream = app.extensions["daily"].results
+    stream = of(app, ResultStream)
     assert stream.unapplied("2026-11-29") == stream.backlog() == 2
 
     done = run_worker_burst(service_config)

@@ -8,9 +8,9 @@ import pytest
 
 from daily.game import Game
 from daily.rules import get_ruleset
-from daily.strategy.advisor import Advisor, Position
+from daily.strategy.advisor import Advisor
 from daily.strategy.solver import StrategyTable
-from daily.strategy.spec import StrategyError
+from daily.strategy.spec import Position, StrategyError
 
 
 def positions(table: StrategyTable, count: int) -> list[tuple[Position, Game]]:

@@ -11,11 +11,11 @@ from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.rules import get_ruleset
-from daily.strategy.advisor import Advisor, Position
+from daily.strategy.advisor import Advisor
 from daily.strategy.bots import Bot
 from daily.strategy.simulate import play_slots, random_slots, slot_array
 from daily.strategy.solver import StrategyTable, solve
-from daily.strategy.spec import GameSpec, StrategyError
+from daily.strategy.spec import GameSpec, Position, StrategyError
 
 SEEDS = [bytes([i]) * 32 for i in range(25)]
 

@@ -13,8 +13,9 @@ from functools import cache
 
 import pytest
 
-from daily.strategy.advisor import Advisor, Position
+from daily.strategy.advisor import Advisor
 from daily.strategy.solver import solve
+from daily.strategy.spec import Position
 from tests.strategy.conftest import reduced
 
 

@@ -13,11 +13,12 @@ from daily.game import Game
 from daily.randomplay import random_game
 from daily.replay import turns_json
 from daily.rules import get_ruleset
-from daily.strategy.advisor import Position, play_out
+from daily.strategy.advisor import play_out
 from daily.strategy.bots import Bot
 from daily.strategy.heuristic import _PARS, HeuristicAdvisor, calibrated
 from daily.strategy.simulate import slot_array
 from daily.strategy.solver import StrategyTable
+from daily.strategy.spec import Position
 from daily.strategy.tables.fileformat import save_table
 from daily.strategy.tables.lookup import get_advisor, warm
 

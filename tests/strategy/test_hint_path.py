@@ -5,6 +5,7 @@ game when that copy is exactly the stored record (else from the record, replayed
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,6 +15,9 @@ from daily.service.app import create_app
 from daily.service.clock import FixedClock
 from daily.service.config import Config, load_config
 from daily.service.days.keyring import init_keys
+from daily.service.extensions import Basics, of
+from daily.service.games.flow import GameService
+from daily.service.players.accounts import Players
 from daily.strategy.solver import StrategyTable
 from daily.strategy.tables.fileformat import save_table
 from tests.service.conftest import NO_CREATION_COSTS, NOON, PREFIX, Player
@@ -28,13 +32,19 @@ def config_of(tmp_path: Path, redis_url: str, **env: str) -> Config:
     return config
 
 
+def _services(app: Flask) -> Any:
+    basics = of(app, Basics)
+    return SimpleNamespace(games=of(app, GameService), players=of(app, Players),
+                           conn=basics.conn, config=basics.config)
+
+
 @pytest.fixture
 def two(tmp_path: Path, redis_url: str, yahtzee_table: StrategyTable) -> tuple[Any, Any]:
     """Two app instances on one Redis and one data directory: two worker processes."""
     config = config_of(tmp_path, redis_url, DAILY_RATE_LIMIT="off")
     save_table(yahtzee_table, config.tables_dir)
     apps = [create_app(config, {"TESTING": True, "CLOCK": FixedClock(NOON)}) for _ in "ab"]
-    return apps[0].extensions["daily"], apps[1].extensions["daily"]
+    return _services(apps[0]), _services(apps[1])
 
 
 def practice(one: Any) -> tuple[Any, dict[str, Any]]:
@@ -86,4 +96,4 @@ def test_a_hint_spends_its_rate_limit_once_in_the_read(
     assert [h.status_code for h in hints] == [200] * 4 + [429]  # the start, then 4 hints
     assert hints[0].get_json() == hints[3].get_json()
     assert hints[4].get_json()["error"]["code"] == "rate_limited"
-    app.extensions["daily"].conn.close()
+    of(app, Basics).conn.close()

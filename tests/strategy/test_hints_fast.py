@@ -15,8 +15,9 @@ import pytest
 
 from daily.rules import Ruleset, get_ruleset
 from daily.strategy import hints
-from daily.strategy.advisor import Advisor, Position
+from daily.strategy.advisor import Advisor
 from daily.strategy.solver import StrategyTable, solve
+from daily.strategy.spec import Position
 from tests.strategy.conftest import reduced
 
 

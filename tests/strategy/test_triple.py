@@ -8,10 +8,9 @@ from daily.game import Game
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.rules import get_ruleset
-from daily.strategy.advisor import Position
 from daily.strategy.simulate import random_slots, slot_array
 from daily.strategy.solver import StrategyTable
-from daily.strategy.spec import StrategyError
+from daily.strategy.spec import Position, StrategyError
 from daily.strategy.triple import TripleAdvisor, column_rules
 
 RULES = get_ruleset("triple-yahtzee")

@@ -648,7 +648,7 @@ def test_a_closed_days_result_is_checked_against_its_signed_log_in_the_browser(
 
     def more_keys(route: Any) -> None:
         keys = route.fetch().json()
-        from daily.verify import key_id_of
+        from daily.audit.verify import key_id_of
         keys["keys"].append({"id": key_id_of(other_raw), "algorithm": "Ed25519",
                              "public_key": other_raw.hex(), "created": None, "active": True,
                              "purpose": "results"})

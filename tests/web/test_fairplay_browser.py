@@ -10,7 +10,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from daily.service import keymap
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.results.stats import record_game
 from daily.service.review.queue import ReviewQueue
 

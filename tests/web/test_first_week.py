@@ -23,7 +23,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from daily.rules import get_ruleset
 from daily.service import keymap
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.strategy.tables.fileformat import save_table
 from daily.strategy.tables.status import progress_path, progress_writer
 
@@ -514,6 +515,10 @@ def test_the_app_installs_and_practice_works_offline(
     shown = int(page.get_by_test_id("final-total").inner_text())
     assert shown == int(page.get_by_test_id("total").inner_text())
     shot(page, artifacts, "phone-en-offline-end")
+    page.get_by_test_id("offline-again").click()  # another offline game, from the end screen
+    page.wait_for_selector("section.game[data-over='0']")
+    expect(page.get_by_test_id("offline-badge")).to_be_visible()
+    assert state(page)["turn"] == 1
     context.set_offline(False)
     assert not page.errors  # type: ignore[attr-defined]
     context.close()

@@ -24,7 +24,7 @@ from playwright.sync_api import Browser
 from daily.errors import IllegalMoveError
 from daily.game import Game
 from daily.rules import RULESET_NAMES, get_ruleset
-from daily.service.games.state import card_json, choices_json, upper_and_total
+from daily.service.games.views import card_json, choices_json, upper_and_total
 from daily.web.pwa import offline_rules
 
 from .server import LiveServer

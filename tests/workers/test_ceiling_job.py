@@ -173,7 +173,7 @@ def test_the_gate_holds_by_the_servers_total_and_refuses_a_log_of_another_day(
     """Ceiling-only (Maxi Yatzy without its table): the prepared value, one GET, against the
     total the server computed; a log of another day cannot be checked and is held."""
     from daily.movelog import MoveLog, Turn
-    from daily.service.results.leaderboard import Result
+    from daily.service.results.result import Result
     from daily.service.review.gates import review_gates, store_prepared
     from daily.service.review.queue import ReviewQueue
 

@@ -13,11 +13,8 @@ from daily.service.results.leaderboard import (
     BoardFrozenError,
     DuplicatePlayerError,
     Leaderboard,
-    Result,
-    ResultError,
-    _ident,
-    _text,
 )
+from daily.service.results.result import Result, ResultError, _ident, _text
 from daily.service.results.stats import player_history, player_stats, record_game
 
 pytestmark = pytest.mark.redis

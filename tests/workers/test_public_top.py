@@ -16,7 +16,8 @@ from daily.service.clock import DemoClock
 from daily.service.players import standing as standing_module
 from daily.service.players.standing import Policy, PublicStanding
 from daily.service.refusals import NotFound
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.results.stats import play_day, ranked_days, record_game
 
 pytestmark = pytest.mark.redis

@@ -20,7 +20,8 @@ from daily.game import Game
 from daily.movelog import MoveLog
 from daily.rules import get_ruleset
 from daily.service.config import load_config
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.review.queue import ReviewQueue
 from daily.service.review.recheck import recheck_top
 

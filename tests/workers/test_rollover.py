@@ -20,7 +20,8 @@ from daily.service.config import load_config
 from daily.service.connections import DAYS_QUEUE
 from daily.service.ops.scheduler import LeaderCronScheduler, build_scheduler
 from daily.service.results.archive import ArchiveError, archive_path, read_archive, rebuild_board
-from daily.service.results.leaderboard import BoardFrozenError, Leaderboard, Result
+from daily.service.results.leaderboard import BoardFrozenError, Leaderboard
+from daily.service.results.result import Result
 from daily.service.results.stats import player_stats, record_game
 from tests.polling import wait_until
 from workers import rollover as rollover_module

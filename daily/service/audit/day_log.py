@@ -66,6 +66,7 @@ from daily.audit.leaf import RESULT, Accepted, Decision, Leaf, instant, leaf_byt
 from daily.audit.merkle import MerkleTree, leaf_hash
 from daily.audit.proof import ConsistencyProof, InclusionProof
 from daily.audit.signing import SignedHead, sign_head, sign_receipt
+from daily.audit.verify import VerificationFailed, VerificationInputError
 from daily.errors import StateError
 from daily.service import keymap
 from daily.service.atomicfile import atomic_writer, write_atomic
@@ -74,14 +75,15 @@ from daily.service.audit.receipts import accepted_of
 from daily.service.audit.spill import LineSorter
 from daily.service.bulk import get_many, hget_many
 from daily.service.config import Config
+from daily.service.connections import as_text
 from daily.service.days.descriptors import published_results_key
 from daily.service.days.keyring import Keyring
 from daily.service.games.record import GameRecord
 from daily.service.results.archive import archive_path
-from daily.service.results.leaderboard import Leaderboard, Result, as_text
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.results.stream import ResultStream
 from daily.service.review.queue import CLEARED, DISQUALIFIED, ReviewQueue
-from daily.verify import VerificationFailed, VerificationInputError
 
 log = logging.getLogger(__name__)
 

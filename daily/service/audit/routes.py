@@ -23,13 +23,14 @@ from daily.service.audit.checkpoints import DayCheckpoints
 from daily.service.audit.day_log import DayLog, head_expected_at
 from daily.service.clock import iso
 from daily.service.days.descriptors import FIRST_DAY, published_from
+from daily.service.extensions import Basics, current
 from daily.service.games.codes import parse_code
+from daily.service.games.flow import GameService
 from daily.service.http.contract.bodies import ConsistencyQuery, HeadQuery
 from daily.service.http.contract.fields import Date, ResultCode, RulesetName
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import LogConsistency, LogHead, LogLeaf, LogProof
 from daily.service.refusals import Conflict, Invalid, NotFound
-from daily.service.services import current_services
 
 bp = Blueprint("audit", __name__)
 
@@ -40,7 +41,7 @@ JSON_LINES = "application/jsonl"
 def _day_log(date: str, ruleset: str) -> DayLog:
     """The log of a daily set; 404 for a date with no daily set (before the first one,
     or not published yet) or a ruleset without one that day."""
-    services = current_services()
+    services = current(Basics)
     day = parse_date(date)
     name = canonical_name(ruleset)
     if day < FIRST_DAY:
@@ -54,7 +55,7 @@ def _day_log(date: str, ruleset: str) -> DayLog:
 
 
 def _not_sealed(day: dt.date, ruleset: str) -> Conflict:
-    services = current_services()
+    services = current(Basics)
     when = head_expected_at(services.config, day)
     late = "" if services.clock() < when else " (it is late: the rollover has not sealed it)"
     return Conflict(
@@ -186,8 +187,8 @@ def consistency(date: str, ruleset: str, query: ConsistencyQuery) -> dict[str, A
 def proof(code: str) -> dict[str, Any]:
     """A ranked result's leaf (with its receipt), its inclusion proof and the latest
     signed head of its day set's log."""
-    services = current_services()
-    record = services.games.game_of_code(parse_code(code))
+    services = current(Basics)
+    record = current(GameService).game_of_code(parse_code(code))
     if record.mode != "ranked" or record.day is None:
         raise NotFound(f"{record.code} is a practice result: only ranked results are in "
                        "a day's log", code="not_in_log", field="code")

@@ -4,5 +4,6 @@
 - :mod:`~daily.service.days.seeds`: day seeds and the per-process cache of their dice;
 - :mod:`~daily.service.days.descriptors`: the signed descriptors (``day/2``);
 - :mod:`~daily.service.days.routes`: ``/days`` and ``/keys``;
-- :mod:`~daily.service.days.today_routes`: ``/today``.
+- :mod:`~daily.service.days.today_routes`: ``/today``;
+- :mod:`~daily.service.days.wiring`: ``init_app``, the domain's registration on an app.
 """

@@ -13,7 +13,7 @@ The day's receipts and heads are signed with the key its stored descriptor names
 (:func:`day_results_key`), so a results key rotation applies to the days whose
 descriptors are signed after it, never to one already published.
 
-signed over :func:`daily.verify.canonical_bytes` of the fields other than the
+signed over :func:`daily.audit.verify.canonical_bytes` of the fields other than the
 signature. When served it gains ``status``, ``opens_at`` and ``closes_at``, ``par``
 once computed, and ``seed`` only when the status is ``revealed``.
 
@@ -39,6 +39,7 @@ from typing import Any
 import redis
 
 from daily import calendar
+from daily.audit.verify import DESCRIPTOR_V1, DESCRIPTOR_VERSION, canonical_bytes, results_key_entry
 from daily.dice import GENERATOR, parse_date
 from daily.errors import DateRangeError
 from daily.rules import canonical_name, get_ruleset
@@ -47,7 +48,6 @@ from daily.service.clock import iso
 from daily.service.config import Config
 from daily.service.days.keyring import Keyring
 from daily.service.refusals import Invalid, NotFound, Unavailable
-from daily.verify import DESCRIPTOR_V1, DESCRIPTOR_VERSION, canonical_bytes, results_key_entry
 
 log = logging.getLogger(__name__)
 

@@ -45,7 +45,6 @@ repr, and nothing here logs one.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import logging
 import os
@@ -62,12 +61,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from daily.audit.verify import DESCRIPTORS, RESULTS, key_id_of
 from daily.dice import commitment, day_seed
 from daily.fairplay.daykey import fairplay_key
 from daily.service.clock import iso
 from daily.service.config import Config, ConfigError
 from daily.service.reminders.vapid import create_vapid_key
-from daily.verify import DESCRIPTORS, RESULTS
 
 log = logging.getLogger(__name__)
 
@@ -86,15 +85,6 @@ MASTER_MAX_BYTES = 64
 
 class KeyringError(ConfigError):
     """Keys that are missing, malformed or inconsistent (says which file or variable)."""
-
-
-def key_id(public_raw: bytes) -> str:
-    """The id of a public key: the first 16 hex digits of SHA-256 of its 32 raw bytes.
-
-    >>> key_id(bytes(32))
-    '66687aadf862bd77'
-    """
-    return hashlib.sha256(public_raw).hexdigest()[:16]
 
 
 def _raw_public(key: Ed25519PrivateKey | Ed25519PublicKey) -> bytes:
@@ -191,7 +181,7 @@ def _active_ids(keys_dir: Path) -> set[str]:
     for name in PURPOSES.values():
         path = keys_dir / name
         if path.exists():
-            found.add(key_id(_raw_public(_load_signing_key(path, "signing key"))))
+            found.add(key_id_of(_raw_public(_load_signing_key(path, "signing key"))))
     return found
 
 
@@ -230,7 +220,7 @@ def init_keys(keys_dir: Path) -> list[Path]:
         if path.exists():
             continue
         key = Ed25519PrivateKey.generate()
-        info = PublicKeyInfo(key_id(_raw_public(key)), _raw_public(key), _now_iso(), purpose)
+        info = PublicKeyInfo(key_id_of(_raw_public(key)), _raw_public(key), _now_iso(), purpose)
         staged = keys_dir / f"{name}.new"
         if not _write_new(staged, _pem(key)):
             raise KeyringError(f"{staged} exists: a key creation was interrupted; remove it")
@@ -277,13 +267,13 @@ def rotate_signing_key(keys_dir: Path, purpose: str = DESCRIPTORS) -> tuple[str,
     signing_path = keys_dir / PURPOSES[purpose]
     old_key = _load_signing_key(signing_path, f"{purpose} key")
     old_info_raw = _raw_public(old_key)
-    old_id = key_id(old_info_raw)
+    old_id = key_id_of(old_info_raw)
     history = _read_public_list(keys_dir / PUBLIC_FILE)
     if old_id not in {i.id for i in history}:
         history.append(PublicKeyInfo(old_id, old_info_raw, None, purpose))
     new_key = Ed25519PrivateKey.generate()
     new_raw = _raw_public(new_key)
-    new_info = PublicKeyInfo(key_id(new_raw), new_raw, _now_iso(), purpose)
+    new_info = PublicKeyInfo(key_id_of(new_raw), new_raw, _now_iso(), purpose)
     staged = keys_dir / f"{signing_path.name}.new"
     if not _write_new(staged, _pem(new_key)):
         raise KeyringError(f"{staged} exists: a rotation was interrupted; remove it and retry")
@@ -313,7 +303,7 @@ def _read_public_list(path: Path) -> list[PublicKeyInfo]:
             raw = bytes.fromhex(entry["public_key"])
             if len(raw) != 32 or entry.get("algorithm") != ALGORITHM:
                 raise ValueError("not a 32-byte Ed25519 key")
-            if entry["id"] != key_id(raw):
+            if entry["id"] != key_id_of(raw):
                 raise ValueError(f"id {entry['id']!r} does not match its public key")
             created = entry.get("created")
             purpose = entry.get("purpose", DESCRIPTORS)
@@ -438,14 +428,14 @@ class Keyring:
         self._results = results_key
         self._retired = dict(retired_results or {})
         raw = _raw_public(signing_key)
-        self.key_id = key_id(raw)
+        self.key_id = key_id_of(raw)
         public = {info.id: info for info in history or []}
         if self.key_id not in public:
             public[self.key_id] = PublicKeyInfo(self.key_id, raw, created)
         self.results_key_id: str | None = None
         if results_key is not None:
             results_raw = _raw_public(results_key)
-            self.results_key_id = key_id(results_raw)
+            self.results_key_id = key_id_of(results_raw)
             if self.results_key_id not in public:
                 public[self.results_key_id] = PublicKeyInfo(
                     self.results_key_id, results_raw, created, RESULTS)

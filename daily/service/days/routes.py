@@ -17,12 +17,12 @@ from flask import Blueprint, current_app
 from daily.service.audit.checkpoints import results_vkey
 from daily.service.days.descriptors import FIRST_DAY, DayDescriptors
 from daily.service.days.keyring import Keyring, KeyringError, KeyringLoader
+from daily.service.extensions import Basics, current
 from daily.service.http.contract.bodies import DaysQuery
 from daily.service.http.contract.fields import Date, RulesetName
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import Day, Days, Keys
 from daily.service.refusals import Unavailable
-from daily.service.services import current_services
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def _keyring() -> Keyring:
         return fixed
     loader = current_app.extensions.get(_LOADER)
     if loader is None:
-        loader = KeyringLoader(current_services().config)
+        loader = KeyringLoader(current(Basics).config)
         current_app.extensions[_LOADER] = loader
     try:
         return loader.get()
@@ -53,7 +53,7 @@ def descriptors() -> DayDescriptors:
     cached = current_app.extensions.get(_EXTENSION)
     if cached is not None and cached.keyring is keyring:
         return cached
-    services = current_services()
+    services = current(Basics)
     first_day = current_app.config.get("DAILY_FIRST_DAY", FIRST_DAY)
     service = DayDescriptors(services.conn, services.config, keyring, first_day)
     current_app.extensions[_EXTENSION] = service
@@ -64,7 +64,7 @@ def descriptors() -> DayDescriptors:
 @operation(Day, path={"date": Date, "ruleset": RulesetName}, errors=(404,))
 def day(date: str, ruleset: str) -> dict[str, Any]:
     """One signed day descriptor; ``seed`` only once the day is revealed."""
-    now = current_services().clock()
+    now = current(Basics).clock()
     return descriptors().get(date, ruleset, now)
 
 
@@ -76,7 +76,7 @@ def days(query: DaysQuery) -> dict[str, Any]:
     A longer range answers its first 31 dates and ``next``, the ``from`` of the next page;
     ``to`` before ``from`` is an empty range.
     """
-    now = current_services().clock()
+    now = current(Basics).clock()
     rulesets = query.ruleset.split(",") if query.ruleset is not None else None
     found, following = descriptors().between(query.start, query.to, rulesets, now)
     return {"days": found, "next": following}
@@ -86,7 +86,7 @@ def days(query: DaysQuery) -> dict[str, Any]:
 @operation(Keys, errors=(503,), needs_redis=False)
 def keys() -> dict[str, Any]:
     """Every public key that signed a descriptor, the current one ``active``."""
-    config = current_services().config
+    config = current(Basics).config
     keys = descriptors().keyring.public_keys()
     for key in keys:
         if key["purpose"] == "results":

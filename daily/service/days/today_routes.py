@@ -10,10 +10,11 @@ from flask import Blueprint
 from daily import calendar
 from daily.service.clock import iso
 from daily.service.config import WEEKDAYS
+from daily.service.extensions import Basics, current
+from daily.service.games.flow import GameService
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import Today
 from daily.service.players.accounts import Player
-from daily.service.services import current_services
 
 bp = Blueprint("today", __name__)
 
@@ -26,7 +27,7 @@ def today(player: Player | None) -> dict[str, Any]:
     ``rulesets`` are the everyday sets; a set with ``"special": true`` is the weekly
     special of its date, described by the top-level ``special`` (``null`` without one).
     """
-    services = current_services()
+    services = current(Basics)
     now = services.clock()
     open_dates = calendar.open_dates(now)
     dates = [calendar.last_revealed(now), *open_dates, open_dates[-1] + dt.timedelta(days=1)]
@@ -35,7 +36,7 @@ def today(player: Player | None) -> dict[str, Any]:
         for ruleset in services.config.rulesets_on(day):
             played = None
             if player is not None:
-                record = services.games.ranked_game(player.id, day.isoformat(), ruleset)
+                record = current(GameService).ranked_game(player.id, day.isoformat(), ruleset)
                 if record is not None:
                     played = {
                         "game_id": record.id,

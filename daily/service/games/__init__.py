@@ -16,8 +16,9 @@ The package along its seams:
   compare-and-set and the finishing transaction);
 - :mod:`~daily.service.games.cache`: the replayed games a process keeps;
 - :mod:`~daily.service.games.flow`: :class:`GameService`, starting and moving;
-- :mod:`~daily.service.games.state`: the state document, public result, share text;
-- :mod:`~daily.service.games.submitted`: the checks of a submitted move log.
+- :mod:`~daily.service.games.views`: the state document, public result, share text;
+- :mod:`~daily.service.games.log_checks`: the checks of a submitted move log;
+- :mod:`~daily.service.games.wiring`: ``init_app``, the domain's registration on an app.
 
 Refusals are domain errors (:mod:`daily.service.refusals`), mapped to HTTP at the edge.
 """

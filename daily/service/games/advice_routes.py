@@ -18,16 +18,18 @@ from typing import Any
 from flask import Blueprint
 
 from daily.rules import Ruleset
+from daily.service.extensions import Basics, current
+from daily.service.games.flow import GameService
 from daily.service.http.contract.bodies import Hint
 from daily.service.http.contract.fields import GameId
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import Analysis, HintAnswer
+from daily.service.http.ratelimit import counters_to_fold
 from daily.service.players.accounts import Player
 from daily.service.refusals import Conflict, Unavailable
-from daily.service.services import current_services
-from daily.strategy.advisor import Advisor, Position
+from daily.strategy.advisor import Advisor
 from daily.strategy.analysis import analyse
-from daily.strategy.spec import StrategyError
+from daily.strategy.spec import Position, StrategyError
 from daily.strategy.tables.lookup import advisor_for
 from daily.strategy.tables.status import table_status
 from daily.strategy.triple import TripleAdvisor
@@ -40,7 +42,7 @@ def _advisor(rules: Ruleset, tables_dir: Path | None = None) -> Advisor | Triple
     ``table_not_ready`` naming the build command, with the table's state as ``/health``
     gives it (``table``: ready, building with percent and eta_seconds, or missing), so
     the hint and the page's note say the same thing."""
-    folder = tables_dir or current_services().config.tables_dir
+    folder = tables_dir or current(Basics).config.tables_dir
     try:
         return advisor_for(rules, folder)
     except StrategyError as exc:
@@ -56,8 +58,8 @@ def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
 
     ``top`` (0 to 20, default 3) is how many alternatives besides the best.
     """
-    services = current_services()  # the game is read in the call that spends the limits
-    with services.games.game_to_advise(player, game_id) as game:
+    services = current(Basics)  # the game is read in the call that spends the limits
+    with current(GameService).game_to_advise(player, game_id, counters_to_fold()) as game:
         if game.over:
             raise Conflict("the game is over; ask for its analysis", field="id")
         advisor = _advisor(game.rules, services.config.tables_dir)
@@ -70,7 +72,7 @@ def hint(player: Player, game_id: str, body: Hint) -> dict[str, Any]:
 @operation(Analysis, auth="required", path={"game_id": GameId}, errors=(403, 404, 409))
 def analysis(player: Player, game_id: str) -> dict[str, Any]:
     """Every decision of a finished game against optimal play (practice, revealed days)."""
-    result, slots = current_services().games.for_advice(player, game_id)
+    result, slots = current(GameService).for_advice(player, game_id)
     if not result.complete:
         raise Conflict("the game is not finished yet", field="id")
     advisor = _advisor(result.rules)

@@ -57,6 +57,13 @@ from daily.service.clock import Clock, iso
 from daily.service.config import Config
 from daily.service.days.seeds import DaySeeds
 from daily.service.games.cache import GameCache
+from daily.service.games.log_checks import (
+    check_consistent,
+    check_revealed,
+    check_same_game,
+    parse_submitted,
+    revealed_slots,
+)
 from daily.service.games.opponents import Opponents, hide_dice, parse_opponents
 from daily.service.games.record import (
     Decision,
@@ -65,15 +72,9 @@ from daily.service.games.record import (
     new_game_id,
     position_of,
 )
-from daily.service.games.state import GameViews
 from daily.service.games.store import GameStore, MovedOn, Stored
-from daily.service.games.submitted import (
-    check_consistent,
-    check_revealed,
-    check_same_game,
-    parse_submitted,
-    revealed_slots,
-)
+from daily.service.games.views import GameViews
+from daily.service.limits import Pending
 from daily.service.players.accounts import Player
 from daily.service.publicurl import public_base_url
 from daily.service.refusals import Conflict, Forbidden, Invalid, NotFound
@@ -149,12 +150,13 @@ class GameService:
 
     def start(
         self, player: Player, *, ruleset: Any = None, mode: Any = "ranked", date: Any = None,
-        options: Any = None, opponents: Any = None,
+        options: Any = None, opponents: Any = None, counters: Pending | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """Start (or resume) a game; returns the state and whether it is new.
 
         ``opponents`` lists computer opponents' levels (:mod:`daily.service.games.opponents`).
-        A ranked start is one Redis call, which also spends the request's rate limits.
+        A ranked start is one Redis call, which also spends the request's rate-limit
+        ``counters``.
         """
         if mode not in MODES:
             raise Invalid(f"mode is 'ranked' or 'practice', not {mode!r}", field="mode")
@@ -165,7 +167,7 @@ class GameService:
                 raise Invalid("ranked games use the day's rules; no options", field="options")
             if date is None:
                 raise Invalid("a ranked game names its date", field="date")
-            return self._start_ranked(player, name, parse_date(date), fields)
+            return self._start_ranked(player, name, parse_date(date), fields, counters)
         return self._start_practice(player, name, options, date, fields), True
 
     def start_for(
@@ -188,6 +190,7 @@ class GameService:
 
     def _start_ranked(
         self, player: Player, ruleset: str, day: dt.date, fields: dict[str, Any],
+        counters: Pending | None = None,
     ) -> tuple[dict[str, Any], bool]:
         self._daily_ruleset(ruleset, day)
         now = self.clock()
@@ -208,7 +211,7 @@ class GameService:
             options={}, date=day.isoformat(), log=MoveLog(ruleset, day=day).to_text(),
             created=iso(now), **fields,
         )
-        existing = self.store.start_ranked(record)
+        existing = self.store.start_ranked(record, counters)
         if existing is not None:
             old = self.store.load(existing)
             if old.finished:
@@ -346,17 +349,19 @@ class GameService:
         return replay(record.move_log, slots=slots), slots
 
     @contextmanager
-    def game_to_advise(self, player: Player, game_id: str) -> Iterator[Game]:
+    def game_to_advise(
+        self, player: Player, game_id: str, counters: Pending | None = None,
+    ) -> Iterator[Game]:
         """One of the player's games where it stands, for a hint (403 as
         :meth:`for_advice`), read from Redis in the call that spends the request's
-        rate limits.
+        rate-limit ``counters``.
 
         When the process's copy (:mod:`daily.service.games.cache`) is the stored record
         exactly, its game is lent for the block, out of the cache (no move of this
         process can change it meanwhile), instead of replaying the log; a copy that is
         not current is dropped. Read the game only, inside the block.
         """
-        stored = self.store.read_spending(game_id)
+        stored = self.store.read_spending(game_id, counters)
         record = self._advisable(stored.record, player)
         cached = self.cache.take(game_id)
         if cached is None or cached.stored.raw != stored.raw:
@@ -457,15 +462,22 @@ class GameService:
 
     # ----- playing ----------------------------------------------------------------------
 
-    def roll(self, player: Player, game_id: str, hold: Any, position: int) -> dict[str, Any]:
-        """Reroll the dice not held (``hold`` ``"10100"``) at ``position``."""
-        return self._move(player, game_id, ("roll", hold), position)
+    def roll(
+        self, player: Player, game_id: str, hold: Any, position: int,
+        counters: Pending | None = None,
+    ) -> dict[str, Any]:
+        """Reroll the dice not held (``hold`` ``"10100"``) at ``position``, spending the
+        request's rate-limit ``counters`` in the same Redis call."""
+        return self._move(player, game_id, ("roll", hold), position, counters)
 
-    def score(self, player: Player, game_id: str, box: Any, position: int) -> dict[str, Any]:
-        """Fill ``box`` with the dice showing at ``position``."""
+    def score(
+        self, player: Player, game_id: str, box: Any, position: int,
+        counters: Pending | None = None,
+    ) -> dict[str, Any]:
+        """Fill ``box`` with the dice showing at ``position`` (``counters`` as :meth:`roll`)."""
         if not isinstance(box, str):
             raise Invalid("box is a box id (a string)", field="box")
-        return self._move(player, game_id, ("score", box), position)
+        return self._move(player, game_id, ("score", box), position, counters)
 
     def _check_playable(self, record: GameRecord) -> None:
         day = record.day
@@ -478,6 +490,7 @@ class GameService:
 
     def _move(
         self, player: Player, game_id: str, decision: Decision, position: int,
+        counters: Pending | None = None,
     ) -> dict[str, Any]:
         """Apply one decision at ``position`` (see the module docstring)."""
         cached = self.cache.take(game_id)
@@ -485,13 +498,13 @@ class GameService:
                 and hmac.compare_digest(cached.stored.record.player, player.id):
             stored, played = cached.stored, cached.played
             try:
-                return self._decide(player, stored, played, decision, position)
+                return self._decide(player, stored, played, decision, position, counters)
             except (IllegalMoveError, Conflict, MovedOn):
                 pass  # refused on the copy, or the copy was not current: ask Redis
-        stored = self.store.read_spending(game_id)
+        stored = self.store.read_spending(game_id, counters)
         for _ in range(RACE_ROUNDS):
             try:
-                return self._decide(player, stored, None, decision, position)
+                return self._decide(player, stored, None, decision, position, counters)
             except MovedOn as moved:
                 # someone moved first: now this move is a repeat, or stale
                 stored = moved.args[0] if moved.args else self.store.read(game_id)
@@ -499,7 +512,7 @@ class GameService:
 
     def _decide(
         self, player: Player, stored: Stored, played: Any,
-        decision: Decision, position: int,
+        decision: Decision, position: int, counters: Pending | None = None,
     ) -> dict[str, Any]:
         """Check and apply ``decision`` on ``stored`` (``played``: its replay, from the
         cache). Raises :class:`MovedOn` (with the current record, if known) when the
@@ -529,13 +542,13 @@ class GameService:
         text = text_after(record.log, kind, value, game.rules, game.over)
         after = record.advanced(text if text is not None else position_now.log.to_text())
         if game.over:
-            self._finish(stored, after, game, position_now.log, player)
+            self._finish(stored, after, game, position_now.log, player, counters)
             return self._view(after, position_now, just_finished=True)
         written = Stored(after, after.dumps())
         if self.cluster:
             self.store.set_if_at(stored, after)  # MovedOn when raced
         else:
-            now = self.store.write_if_same(stored, written)
+            now = self.store.write_if_same(stored, written, counters)
             if now is not None:
                 raise MovedOn(now)
         self.cache.put(written, position_now)
@@ -558,7 +571,7 @@ class GameService:
 
     def _finish(
         self, stored: Stored, after: GameRecord, game: Game, log: MoveLog,
-        player: Player | None = None,
+        player: Player | None = None, counters: Pending | None = None,
     ) -> None:
         """Store the verified result and (ranked) append it to the results stream, in
         one script call (single server) or one transaction (cluster); :class:`MovedOn`
@@ -601,7 +614,7 @@ class GameService:
             coded()
             return self.results.entry(payload()) if ranked else None
 
-        now = self.store.finish_if_same(stored, after, entry)
+        now = self.store.finish_if_same(stored, after, entry, counters)
         if now is not None:
             raise MovedOn(now)
         self.finished(after)
@@ -613,7 +626,7 @@ class GameService:
 
         Checks in this order (``docs/api.md``): parse, same game, revealed, consistent
         with the recorded decisions, then the rules (a replay that only reaches the
-        slots shown) and finished; see :mod:`daily.service.games.submitted`.
+        slots shown) and finished; see :mod:`daily.service.games.log_checks`.
         """
         submitted = parse_submitted(raw_log)
         stored = self.store.read(game_id)

@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import Blueprint
 
+from daily.service.extensions import current
+from daily.service.games.flow import GameService
 from daily.service.http.contract.bodies import (
     START_MODELS,
     Body,
@@ -24,9 +26,10 @@ from daily.service.http.contract.bodies import (
 from daily.service.http.contract.fields import GameId
 from daily.service.http.contract.operations import Choice, operation
 from daily.service.http.contract.responses import Game
-from daily.service.http.ratelimit import spend_folded_now
+from daily.service.http.metrics import Metrics
+from daily.service.http.ratelimit import counters_to_fold, spend_folded_now
 from daily.service.players.accounts import Player
-from daily.service.services import current_services
+from daily.service.social.challenges import Challenges
 
 bp = Blueprint("games", __name__)
 
@@ -49,18 +52,17 @@ def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
     if not isinstance(body, RankedStart):
         spend_folded_now()  # 429 before a practice game or a challenge's is stored
     # (a ranked start spends the request's limits in the script that records the game)
-    services = current_services()
     fields = body.model_dump(exclude_unset=True)
     if isinstance(body, ChallengeStart):
-        state, created = services.challenges.take(player, fields)
+        state, created = current(Challenges).take(player, fields)
     else:
-        state, created = services.games.start(
+        state, created = current(GameService).start(
             player, ruleset=fields["ruleset"], mode=fields.get("mode", "ranked"),
             date=fields.get("date"), options=fields.get("options"),
-            opponents=fields.get("opponents"),
+            opponents=fields.get("opponents"), counters=counters_to_fold(),
         )
     if created:
-        services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()
+        current(Metrics).games_started.labels(state["mode"], state["ruleset"]).inc()
     return state, 201 if created else 200
 
 
@@ -68,7 +70,7 @@ def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
 @operation(Game, auth="required", path={"game_id": GameId}, errors=(403, 404))
 def show(player: Player, game_id: str) -> dict[str, Any]:
     """The state of one of your games."""
-    return current_services().games.get(player, game_id)
+    return current(GameService).get(player, game_id)
 
 
 @bp.post("/games/<game_id>/roll")
@@ -76,8 +78,8 @@ def show(player: Player, game_id: str) -> dict[str, Any]:
            errors=(403, 404, 409))
 def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
     """Reroll the dice not held, at the position the move was decided at."""
-    games = current_services().games
-    return games.roll(player, game_id, body.hold, body.position)
+    games = current(GameService)
+    return games.roll(player, game_id, body.hold, body.position, counters_to_fold())
 
 
 @bp.post("/games/<game_id>/score")
@@ -85,8 +87,8 @@ def roll(player: Player, game_id: str, body: Roll) -> dict[str, Any]:
            errors=(403, 404, 409))
 def score(player: Player, game_id: str, body: Score) -> dict[str, Any]:
     """Fill a box with the dice showing; the next turn's first roll is shown."""
-    games = current_services().games
-    return games.score(player, game_id, body.box, body.position)
+    games = current(GameService)
+    return games.score(player, game_id, body.box, body.position, counters_to_fold())
 
 
 @bp.post("/games/<game_id>/log")
@@ -94,6 +96,6 @@ def score(player: Player, game_id: str, body: Score) -> dict[str, Any]:
            body_required=True, errors=(403, 404, 409))
 def submit_log(player: Player, game_id: str, body: SubmitLog) -> dict[str, Any]:
     """Verify a whole move log against what was revealed; returns the finished game."""
-    games = current_services().games
+    games = current(GameService)
     log = body.log if isinstance(body.log, str) else body.log.model_dump(exclude_unset=True)
     return games.submit_log(player, game_id, log)

@@ -3,7 +3,7 @@
 Every write of a game checks, in the same atomic step, that the stored record is the
 one the caller decided on. On a single server that is one call of the move script
 (:data:`_MOVE`, redis-py's ``Script``): it spends the request's rate-limit counters
-(those :func:`daily.service.http.ratelimit.counters_to_fold` hands it, once),
+(the :class:`~daily.service.limits.Pending` its caller hands it, once),
 compares the SHA-1 of the stored text with the caller's copy and writes (for the
 finish: claims the result code, stores the record and appends the result to the
 results stream); when the text differs it answers the record as it is. On a cluster
@@ -32,11 +32,11 @@ import redis
 
 from daily import calendar
 from daily.service import keymap
+from daily.service.connections import as_text
 from daily.service.games.codes import new_code
 from daily.service.games.record import GameRecord, plausible_id
-from daily.service.http.ratelimit import SPEND_LUA, Pending, counters_to_fold
+from daily.service.limits import SPEND_LUA, Pending
 from daily.service.refusals import NotFound, RateLimited
-from daily.service.results.leaderboard import as_text
 from daily.service.shards import shard_of
 
 #: Practice games (and their result codes) are forgotten this long after their last write.
@@ -152,7 +152,7 @@ def _counter_parts(counters: Pending | None) -> tuple[list[str], list[int]]:
     """The keys and the leading arguments (their number, then limit/window pairs) that
     hand ``counters`` to a script's ``spend_limits``.
 
-    >>> from daily.service.http.ratelimit import Limit
+    >>> from daily.service.limits import Limit
     >>> _counter_parts(Pending([("k", Limit(3, 60, "3 per 1 minute"), "player")], "write"))
     (['k'], [1, 3, 60])
     >>> _counter_parts(None)
@@ -161,6 +161,17 @@ def _counter_parts(counters: Pending | None) -> tuple[list[str], list[int]]:
     if counters is None:
         return [], [0]
     return counters.keys(), [len(counters.counters), *counters.args()]
+
+
+def _unspent(counters: Pending | None) -> Pending | None:
+    """``counters`` unless a script has spent them already (a request counts once).
+
+    >>> from daily.service.limits import Limit
+    >>> pending = Pending([("k", Limit(3, 60, "3 per 1 minute"), "player")], "write")
+    >>> _unspent(pending) is pending, _unspent(None)
+    (True, None)
+    """
+    return counters if counters is not None and not counters.spent else None
 
 
 def _spent(counters: Pending | None, reply: list[Any]) -> str:
@@ -233,10 +244,11 @@ class GameStore:
 
     def _call(
         self, game_id: str, mode: str, args: list[Any], keys: tuple[str, ...] = (),
+        counters: Pending | None = None,
     ) -> list[Any]:
-        """One call of the move script; spends the request's counters (if it has
-        unspent ones) first."""
-        counters = counters_to_fold()
+        """One call of the move script; spends ``counters`` (the request's, if still
+        unspent) first."""
+        counters = _unspent(counters)
         keys_n, args_n = _counter_parts(counters)
         reply = self._move(keys=[self.key(game_id), *keys_n, *keys],
                            args=[*args_n, mode, *args])
@@ -251,33 +263,38 @@ class GameStore:
         text = as_text(raw)
         return Stored(GameRecord.loads(text), text)
 
-    def read_spending(self, game_id: str) -> Stored:
-        """:meth:`read`, spending the request's unspent rate-limit counters in the same
-        call (:class:`RateLimited` when over a limit); a plain read when there are none."""
-        if counters_to_fold() is None:
+    def read_spending(self, game_id: str, counters: Pending | None = None) -> Stored:
+        """:meth:`read`, spending the request's unspent rate-limit ``counters`` in the
+        same call (:class:`RateLimited` when over a limit); a plain read when there are
+        none."""
+        if _unspent(counters) is None:
             return self.read(game_id)
         if not plausible_id(game_id):
             raise NotFound(f"no game {game_id!r}", field="id")
-        return self._stored(game_id, self._call(game_id, "read", [])[1])
+        return self._stored(game_id, self._call(game_id, "read", [], counters=counters)[1])
 
-    def write_if_same(self, before: Stored, after: Stored) -> Stored | None:
+    def write_if_same(
+        self, before: Stored, after: Stored, counters: Pending | None = None,
+    ) -> Stored | None:
         """Write ``after`` (a record and its text) if the stored text is still
-        ``before``'s (one call, spending the request's counters first); ``None`` when
+        ``before``'s (one call, spending the request's ``counters`` first); ``None`` when
         written, else the record as it is now."""
         ttl = PRACTICE_TTL if after.record.mode == "practice" else 0
-        reply = self._call(after.record.id, "set", [digest(before.raw), after.raw, ttl])
+        reply = self._call(after.record.id, "set", [digest(before.raw), after.raw, ttl],
+                           counters=counters)
         return None if reply[0] == "ok" else self._stored(after.record.id, reply[1])
 
     def finish_if_same(
         self, before: Stored, after: GameRecord,
         result: Callable[[], tuple[str, str, str, str] | None],
+        counters: Pending | None = None,
     ) -> Stored | None:
         """Store a finished game, claim its code (``after.code``, drawn here) and append
         ``result()`` (stream key, open key, entry, date; called once the code is drawn;
-        ``None``: no result to append) to its results stream, in one
-        script call, if the stored text is still ``before``'s. ``None`` when done, else
-        the record as it is now. Single server only (the code key has a slot of its own
-        on a cluster: :meth:`finish` there)."""
+        ``None``: no result to append) to its results stream, in one script call
+        (spending ``counters`` first), if the stored text is still ``before``'s.
+        ``None`` when done, else the record as it is now. Single server only (the code
+        key has a slot of its own on a cluster: :meth:`finish` there)."""
         life = self._lifetime(after)
         expiry = life.get("exat") or int(dt.datetime.now(dt.UTC).timestamp()) + life["ex"]
         while True:
@@ -288,6 +305,7 @@ class GameStore:
             reply = self._call(
                 after.id, "finish",
                 [digest(before.raw), after.dumps(), 0, expiry, after.id, entry, date], keys,
+                counters,
             )
             if reply[0] != "code_taken":
                 break
@@ -310,13 +328,13 @@ class GameStore:
         raw = self.conn.get(keymap.code(self.prefix, code))
         return as_text(raw) if raw is not None else None
 
-    def start_ranked(self, record: GameRecord) -> str | None:
+    def start_ranked(self, record: GameRecord, counters: Pending | None = None) -> str | None:
         """Record a new ranked game unless the player has one; returns that one's id.
-        Spends the request's unspent counters in the same call (:class:`RateLimited`
+        Spends the request's unspent ``counters`` in the same call (:class:`RateLimited`
         when over a limit: then nothing is recorded)."""
         if record.day is None:
             raise ValueError("a ranked game has a date")
-        counters = counters_to_fold()
+        counters = _unspent(counters)
         keys_n, args_n = _counter_parts(counters)
         started = keymap.started(self.prefix, record.day, record.ruleset,
                                  shard_of(record.player))

@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 from flask import g, has_request_context, request
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from daily.service.extensions import current
 from daily.service.http.contract.fields import PATTERN_CODES, PATTERN_MEANINGS
 from daily.service.http.error_handlers import ApiError
-from daily.service.players.accounts import Player
-from daily.service.services import current_services
+from daily.service.players.accounts import Player, Players
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -217,7 +217,7 @@ def verified_player(token: str) -> Player | None:
     checked = g.get("daily_auth")
     if checked is not None and checked[0] == token:
         return checked[1]
-    player = current_services().players.authenticate(token)
+    player = current(Players).authenticate(token)
     g.daily_auth = (token, player)
     return player
 

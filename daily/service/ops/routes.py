@@ -10,12 +10,12 @@ from flask import Blueprint, current_app
 from daily.rules import get_ruleset
 from daily.service.clock import iso
 from daily.service.config import Config
+from daily.service.extensions import Basics, current
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import Health, OpenApi
 from daily.service.http.error_handlers import REDIS_RETRY_AFTER
 from daily.service.http.openapi import openapi_document
 from daily.service.publicurl import public_base_url
-from daily.service.services import current_services
 from daily.strategy.tables.status import table_status
 
 bp = Blueprint("ops", __name__)
@@ -35,7 +35,7 @@ def tables_report(config: Config) -> dict[str, dict[str, Any]]:
 def health() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Whether the service and its Redis answer (503 with Retry-After when Redis is down),
     and the state of each strategy table; ``demo`` describes the demo clock when one runs."""
-    services = current_services()
+    services = current(Basics)
     config = services.config
     body: dict[str, Any] = {"status": "ok", "redis": "ok"}
     status = 200
@@ -56,6 +56,6 @@ def openapi() -> dict[str, Any]:
     """This document (OpenAPI 3.1), generated from the models that validate requests."""
     cached = current_app.extensions.get("daily.openapi")
     if cached is None:
-        url = public_base_url(current_services().config)
+        url = public_base_url(current(Basics).config)
         cached = current_app.extensions["daily.openapi"] = openapi_document(current_app, url)
     return cached

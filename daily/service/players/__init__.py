@@ -4,5 +4,6 @@
 - :mod:`~daily.service.players.creation`: creation limits per address and network,
   and the proof-of-work;
 - :mod:`~daily.service.players.signup`: a new player in one Redis call;
-- :mod:`~daily.service.players.routes`: ``/players``.
+- :mod:`~daily.service.players.routes`: ``/players``;
+- :mod:`~daily.service.players.wiring`: ``init_app``, the domain's registration on an app.
 """

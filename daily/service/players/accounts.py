@@ -26,9 +26,9 @@ import redis
 from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
+from daily.service.connections import as_text
 from daily.service.players.devices import DeviceTokens
 from daily.service.refusals import Conflict
-from daily.service.results.leaderboard import as_text
 from daily.service.results.stats import record_keys
 from daily.service.shards import random_id
 

@@ -45,7 +45,7 @@ import redis
 
 from daily.service import keymap
 from daily.service.config import Config
-from daily.service.http.ratelimit import Limit, parse_limit
+from daily.service.limits import Limit, parse_limit
 from daily.service.refusals import Invalid, RateLimited
 
 #: A challenge must be answered within this many seconds.

@@ -30,8 +30,8 @@ import redis
 from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
+from daily.service.connections import as_text
 from daily.service.refusals import Conflict
-from daily.service.results.leaderboard import as_text
 
 #: The most browsers a player can have signed in with a passkey at once.
 MAX_DEVICES = 10

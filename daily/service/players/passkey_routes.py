@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint
 
+from daily.service.extensions import current
 from daily.service.http.contract.bodies import NoBody
 from daily.service.http.contract.ceremonies import (
     CredentialId,
@@ -21,13 +22,12 @@ from daily.service.http.contract.fields import trim_name
 from daily.service.http.contract.operations import operation
 from daily.service.players.accounts import Player
 from daily.service.players.passkeys import MAX_PASSKEYS, Passkeys
-from daily.service.services import current_services
 
 bp = Blueprint("passkeys", __name__)
 
 
 def _passkeys() -> Passkeys:
-    return current_services().passkeys
+    return current(Passkeys)
 
 
 @bp.post("/passkeys/register/options")

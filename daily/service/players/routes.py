@@ -8,23 +8,27 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
+from daily.service.extensions import Basics, current
 from daily.service.http.compression import uncompressed
 from daily.service.http.contract.bodies import NewPlayer, NoBody, Rename
 from daily.service.http.contract.fields import trim_name
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import CreatedPlayer, Me, Player, PowChallenge
 from daily.service.http.parsing import bearer_token
+from daily.service.http.ratelimit import counters_to_fold
 from daily.service.players.accounts import Player as PlayerRecord
+from daily.service.players.accounts import Players
+from daily.service.players.creation import CreationGuard
+from daily.service.players.signup import NewPlayers
 from daily.service.players.standing import Policy, PublicStanding
 from daily.service.results.stats import player_history, player_stats
-from daily.service.services import current_services
 
 bp = Blueprint("players", __name__)
 
 
 def _client() -> tuple[str, dt.datetime]:
     """The client's address (after trusted proxies) and the service's time."""
-    return request.remote_addr or "unknown", current_services().clock()
+    return request.remote_addr or "unknown", current(Basics).clock()
 
 
 @bp.get("/players/challenge")
@@ -36,7 +40,7 @@ def challenge() -> dict[str, Any]:
     within ``expires_in`` seconds, from the same network; each challenge works once.
     """
     ip, now = _client()
-    return current_services().creation.challenge(ip, now)
+    return current(CreationGuard).challenge(ip, now)
 
 
 @bp.post("/players")
@@ -52,8 +56,8 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
     proof = (body.pow.challenge, body.pow.nonce) if body.pow is not None else None
     name = trim_name(body.name) if body.name is not None else None
     # one Redis call, which also spends the request's rate limits (players.signup)
-    player, token = current_services().new_players.create(name, ip, now, proof,
-                                                          limits=limits)
+    player, token = current(NewPlayers).create(
+        name, ip, now, proof, limits=limits, counters=counters_to_fold())
     uncompressed()  # a secret beside a chosen name: never compressed (BREACH)
     return {"player": player.to_json(), "token": token}, 201
 
@@ -63,13 +67,13 @@ def create(body: NewPlayer) -> tuple[dict[str, Any], int]:
 def me(player: PlayerRecord) -> dict[str, Any]:
     """You, your statistics, your ranked history and your days of play (whether your
     games stand on the public top of the boards)."""
-    services = current_services()
+    services = current(Basics)
     prefix = services.config.key_prefix
     now = services.clock()
     stats = player_stats(services.conn, player.id, now, prefix=prefix)
     history = player_history(services.conn, player.id, prefix=prefix)
     public = PublicStanding(services.conn, prefix, Policy.from_config(services.config))
-    fresh = services.players.get(player.id) or player  # the name may have changed elsewhere
+    fresh = current(Players).get(player.id) or player  # the name may have changed elsewhere
     return {**fresh.to_json(), "stats": stats, "history": history,
             "public_top": public.of_player(player.id, now)}
 
@@ -78,7 +82,7 @@ def me(player: PlayerRecord) -> dict[str, Any]:
 @operation(Player, auth="required", body=Rename, body_required=True)
 def rename(player: PlayerRecord, body: Rename) -> dict[str, Any]:
     """Change your display name."""
-    renamed = current_services().players.rename(player, trim_name(body.name))
+    renamed = current(Players).rename(player, trim_name(body.name))
     return renamed.to_json()
 
 
@@ -86,7 +90,7 @@ def rename(player: PlayerRecord, body: Rename) -> dict[str, Any]:
 @operation(CreatedPlayer, auth="required", body=NoBody, errors=(409,))
 def rotate_token(player: PlayerRecord, body: NoBody) -> dict[str, Any]:
     """A new token for you; the one this request carries stops working at once."""
-    token = current_services().players.rotate(player, bearer_token() or "")
+    token = current(Players).rotate(player, bearer_token() or "")
     uncompressed()
     return {"player": player.to_json(), "token": token}
 
@@ -99,7 +103,7 @@ def revoke_token(player: PlayerRecord) -> tuple[str, int]:
     Your other browsers' tokens and your passkeys stay; without either, nobody can act
     as this player any more.
     """
-    current_services().players.revoke(player, bearer_token() or "")
+    current(Players).revoke(player, bearer_token() or "")
     return "", 204
 
 
@@ -111,5 +115,5 @@ def revoke_all_tokens(player: PlayerRecord) -> tuple[str, int]:
     Your passkeys stay: sign in with one for a new token (delete a passkey you do not
     know first, ``DELETE /passkeys/{id}``).
     """
-    current_services().players.revoke_all(player)
+    current(Players).revoke_all(player)
     return "", 204

@@ -2,7 +2,7 @@
 account and the note of its network.
 
 Creating a player the long way costs three round trips: the request's limits (the
-edge's script, :mod:`daily.service.http.ratelimit`), the creation limits per address and
+edge's script, :mod:`daily.service.limits`), the creation limits per address and
 network (:class:`daily.service.players.creation.CreationGuard`) and a transaction with the
 account and the network note (:meth:`daily.service.players.accounts.Players.create`). On a
 single server :class:`NewPlayers` makes them one call of :data:`_CREATE`: it spends
@@ -24,11 +24,11 @@ import datetime as dt
 import redis
 
 from daily.service.config import Config
-from daily.service.http.ratelimit import SPEND_LUA, Pending, counters_to_fold
+from daily.service.connections import as_text
+from daily.service.limits import SPEND_LUA, Pending
 from daily.service.players.accounts import Player, Players
 from daily.service.players.creation import NETWORK_COUNT_SECONDS, CreationGuard
 from daily.service.refusals import RateLimited
-from daily.service.results.leaderboard import as_text
 
 # KEYS: account, origin, network count, then the counters (n): the request's, the
 #       creation limits'
@@ -75,20 +75,20 @@ class NewPlayers:
 
     def create(
         self, name: str | None, ip: str, now: dt.datetime, proof: tuple[str, str] | None,
-        *, limits: bool,
+        *, limits: bool, counters: Pending | None = None,
     ) -> tuple[Player, str]:
         """A new player and its token, created from ``ip`` at ``now`` with the
         proof-of-work ``proof`` (``(challenge, nonce)``, if sent). ``limits``: whether
-        the creation limits count; the request's own unspent rate-limit counters
-        (:func:`daily.service.http.ratelimit.counters_to_fold`) are spent in the same
-        call. Raises :class:`RateLimited` over a limit, or the proof-of-work's refusal."""
+        the creation limits count; the request's own unspent rate-limit ``counters``
+        (its view hands them) are spent in the same call. Raises :class:`RateLimited`
+        over a limit, or the proof-of-work's refusal."""
         day = now.date().isoformat()
         if self._create is None:
             self.guard.admit(ip, now, proof, limits=limits)
             return self.players.create(
                 name, also=lambda pipe, player_id: self.guard.remember(pipe, player_id, ip, day))
         self.guard.prove(ip, now, proof)
-        spend = counters_to_fold()
+        spend = counters if counters is not None and not counters.spent else None
         own = spend.counters if spend is not None else []
         counters = Pending(own + (self.guard.counters(ip) if limits else []),
                            spend.kind if spend is not None else "write")

@@ -64,8 +64,9 @@ from daily import calendar
 from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service import keymap
+from daily.service.connections import as_text
 from daily.service.refusals import NotFound
-from daily.service.results.leaderboard import Entry, Leaderboard, as_text
+from daily.service.results.leaderboard import Entry, Leaderboard
 from daily.service.results.stats import play_day, record_keys
 
 if TYPE_CHECKING:

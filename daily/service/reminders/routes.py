@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint
 
+from daily.service.extensions import current
 from daily.service.http.contract.notifications import (
     ReminderSettings,
     ReminderState,
@@ -18,13 +19,12 @@ from daily.service.http.parsing import request_lang
 from daily.service.players.accounts import Player
 from daily.service.reminders.schedule import KINDS, STREAK_HOUR, Plan
 from daily.service.reminders.subscriptions import Subscriptions
-from daily.service.services import current_services
 
 bp = Blueprint("reminders", __name__)
 
 
 def _subscriptions() -> Subscriptions:
-    return current_services().reminders
+    return current(Subscriptions)
 
 
 @bp.get("/reminders/key")

@@ -40,7 +40,9 @@ from daily.movelog import MoveLog
 from daily.rules import canonical_name
 from daily.service import keymap
 from daily.service.atomicfile import write_atomic
-from daily.service.results.leaderboard import Leaderboard, Result, as_text
+from daily.service.connections import as_text
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.results.stats import record_game
 
 ARCHIVE_FORMAT = "daily-archive/1"

@@ -6,11 +6,12 @@ from typing import Any
 
 from flask import Blueprint
 
+from daily.service.extensions import current
 from daily.service.games.codes import parse_code
+from daily.service.games.flow import GameService
 from daily.service.http.contract.fields import ResultCode
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import Result
-from daily.service.services import current_services
 
 bp = Blueprint("results", __name__)
 
@@ -19,4 +20,4 @@ bp = Blueprint("results", __name__)
 @operation(Result, path={"code": ResultCode}, errors=(404,))
 def show(code: str) -> dict[str, Any]:
     """The verified result behind a code (case-insensitive, look-alikes tolerated)."""
-    return current_services().games.public_result(parse_code(code))
+    return current(GameService).public_result(parse_code(code))

@@ -10,17 +10,17 @@ from flask import Blueprint
 from daily.dice import parse_date
 from daily.rules import canonical_name
 from daily.service import keymap
+from daily.service.extensions import Basics, current
 from daily.service.http.contract.bodies import LeaderboardQuery
 from daily.service.http.contract.fields import Date, RulesetName
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import Leaderboard as LeaderboardDoc
-from daily.service.players.accounts import Player
+from daily.service.players.accounts import Player, Players
 from daily.service.players.standing import Policy, PublicStanding
 from daily.service.refusals import NotFound
 from daily.service.results.leaderboard import Leaderboard
 from daily.service.review.gates import day_ceiling_value
 from daily.service.review.queue import ReviewQueue
-from daily.service.services import current_services
 
 bp = Blueprint("leaderboards", __name__)
 
@@ -30,7 +30,7 @@ bp = Blueprint("leaderboards", __name__)
            query=LeaderboardQuery, errors=(404,))
 def show(player: Player | None, date: str, ruleset: str, query: LeaderboardQuery) -> dict[str, Any]:
     """The board of a day set: the top, your rank and the rows around you."""
-    services = current_services()
+    services = current(Basics)
     day = parse_date(date)
     name = canonical_name(ruleset)
     if name not in services.config.rulesets_on(day):
@@ -41,7 +41,7 @@ def show(player: Player | None, date: str, ruleset: str, query: LeaderboardQuery
     standing = PublicStanding(services.conn, services.config.key_prefix,
                               Policy.from_config(services.config))
     public = standing.public_top(board, limit, now)
-    view = board.view(limit, player.id if player else None, names=services.players.names,
+    view = board.view(limit, player.id if player else None, names=current(Players).names,
                       top=public.entries)
     for row, (_entry, verdict) in zip(view["top"], public.rows, strict=True):
         row["marks"] = list(verdict.marks)

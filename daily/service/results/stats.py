@@ -63,7 +63,8 @@ import redis
 
 from daily import calendar
 from daily.service import keymap
-from daily.service.results.leaderboard import Result, as_text
+from daily.service.connections import as_text
+from daily.service.results.result import Result
 
 #: Lua function ``record_stats(k, a)``: k = games agg days played keys, a = game_id
 #: row_json total ruleset date ordinal play_day play_ordinal [ttl]. Returns 1 if the game

@@ -76,14 +76,13 @@ import redis
 from redis.cluster import ClusterNode, RedisCluster
 
 from daily.service import keymap
+from daily.service.connections import as_text
 from daily.service.results.leaderboard import (
     BOARD_LUA,
     BOARD_RECORD,
     Leaderboard,
-    Result,
-    ResultError,
-    as_text,
 )
+from daily.service.results.result import Result, ResultError
 from daily.service.results.stats import STATS_LUA, STATS_RECORD
 from daily.service.results.stats import record_args as stats_args
 from daily.service.results.stats import record_keys as stats_keys
@@ -193,7 +192,7 @@ class ResultStream:
     def append(self, pipe: Any, result: Mapping[str, Any] | Result) -> Result:
         """Queue the result on ``pipe`` (the caller's transaction); returns it checked.
 
-        Raises :class:`daily.service.results.leaderboard.ResultError` on a bad result, before
+        Raises :class:`daily.service.results.result.ResultError` on a bad result, before
         anything is queued.
         """
         parsed = result if isinstance(result, Result) else Result.from_json(result)

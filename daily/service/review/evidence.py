@@ -57,7 +57,8 @@ from daily.fairplay.scouting import (
 from daily.movelog import MoveLog
 from daily.rules import canonical_name
 from daily.service import keymap
-from daily.service.results.leaderboard import Result, as_text
+from daily.service.connections import as_text
+from daily.service.results.result import Result
 from daily.service.shards import SHARDS
 
 #: Seconds the sightings of a board are kept (a day set is open two days).

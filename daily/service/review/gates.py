@@ -68,10 +68,11 @@ from daily.fairplay.scouting import REROLL_ALL
 from daily.movelog import MoveLog
 from daily.rules import Ruleset, canonical_name
 from daily.service import keymap
-from daily.service.clock import service_clock
 from daily.service.config import Config
+from daily.service.connections import as_text
 from daily.service.days.keyring import Keyring
-from daily.service.results.leaderboard import Result, as_text, band_of, sort_key
+from daily.service.results.leaderboard import band_of, sort_key
+from daily.service.results.result import Result
 from daily.service.results.stream import DEFERRED
 from daily.service.review.background import Background
 from daily.service.review.evidence import (
@@ -505,7 +506,7 @@ def review_gates(
     """:func:`review_gate` for a batch of results, with a handful of pipelined round
     trips for the whole batch (the review index; the players' networks; the board's
     review statistics) instead of five per result."""
-    queue = ReviewQueue(conn, config.key_prefix, service_clock(config))
+    queue = ReviewQueue(conn, config.key_prefix, config.clock)
     out: list[str | None] = [None] * len(results)
     todo = [i for i, r in enumerate(results) if (r.ruleset, r.date) not in _WAITING]
     for i in set(range(len(results))) - set(todo):

@@ -49,7 +49,9 @@ import redis
 from daily.rules import canonical_name
 from daily.service import keymap
 from daily.service.config import Config
-from daily.service.results.leaderboard import Leaderboard, Result, ResultError, as_text
+from daily.service.connections import as_text
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result, ResultError
 from daily.service.results.stream import DEFERRED
 from daily.service.review.gates import review_gates, warm_up
 

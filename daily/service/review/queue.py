@@ -56,6 +56,7 @@ from daily.errors import DailyError, StateError
 from daily.rules import canonical_name
 from daily.service import keymap
 from daily.service.atomicfile import write_atomic
+from daily.service.connections import as_text
 from daily.service.players.standing import mark_cleared
 from daily.service.results.archive import (
     ArchiveSummary,
@@ -64,7 +65,8 @@ from daily.service.results.archive import (
     rebuild_board,
     write_archive,
 )
-from daily.service.results.leaderboard import Leaderboard, Result, as_text
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.results.stats import record_game
 
 REVIEW_FORMAT = "daily-review/1"
@@ -127,7 +129,7 @@ class ReviewEntry:
         records it (``verdict["decided_by"]`` says when an operator took it); a cleared
         game has no reason (the hold's is history, not the decision).
 
-        >>> from daily.service.results.leaderboard import Result
+        >>> from daily.service.results.result import Result
         >>> result = Result("g", "p", None, dt.date(2026, 11, 29), "yahtzee", 1, 0.0, "DD-1", "")
         >>> ReviewEntry(CLEARED, result, {"reason_code": "scout_link"}, 0.0).decision
         Decision(status='cleared', reason=None)
@@ -189,7 +191,7 @@ class ReviewQueue:
                  clock: Callable[[], dt.datetime] | None = None) -> None:
         self.conn = conn
         self.prefix = prefix
-        #: The service's clock (:func:`daily.service.clock.service_clock`): the time of
+        #: The service's clock (:attr:`daily.service.config.Config.clock`): the time of
         #: every hold and decision, so a demo clock's decisions carry its time.
         self.clock = clock
 

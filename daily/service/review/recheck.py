@@ -41,10 +41,11 @@ import redis
 
 from daily.rules import canonical_name
 from daily.service import keymap
-from daily.service.clock import service_clock
 from daily.service.config import Config
+from daily.service.connections import as_text
 from daily.service.players.standing import Policy, PublicStanding
-from daily.service.results.leaderboard import Leaderboard, Result, as_text
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.review.evidence import copied_games
 from daily.service.review.gates import UNCHECKED, CeilingPending, strict_check, top_evidence
 from daily.service.review.queue import CLEARED, PENDING, ReviewQueue
@@ -154,7 +155,7 @@ def recheck_top(conn: redis.Redis, config: Config, day: dt.date,
     key = keymap.board(config.key_prefix, day, name, "rechecked")
     done = {as_text(k) for k in conn.hkeys(key)}
     standing = PublicStanding(conn, config.key_prefix, Policy.from_config(config))
-    now = service_clock(config)()
+    now = config.clock()
     checked, held = 0, []
     while True:
         todo = [g for g in _standing(board, config.recheck_top, standing, now)

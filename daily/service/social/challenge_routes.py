@@ -6,12 +6,13 @@ from typing import Any
 
 from flask import Blueprint
 
+from daily.service.extensions import current
 from daily.service.http.contract.bodies import CHALLENGE_MODELS, Body, challenge_model
 from daily.service.http.contract.fields import ChallengeCode
 from daily.service.http.contract.operations import Choice, operation
 from daily.service.http.contract.responses import Challenge, ChallengeLink
 from daily.service.players.accounts import Player
-from daily.service.services import current_services
+from daily.service.social.challenges import Challenges
 
 bp = Blueprint("challenges", __name__)
 
@@ -24,7 +25,7 @@ NEW_CHALLENGE = Choice(CHALLENGE_MODELS, challenge_model, "NewChallenge")
 def create(player: Player, body: Body) -> tuple[dict[str, Any], int]:
     """A challenge from a result code (``{"code"}``) or on fresh dice (``{"ruleset",
     "options"}``)."""
-    challenges = current_services().challenges
+    challenges = current(Challenges)
     return challenges.create(player, body.model_dump(exclude_unset=True)), 201
 
 
@@ -32,4 +33,4 @@ def create(player: Player, body: Body) -> tuple[dict[str, Any], int]:
 @operation(Challenge, auth="optional", path={"code": ChallengeCode}, errors=(404,))
 def show(player: Player | None, code: str) -> dict[str, Any]:
     """Entries with totals; the turn-by-turn comparison once your own entry is finished."""
-    return current_services().challenges.public(code, player)
+    return current(Challenges).public(code, player)

@@ -42,11 +42,11 @@ from daily.rules import canonical_name, get_ruleset
 from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
+from daily.service.connections import as_text
 from daily.service.games.codes import PREFIX as RESULT_PREFIX
 from daily.service.games.codes import parse_code, parse_crockford, random_code
 from daily.service.players.accounts import Player
 from daily.service.refusals import Invalid, NotFound, Unavailable
-from daily.service.results.leaderboard import as_text
 from daily.strategy.analysis import analyse
 from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import StrategyError

@@ -6,18 +6,19 @@ from typing import Any
 
 from flask import Blueprint
 
+from daily.service.extensions import current
 from daily.service.http.contract.bodies import GroupQuery, NewGroup, NoBody
 from daily.service.http.contract.fields import GroupCode
 from daily.service.http.contract.operations import operation
 from daily.service.http.contract.responses import Group, GroupInvite, Groups
 from daily.service.players.accounts import Player
-from daily.service.services import current_services
+from daily.service.social.groups import Groups as GroupService
 
 bp = Blueprint("groups", __name__)
 
 
-def _groups() -> Any:
-    return current_services().groups
+def _groups() -> GroupService:
+    return current(GroupService)
 
 
 @bp.get("/groups")

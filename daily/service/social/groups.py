@@ -28,11 +28,11 @@ from daily.dice import parse_date
 from daily.service import keymap
 from daily.service.clock import Clock, iso
 from daily.service.config import Config
+from daily.service.connections import as_text
 from daily.service.games.codes import parse_crockford, random_code
 from daily.service.http.contract.fields import GROUP_NAME_MAX, GROUP_NAME_PATTERN, trim_name
 from daily.service.players.accounts import Player
 from daily.service.refusals import Conflict, Forbidden, Invalid, NotFound
-from daily.service.results.leaderboard import as_text
 
 PREFIX = "G-"
 LENGTH = 6

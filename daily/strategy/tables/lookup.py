@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from daily.rules import Ruleset
-from daily.strategy.advisor import Advisor, Position
+from daily.strategy.advisor import Advisor
 from daily.strategy.heuristic import HeuristicAdvisor
 from daily.strategy.solver import StrategyTable, solve
-from daily.strategy.spec import StrategyError
+from daily.strategy.spec import Position, StrategyError
 from daily.strategy.tables.fileformat import load_table, table_filename
 from daily.strategy.triple import TripleAdvisor, column_rules
 

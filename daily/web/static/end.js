@@ -52,8 +52,9 @@ export function reviewBlock(review) {
     }) }));
 }
 
-// The end screen of an offline Practice game: the total, and another game.
-function localEnd(game) {
+// The end screen of an offline Practice game: the total, and another game (`again`,
+// given by the game screen, starts it).
+function localEnd(game, again) {
   return h("section", { class: "end", "aria-labelledby": "end-title" },
     h("h2", { id: "end-title", text: t("game_over") }),
     h("p", { class: "final" }, h("span", { text: t("final_total") }),
@@ -62,13 +63,14 @@ function localEnd(game) {
     h("div", { class: "row wrap" },
       h("button", {
         type: "button", class: "btn primary", "data-testid": "offline-again", text: t("play_again"),
-        onclick: async () => (await import("./game.js")).startOffline(game.ruleset),
+        onclick: () => again(game.ruleset),
       }),
       h("a", { class: "btn", href: "/#/practice", text: t("nav_practice") })));
 }
 
-export function endScreen(game) {
-  if (game.local) return localEnd(game);
+// The end screen of a finished game; `again(ruleset)` starts another offline game.
+export function endScreen(game, again) {
+  if (game.local) return localEnd(game, again);
   const result = game.result || {};
   const total = result.total ?? game.total;
   const code = result.code;

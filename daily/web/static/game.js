@@ -140,7 +140,7 @@ export class GameView {
       "data-confirm": this.confirming ? "1" : "0",
     }, head);
     if (g.over) {
-      section.append(h("div", { class: "game-grid over" }, endScreen(g),
+      section.append(h("div", { class: "game-grid over" }, endScreen(g, startOffline),
         h("div", { class: "card-column" }, renderCard(g), rivalsPanel(g))));
     } else {
       section.append(h("div", { class: "game-grid" }, this.playPanel(),

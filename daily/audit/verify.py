@@ -180,7 +180,7 @@ def parse_descriptor(obj: Any) -> Descriptor:
     >>> parse_descriptor({"version": "day/3"})
     Traceback (most recent call last):
     ...
-    daily.verify.VerificationInputError: version: is 'day/3', expected 'day/2' or 'day/1'
+    daily.audit.verify.VerificationInputError: version: is 'day/3', expected 'day/2' or 'day/1'
     """
     if not isinstance(obj, Mapping):
         raise VerificationInputError("a day descriptor is a JSON object", field="descriptor")
