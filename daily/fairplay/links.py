@@ -6,9 +6,10 @@ show the day's dice, and the ranked game they serve follows them. So a game on i
 onto the public top is linked to:
 
 * **young games from its network** (:func:`young_links`): the same day set's games of
-  young players (provisional, or created in the last two days: their network is known
-  for two days, :mod:`daily.service.players.creation`) whose player was created from
-  the same network (IPv4 /24, IPv6 /48, as a salted hash) as the game's player;
+  young players (provisional, or created in the last two days,
+  :mod:`daily.service.players.creation`) started, or whose player was created, from the
+  network (IPv4 /24, IPv6 /48, as a hash salted per day) the game was started from or
+  its player created from, the same day;
 * **covering games** (:func:`covering_games`): the day set's games of young players and
   its scouts, other players', that revealed every die the game *profited from*
   (:func:`profited_dice`: the dice rerolled at each of its tells, the decisions that lost
@@ -46,46 +47,52 @@ Die = tuple[int, int, int]  # (turn, roll, position), 0-based; roll 0 is the fir
 
 @dataclass(frozen=True)
 class YoungGame:
-    """A young player's game of a day set: its id, its player, the salted hash of the
-    network the player was created from (None when forgotten), when it finished, and why
+    """A young player's game of a day set: its id, its player, the networks it is known
+    from (each ``"<day> <salted hash>"``: the network the game was started from, and the
+    one the player was created from while it is remembered), when it finished, and why
     the player is young (``new``: created in the last two days; ``provisional``)."""
 
     game_id: str
     player_id: str
-    network: str | None
+    networks: tuple[str, ...]
     at: float
     why: str
 
     def to_json(self) -> dict[str, Any]:
         """The stored form.
 
-        >>> g = YoungGame("g_1", "p_1", "n1", 5.0, "new")
+        >>> g = YoungGame("g_1", "p_1", ("2026-11-29 n1",), 5.0, "new")
         >>> YoungGame.from_json(g.to_json()) == g
         True
         """
-        return asdict(self)
+        return {**asdict(self), "networks": list(self.networks)}
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> YoungGame:
         """Parse :meth:`to_json`'s form."""
-        net = obj.get("network")
         return cls(str(obj["game_id"]), str(obj["player_id"]),
-                   str(net) if net is not None else None, float(obj["at"]), str(obj["why"]))
+                   tuple(str(n) for n in obj.get("networks") or ()), float(obj["at"]),
+                   str(obj["why"]))
 
 
-def young_links(game_id: str, player_id: str, network: str | None,
+def young_links(game_id: str, player_id: str, networks: Iterable[str],
                 young: Iterable[YoungGame]) -> list[YoungGame]:
-    """The young games of other players created from the game's player's network (none
-    when that network is not known).
+    """The young games of other players known from one of the game's networks (the
+    network its game was started from, or its player created from; the hashes are
+    salted per day, so only networks of the same day compare).
 
-    >>> y = [YoungGame("g_s", "p_s", "n1", 1.0, "new"), YoungGame("g_t", "p_t", "n2", 1.0,
-    ...      "provisional"), YoungGame("g_1", "p_1", "n1", 1.0, "new")]
-    >>> [g.game_id for g in young_links("g_1", "p_1", "n1", y)], young_links("g_1", "p_1", None, y)
-    (['g_s'], [])
+    >>> y = [YoungGame("g_s", "p_s", ("d n1",), 1.0, "new"),
+    ...      YoungGame("g_t", "p_t", ("d n2",), 1.0, "provisional"),
+    ...      YoungGame("g_1", "p_1", ("d n1",), 1.0, "new")]
+    >>> [g.game_id for g in young_links("g_1", "p_1", ["d n1"], y)]
+    ['g_s']
+    >>> young_links("g_1", "p_1", [], y)
+    []
     """
-    if network is None:
+    mine = set(networks)
+    if not mine:
         return []
-    return [g for g in young if g.network == network and g.player_id != player_id
+    return [g for g in young if mine.intersection(g.networks) and g.player_id != player_id
             and g.game_id != game_id]
 
 

@@ -39,7 +39,7 @@ METHOD = "foresight-cusum/1"
 #: 0.3 at its 90th centile).
 DRIFT = 1.0
 #: The line of the cumulative sum (see the module text for its calibration).
-LINE = 14.0
+LINE = 16.0
 #: Games of a record kept (the latest); the sum runs over these.
 KEPT = 400
 

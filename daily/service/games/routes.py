@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, request
 
 from daily.service.http.contract.bodies import (
     START_MODELS,
@@ -54,10 +54,13 @@ def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
     if isinstance(body, ChallengeStart):
         state, created = services.challenges.take(player, fields)
     else:
+        network = (services.creation.network_note(request.remote_addr or "unknown",
+                                                  services.clock().date().isoformat())
+                   if isinstance(body, RankedStart) else None)
         state, created = services.games.start(
             player, ruleset=fields["ruleset"], mode=fields.get("mode", "ranked"),
             date=fields.get("date"), options=fields.get("options"),
-            opponents=fields.get("opponents"),
+            opponents=fields.get("opponents"), network=network,
         )
     if created:
         services.metrics.games_started.labels(state["mode"], state["ruleset"]).inc()
