@@ -72,7 +72,7 @@ def persistent(values: Sequence[float], line: float = LINE, drift: float = DRIFT
     """Whether a record of ``Λ`` (the latest :data:`KEPT`) is evidence: its cumulative
     sum after the last game is at ``line`` or more.
 
-    >>> persistent([12.0, 4.0]), persistent([12.0, 4.0, 0.0, 0.0])
+    >>> persistent([14.0, 4.0]), persistent([14.0, 4.0, 0.0, 0.0])
     (True, False)
     """
     return cusum(values[-KEPT:], drift) >= line
