@@ -84,10 +84,17 @@ key                                    type     what, and how long it lives
                                                 SET: game ids counted); forever
 ``P lb:{<date>:<ruleset>}:scouts``     HASH     game id -> JSON sighting of a finished scout
                                                 (:mod:`daily.fairplay.scouting`); 8 days
+``P lb:{<date>:<ruleset>}:young``      HASH     game id -> JSON of a young player's game
+                                                (provisional, or created in the last two
+                                                days: :mod:`daily.fairplay.links`); 8 days
 ``P fairplay:residual:{<player>}``     HASH     "<date> <ruleset>" -> the player's residual
                                                 against optimal play that day (:mod:`daily.
                                                 fairplay.residual`); 90 days after the last
                                                 write
+``P fairplay:foresight:{<player>}``    HASH     "<date> <ruleset>" -> the foresight test's
+                                                statistic of the player's ranked game that
+                                                day (:mod:`daily.fairplay.sequential`); 400
+                                                days after the last write
 ``P review:index``                     HASH     game id -> "<date> <ruleset>" of its review
 ``P review:open``                      ZSET     held game ids by finish time (until decided)
 ``P review:postponed``                 HASH     game id -> JSON ``{"result", "at"}`` of a
@@ -375,6 +382,15 @@ def residuals(prefix: str, player_id: str) -> str:
     'dd:fairplay:residual:{p_1}'
     """
     return f"{prefix}fairplay:residual:{{{player_id}}}"
+
+
+def foresight_record(prefix: str, player_id: str) -> str:
+    """A player's foresight statistics, per day set.
+
+    >>> foresight_record("dd:", "p_1")
+    'dd:fairplay:foresight:{p_1}'
+    """
+    return f"{prefix}fairplay:foresight:{{{player_id}}}"
 
 
 def player_origin(prefix: str, player_id: str) -> str:

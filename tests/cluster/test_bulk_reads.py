@@ -8,7 +8,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from daily.service import keymap
-from daily.service.bulk import get_many, hget_many
+from daily.service.audit.bulk_reads import get_many, hget_many
 
 PREFIX = "tb:"
 

@@ -23,7 +23,8 @@ from daily.rules import get_ruleset
 from daily.service.config import Config, load_config
 from daily.service.days.keyring import init_keys
 from daily.service.players.standing import Policy, PublicStanding, unchecked_key
-from daily.service.results.leaderboard import Leaderboard, Result
+from daily.service.results.leaderboard import Leaderboard
+from daily.service.results.result import Result
 from daily.service.results.stream import ResultConsumer, ResultStream
 from daily.service.review import postponed
 from daily.service.review.gates import store_prepared

@@ -112,7 +112,7 @@ def test_a_grown_checkpoint_is_consistent_and_a_rewritten_one_is_a_fork(
     newer one and checks it; a browser that remembers another history at the smaller
     size is shown the fork, in English and in Italian."""
     from daily.service.config import load_config
-    from daily.service.results.leaderboard import Result
+    from daily.service.results.result import Result
     from daily.service.review.queue import ReviewQueue
 
     conn, prefix = live_server.redis, live_server.prefix

@@ -70,10 +70,10 @@ from daily.audit.verify import VerificationFailed, VerificationInputError
 from daily.errors import StateError
 from daily.service import keymap
 from daily.service.atomicfile import atomic_writer, write_atomic
+from daily.service.audit.bulk_reads import get_many, hget_many
 from daily.service.audit.checkpoints import DayCheckpoints, after_head
 from daily.service.audit.receipts import accepted_of
 from daily.service.audit.spill import LineSorter
-from daily.service.bulk import get_many, hget_many
 from daily.service.config import Config
 from daily.service.connections import as_text
 from daily.service.days.descriptors import published_results_key

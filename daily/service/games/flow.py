@@ -150,13 +150,16 @@ class GameService:
 
     def start(
         self, player: Player, *, ruleset: Any = None, mode: Any = "ranked", date: Any = None,
-        options: Any = None, opponents: Any = None, counters: Pending | None = None,
+        options: Any = None, opponents: Any = None, network: str | None = None,
+        counters: Pending | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """Start (or resume) a game; returns the state and whether it is new.
 
         ``opponents`` lists computer opponents' levels (:mod:`daily.service.games.opponents`).
-        A ranked start is one Redis call, which also spends the request's rate-limit
-        ``counters``.
+        ``network``: the salted note of the network a ranked game is started from
+        (:meth:`daily.service.players.creation.CreationGuard.network_note`), kept in its
+        record for the fair-play links. A ranked start is one Redis call, which also
+        spends the request's rate-limit ``counters``.
         """
         if mode not in MODES:
             raise Invalid(f"mode is 'ranked' or 'practice', not {mode!r}", field="mode")
@@ -167,6 +170,8 @@ class GameService:
                 raise Invalid("ranked games use the day's rules; no options", field="options")
             if date is None:
                 raise Invalid("a ranked game names its date", field="date")
+            if network is not None:
+                fields["net"] = network
             return self._start_ranked(player, name, parse_date(date), fields, counters)
         return self._start_practice(player, name, options, date, fields), True
 

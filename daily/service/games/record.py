@@ -77,6 +77,9 @@ class GameRecord:
     # the opponents' levels the heuristic player plays (no table when the game started)
     stand_ins: list[str] = field(default_factory=list)
     receipt: str | None = None  # a ranked game's receipt (daily.service.audit.receipts)
+    # a ranked game's start network, "<day> <salted hash>" (daily.service.players.creation:
+    # never the address), for the fair-play links (daily.fairplay.links)
+    net: str | None = None
 
     def dumps(self) -> str:
         """The stored JSON text (``{"v":N,`` first; the fields in their order, as

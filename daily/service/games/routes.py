@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, request
 
-from daily.service.extensions import current
+from daily.service.extensions import Basics, current
 from daily.service.games.flow import GameService
 from daily.service.http.contract.bodies import (
     START_MODELS,
@@ -29,6 +29,7 @@ from daily.service.http.contract.responses import Game
 from daily.service.http.metrics import Metrics
 from daily.service.http.ratelimit import counters_to_fold, spend_folded_now
 from daily.service.players.accounts import Player
+from daily.service.players.creation import CreationGuard
 from daily.service.social.challenges import Challenges
 
 bp = Blueprint("games", __name__)
@@ -56,10 +57,13 @@ def start(player: Player, body: Body) -> tuple[dict[str, Any], int]:
     if isinstance(body, ChallengeStart):
         state, created = current(Challenges).take(player, fields)
     else:
+        network = (current(CreationGuard).network_note(request.remote_addr or "unknown",
+                                                       current(Basics).clock().date().isoformat())
+                   if isinstance(body, RankedStart) else None)
         state, created = current(GameService).start(
             player, ruleset=fields["ruleset"], mode=fields.get("mode", "ranked"),
             date=fields.get("date"), options=fields.get("options"),
-            opponents=fields.get("opponents"), counters=counters_to_fold(),
+            opponents=fields.get("opponents"), network=network, counters=counters_to_fold(),
         )
     if created:
         current(Metrics).games_started.labels(state["mode"], state["ruleset"]).inc()

@@ -287,6 +287,11 @@ class CreationGuard:
         return (keymap.player_origin(self.prefix, player_id), f"{day} {net}",
                 keymap.network_count(self.prefix, day, net))
 
+    def network_note(self, ip: str, day: str) -> str:
+        """``"<day> <salted hash>"`` of the network of ``ip`` (the form of a player's
+        origin), to compare with the same day's notes; the address is not kept."""
+        return f"{day} {self._net_digest(network_of(ip), day)}"
+
     def _net_digest(self, network: str, day: str) -> str:
         """A network's hash, salted with the day's random salt."""
         return hmac.new(self._salt(day).encode(), network.encode(),

@@ -23,9 +23,18 @@ records of residuals. The logic is core code (:mod:`daily.fairplay.scouting`,
   known, each player's score minus the hard bot's on the same dice
   (``fairplay:residual:{player}``, :func:`record_residuals`); :func:`records_of` reads
   them back for the consumer.
+* The foresight record: the consumer writes the foresight test's statistic of every
+  checked ranked game (``fairplay:foresight:{player}``, :func:`record_foresight`), and
+  the sequential test over a player's games (:mod:`daily.fairplay.sequential`) reads
+  it back (:func:`foresight_evidence`): for every checked game, not only at the top.
+* Young games: every checked result of a young player (created in the last two days, or
+  provisional) is kept with its board (``lb:{D:R}:young``, :func:`keep_young`), with
+  its player's network, for the links of :mod:`daily.fairplay.links`.
 
-Only a game on its way into the top of its board is looked up (:func:`evidence_of`):
-a linked scout or a persistent residual makes it pending review.
+A game on its way into the top of its board is looked up (:func:`evidence_of`): a
+linked scout, a young game from its network, a young game or scout that revealed the
+dice it profited from, a persistent residual or a persistent foresight record makes it
+pending review.
 
 >>> ruleset_residuals({"2026-11-28 yahtzee": "12.0", "2026-11-28 yacht": "3"}, "yahtzee")
 [12.0]
@@ -41,6 +50,14 @@ from typing import Any
 import redis
 
 from daily.errors import DailyError
+from daily.fairplay import sequential
+from daily.fairplay.links import (
+    YoungGame,
+    covering_games,
+    profited_dice,
+    revealed_dice,
+    young_links,
+)
 from daily.fairplay.residual import KEPT, persistent
 from daily.fairplay.scouting import (
     LINK_WINDOW,
@@ -65,6 +82,8 @@ from daily.service.shards import SHARDS
 SIGHTINGS_KEPT = 8 * 86400
 #: Seconds a player's residuals are kept after the last one written.
 RESIDUALS_KEPT = 90 * 86400
+#: Seconds a player's foresight record is kept after the last game written.
+FORESIGHT_KEPT = 400 * 86400
 
 
 def _networks(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[str | None]:
@@ -322,36 +341,227 @@ def record_residuals(conn: redis.Redis, prefix: str, date: str, ruleset: str,
     return count
 
 
-def evidence_of(conn: redis.Redis, prefix: str,
-                results: list[Result]) -> list[dict[str, Any] | None]:
-    """For results on their way into the top of their boards: the evidence that makes
-    each pending review (``{"reason_code", "reason", ...}``), or None.
+def record_foresight(conn: redis.Redis, prefix: str,
+                     rows: Iterable[tuple[Result, float]]) -> None:
+    """Write each checked result's foresight statistic into its player's record (one
+    field per day set: idempotent)."""
+    rows = list(rows)
+    if not rows:
+        return
+    with conn.pipeline(transaction=False) as pipe:
+        for result, value in rows:
+            key = keymap.foresight_record(prefix, result.player_id)
+            pipe.hset(key, f"{result.date.isoformat()} {canonical_name(result.ruleset)}",
+                      repr(round(float(value), 4)))
+            pipe.expire(key, FORESIGHT_KEPT)
+        pipe.execute()
 
-    A scout linked to the game (:func:`daily.fairplay.scouting.linked_scouts`), else a
-    record of residuals that persistently beats optimal play
-    (:func:`daily.fairplay.residual.persistent`).
+
+def foresight_values(record: Mapping[Any, Any]) -> list[float]:
+    """A player's foresight statistics in the order played (fields ``"<date> <ruleset>"``;
+    the latest :data:`daily.fairplay.sequential.KEPT`).
+
+    >>> foresight_values({"2026-11-29 yahtzee": "0.5", "2026-11-28 yacht": "3"})
+    [3.0, 0.5]
+    """
+    ordered = sorted(record.items(), key=lambda kv: as_text(kv[0]))
+    return [float(as_text(v)) for _, v in ordered][-sequential.KEPT:]
+
+
+def foresight_records(conn: redis.Redis, prefix: str,
+                      player_ids: list[str]) -> list[list[float]]:
+    """Players' foresight records (one pipelined round trip)."""
+    with conn.pipeline(transaction=False) as pipe:
+        for player_id in player_ids:
+            pipe.hgetall(keymap.foresight_record(prefix, player_id))
+        found = pipe.execute() if player_ids else []
+    return [foresight_values(r) for r in found]
+
+
+def foresight_evidence(values: list[float]) -> dict[str, Any] | None:
+    """The evidence of a foresight record whose sequential test holds, or None.
+
+    >>> foresight_evidence([0.0, 1.5]) is None
+    True
+    >>> foresight_evidence([4.0] * 6)["reason_code"]
+    'foresight_record'
+    """
+    if not sequential.persistent(values):
+        return None
+    return {
+        "reason_code": "foresight_record",
+        "reason": "the player's games, day after day, keep taking decisions that only the"
+                  " dice to come explain (the record's sequential test)",
+        "foresight_record": {
+            "method": sequential.METHOD, "cusum": sequential.cusum(values),
+            "line": sequential.LINE, "drift": sequential.DRIFT, "games": len(values),
+            "recent": [round(v, 3) for v in values[-10:]],
+        },
+    }
+
+
+def _origins(conn: redis.Redis, prefix: str, player_ids: list[str]) -> list[str | None]:
+    """The origin ("<day> <network hash>") of each player created in the last two days."""
+    with conn.pipeline(transaction=False) as pipe:
+        for player_id in player_ids:
+            pipe.get(keymap.player_origin(prefix, player_id))
+        origins = pipe.execute() if player_ids else []
+    return [as_text(o) if o is not None else None for o in origins]
+
+
+def _start_networks(conn: redis.Redis, prefix: str, game_ids: list[str]) -> list[str | None]:
+    """The network each ranked game was started from ("<day> <network hash>", the
+    ``net`` of its stored record, :mod:`daily.service.games.record`), None when unknown."""
+    with conn.pipeline(transaction=False) as pipe:
+        for game_id in game_ids:
+            pipe.get(keymap.game(prefix, game_id))
+        raws = pipe.execute() if game_ids else []
+    out: list[str | None] = []
+    for raw in raws:
+        net = json.loads(raw).get("net") if raw is not None else None
+        out.append(str(net) if net else None)
+    return out
+
+
+def networks_of(conn: redis.Redis, prefix: str,
+                results: list[Result]) -> list[tuple[tuple[str, ...], bool]]:
+    """For each result: the networks it is known from (its start's, its player's
+    creation's while remembered) and whether its player was created in the last two
+    days (two pipelined round trips)."""
+    origins = _origins(conn, prefix, [r.player_id for r in results])
+    starts = _start_networks(conn, prefix, [r.game_id for r in results])
+    return [(tuple(n for n in (start, origin) if n is not None), origin is not None)
+            for start, origin in zip(starts, origins, strict=True)]
+
+
+def keep_young(conn: redis.Redis, prefix: str, results: list[Result],
+               provisional: Mapping[str, bool]) -> list[YoungGame]:
+    """Keep the young players' results with their boards (idempotent): a player created
+    in the last two days (``new``) or ``provisional`` (by game id), with the networks
+    the game is known from. Returns what was kept."""
+    kept: list[tuple[Result, YoungGame]] = []
+    for result, (networks, new) in zip(results, networks_of(conn, prefix, results),
+                                       strict=True):
+        if not new and not provisional.get(result.game_id):
+            continue
+        kept.append((result, YoungGame(result.game_id, result.player_id, networks,
+                                       result.finished_at, "new" if new else "provisional")))
+    if kept:
+        with conn.pipeline(transaction=False) as pipe:
+            for result, young in kept:
+                key = keymap.board(prefix, result.date, canonical_name(result.ruleset), "young")
+                pipe.hset(key, young.game_id, json.dumps(young.to_json()))
+                pipe.expire(key, SIGHTINGS_KEPT)
+            pipe.execute()
+    return [young for _, young in kept]
+
+
+def kept_young(conn: redis.Redis, prefix: str, date: str, ruleset: str) -> list[YoungGame]:
+    """The young games kept for a day set."""
+    raw = conn.hvals(keymap.board(prefix, date, canonical_name(ruleset), "young"))
+    return [YoungGame.from_json(json.loads(v)) for v in raw]
+
+
+def _covering(conn: redis.Redis, prefix: str, result: Result, verdict: Mapping[str, Any],
+              young: list[YoungGame], scouts: list[Sighting]) -> list[dict[str, Any]]:
+    """The young games and scouts of the result's day set that revealed every die it
+    profited from (:func:`daily.fairplay.links.covering_games`)."""
+    try:
+        log = MoveLog.from_text(result.log)
+    except DailyError:
+        return []
+    tells = [(int(t["turn"]), int(t["roll"])) for t in verdict.get("tells") or ()]
+    profited = profited_dice(log, tells)
+    owners = {g.game_id: g.player_id for g in young}
+    owners.update({s.game_id: s.player_id for s in scouts})
+    owners.pop(result.game_id, None)
+    if not profited or not owners:
+        return []
+    ids = sorted(owners)
+    texts = conn.hmget(keymap.board(prefix, result.date, canonical_name(result.ruleset),
+                                    "logs"), ids)
+    candidates = []
+    for game_id, raw in zip(ids, texts, strict=True):
+        other = _parsed(as_text(raw)) if raw is not None else None
+        if other is not None:
+            candidates.append((game_id, owners[game_id], revealed_dice(other)))
+    return [{"game_id": g, "player_id": p, "share": share}
+            for g, p, share in covering_games(profited, result.player_id, candidates)]
+
+
+def _parsed(text: str) -> MoveLog | None:
+    try:
+        return MoveLog.from_text(text)
+    except DailyError:
+        return None
+
+
+def evidence_of(conn: redis.Redis, prefix: str, results: list[Result],
+                verdicts: list[Mapping[str, Any] | None] | None = None,
+                provisional: list[bool] | None = None,
+                ) -> list[dict[str, Any] | None]:
+    """For results on their way into the top of their boards: the evidence that makes
+    each pending review (``{"reason_code", "reason", ...}``), or None. ``verdicts``: each
+    result's verdict as JSON (its tells name the dice it profited from), when known;
+    ``provisional``: whether each result's player is provisional, when known. The links
+    to young games are made for a game whose player is not young itself (a young
+    player's game stands on the public top only while nothing else does, marked).
+
+    In this order: a scout linked to the game
+    (:func:`daily.fairplay.scouting.linked_scouts`); a young game of the day set from the
+    same network (:func:`daily.fairplay.links.young_links`); a young game or scout that
+    revealed every die the game profited from (:func:`daily.fairplay.links.
+    covering_games`); a record of residuals that persistently beats optimal play
+    (:func:`daily.fairplay.residual.persistent`); a foresight record whose sequential
+    test holds (:func:`foresight_evidence`).
     """
     if not results:
         return []
     networks = _networks(conn, prefix, [r.player_id for r in results])
     records = records_of(conn, prefix, [r.player_id for r in results])
-    boards: dict[tuple[str, str], list[Sighting]] = {}
+    foresight = foresight_records(conn, prefix, [r.player_id for r in results])
+    given = verdicts if verdicts is not None else [None] * len(results)
+    known = networks_of(conn, prefix, results)
+    provisional = provisional if provisional is not None else [False] * len(results)
+    boards: dict[tuple[str, str], tuple[list[Sighting], list[YoungGame]]] = {}
     out: list[dict[str, Any] | None] = []
-    for result, network, record in zip(results, networks, records, strict=True):
+    for result, network, record, values, verdict, (nets, new), young_player in zip(
+            results, networks, records, foresight, given, known, provisional, strict=True):
         date, name = result.date.isoformat(), canonical_name(result.ruleset)
         if (date, name) not in boards:
-            boards[(date, name)] = kept_sightings(conn, prefix, date, name)
-        scouts = boards[(date, name)] + window_sightings(conn, prefix, date, name,
-                                                         result.finished_at)
+            boards[(date, name)] = (kept_sightings(conn, prefix, date, name),
+                                    kept_young(conn, prefix, date, name))
+        kept, young = boards[(date, name)]
+        scouts = kept + window_sightings(conn, prefix, date, name, result.finished_at)
         links = linked_scouts(result.game_id, result.player_id, network, result.finished_at,
                               scouts)
         residuals = ruleset_residuals(record, name)
+        established = not (new or young_player)
+        neighbours = (young_links(result.game_id, result.player_id, nets, young)
+                      if established else [])
+        covers = (_covering(conn, prefix, result, verdict, young, kept)
+                  if established and verdict is not None and not links and not neighbours
+                  else [])
         if links:
             out.append({
                 "reason_code": "scout_link",
                 "reason": "the game follows a game that showed the day's dice without"
                           " playing them, from the same network or shortly before",
                 "scouts": [{**s.to_json(), "link": how} for s, how in links],
+            })
+        elif neighbours:
+            out.append({
+                "reason_code": "young_link",
+                "reason": "new or provisional players from the network the game was played"
+                          " from played the same day's dice",
+                "young": [g.to_json() for g in neighbours],
+            })
+        elif covers:
+            out.append({
+                "reason_code": "reveal_cover",
+                "reason": "another player's game showed every die this game gained from"
+                          " before it was rolled",
+                "covering": covers,
             })
         elif persistent(residuals, name):
             out.append({
@@ -361,5 +571,5 @@ def evidence_of(conn: redis.Redis, prefix: str,
                 "residuals": residuals,
             })
         else:
-            out.append(None)
+            out.append(foresight_evidence(values))
     return out

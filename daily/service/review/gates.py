@@ -71,7 +71,8 @@ from daily.service import keymap
 from daily.service.config import Config
 from daily.service.connections import as_text
 from daily.service.days.keyring import Keyring
-from daily.service.results.leaderboard import band_of, sort_key
+from daily.service.players.standing import Policy, PublicStanding
+from daily.service.results.leaderboard import Leaderboard
 from daily.service.results.result import Result
 from daily.service.results.stream import DEFERRED
 from daily.service.review.background import Background
@@ -80,7 +81,11 @@ from daily.service.review.evidence import (
     copied_games,
     copy_evidence,
     evidence_of,
+    foresight_evidence,
+    foresight_records,
     keep_sightings,
+    keep_young,
+    record_foresight,
     sightings_of,
 )
 from daily.service.review.queue import CLEARED, HELD, PENDING, ReviewQueue
@@ -518,8 +523,10 @@ def review_gates(
             pipe.hget(queue.index_key, results[i].game_id)
         indexed = pipe.execute()
     checked: list[tuple[int, Verdict]] = []
-    tops = dict(zip(todo, reaches_top(conn, config.key_prefix, [results[i] for i in todo]),
-                    strict=True))
+    standing = PublicStanding(conn, config.key_prefix, Policy.from_config(config))
+    now = config.clock()
+    tops = dict(zip(todo, reaches_top(conn, config.key_prefix, [results[i] for i in todo],
+                                      standing, now), strict=True))
     fresh = [i for i, where in zip(todo, indexed, strict=True) if where is None]
     sightings = sightings_of(conn, config.key_prefix, [results[i] for i in fresh])
     keep_sightings(conn, config.key_prefix, sightings)
@@ -558,11 +565,25 @@ def review_gates(
     copies = dict(zip([i for i, _ in checked],
                       copied_games(conn, config.key_prefix, [results[i] for i, _ in checked]),
                       strict=True))
+    # The young players' games are kept for the links, and every game's foresight goes
+    # into its player's record, before the evidence: a game counts in its own record.
+    young = _provisional(standing, [results[i] for i, _ in checked], now)
+    keep_young(conn, config.key_prefix, [results[i] for i, _ in checked], young)
+    recorded = [(i, verdict) for i, verdict in checked if verdict.method.startswith("foresight")]
+    record_foresight(conn, config.key_prefix,
+                     [(results[i], verdict.statistic) for i, verdict in recorded])
     raised = [(i, verdict) for i, verdict in checked if tops[i] and not verdict.flagged]
     evidence = dict(zip([i for i, _ in raised],
                         top_evidence(conn, config, [results[i] for i, _ in raised],
-                                     [copies[i] for i, _ in raised]),
+                                     [copies[i] for i, _ in raised],
+                                     [verdict.to_json() for _, verdict in raised]),
                         strict=True))
+    below = [i for i, verdict in recorded if not tops[i] and not verdict.flagged]
+    records = foresight_records(conn, config.key_prefix, [results[i].player_id for i in below])
+    for i, values in zip(below, records, strict=True):  # the record holds below the top too
+        found = foresight_evidence(values)
+        if found is not None:
+            evidence[i] = found
     queue.note_signals_many([
         (results[i].date.isoformat(), results[i].ruleset, results[i].game_id, {
             "scout_like": verdict.scouting >= SCOUT_SHARE,
@@ -606,16 +627,36 @@ def optimal_total(config: Config, rules: Ruleset, date: dt.date) -> int | None:
     return total
 
 
+def _provisional(standing: PublicStanding, results: list[Result],
+                 now: dt.datetime) -> dict[str, bool]:
+    """Whether each result's player is provisional (by game id; one round trip a board)."""
+    boards: dict[tuple[str, str], list[Result]] = {}
+    for r in results:
+        boards.setdefault((r.date.isoformat(), canonical_name(r.ruleset)), []).append(r)
+    out: dict[str, bool] = {}
+    for (date, name), rows in boards.items():
+        found = standing.of_games(date, name, [(r.game_id, r.player_id) for r in rows], now)
+        out.update({g: s.provisional for g, s in found.items()})
+    return out
+
+
 def top_evidence(conn: redis.Redis, config: Config, results: list[Result],
-                 copies: list[list[dict[str, Any]]]) -> list[dict[str, Any] | None]:
+                 copies: list[list[dict[str, Any]]],
+                 verdicts: list[dict[str, Any] | None] | None = None,
+                 ) -> list[dict[str, Any] | None]:
     """The evidence that makes each result at the top of its board pending review
     (``{"reason_code", "reason", ...}``), or None: a copy (``copies``, from
     :func:`daily.service.review.evidence.copied_games`) of an earlier game of another
     player, for a game that scores at least optimal play on the day's dice (below it a
     copy gains nothing, and honest players who follow one plain policy play alike), else
-    the evidence across games and days (:func:`daily.service.review.evidence.evidence_of`).
-    Shared by the results consumer and the close-time re-check."""
-    out = evidence_of(conn, config.key_prefix, results)
+    the evidence across games and days (:func:`daily.service.review.evidence.evidence_of`;
+    ``verdicts``: each result's verdict as JSON, whose tells name the dice it profited
+    from). Shared by the results consumer and the close-time re-check."""
+    standing = PublicStanding(conn, config.key_prefix, Policy.from_config(config))
+    provisional = _provisional(standing, results, config.clock())
+    out = evidence_of(conn, config.key_prefix, results,
+                      list(verdicts) if verdicts is not None else None,
+                      [provisional.get(r.game_id, False) for r in results])
     for k, (result, found) in enumerate(zip(results, copies, strict=True)):
         if not found:
             continue
@@ -635,25 +676,42 @@ def top_size(players: int) -> int:
     return max(1, min(100, players // 100))
 
 
-def reaches_top(conn: redis.Redis, prefix: str, results: list[Result]) -> list[bool]:
-    """Whether each result would enter the top of its board as it stands, or tie with its
-    last place (one pipelined round trip): those pass the stricter test
-    (:func:`strict_check`) and the evidence (:func:`top_evidence`) first."""
-    with conn.pipeline(transaction=False) as pipe:
-        for r in results:
-            rank = keymap.board(prefix, r.date, canonical_name(r.ruleset), "rank")
-            pipe.zcard(rank)
-            pipe.zrange(rank, 0, 99, withscores=True)
-        found = pipe.execute() if results else []
+def reaches_top(conn: redis.Redis, prefix: str, results: list[Result],
+                standing: PublicStanding, now: dt.datetime) -> list[bool]:
+    """Whether each result would enter the public top of its board as it stands, or tie
+    with its last place: those pass the stricter test (:func:`strict_check`) and the
+    evidence (:func:`top_evidence`) first.
+
+    The public top is the one the board answers and the close-time re-check reads
+    (:meth:`daily.service.players.standing.PublicStanding.public_top`: provisional games
+    and those without a passkey left out, unless nothing stands); it holds
+    :func:`top_size` of the board's games. A result whose player does not stand enters
+    it only while nothing stands (a new deployment's top shows every game, marked), and
+    a result whose player stands always enters a top where nothing else does; a game
+    that comes to stand by the close is re-checked then. One read of each board's
+    public top per batch, and one of the results' standing."""
+    boards: dict[tuple[dt.date, str], list[Result]] = {}
+    for r in results:
+        boards.setdefault((r.date, canonical_name(r.ruleset)), []).append(r)
+    lines: dict[tuple[dt.date, str], tuple[int | None, bool]] = {}
+    stands: dict[str, bool] = {}
+    for (date, name), rows in boards.items():
+        board = Leaderboard(conn, date, name, prefix=prefix)
+        size = top_size(int(conn.zcard(board.key("rank"))) + 1)
+        top = standing.public_top(board, size, now)
+        entries = top.entries
+        lines[(date, name)] = (entries[size - 1].score if len(entries) >= size else None,
+                               top.open or not entries)
+        found = standing.of_games(date, name, [(r.game_id, r.player_id) for r in rows], now)
+        stands.update({g: s.eligible for g, s in found.items()})
     out = []
-    for k, r in enumerate(results):
-        players, rows = int(found[2 * k]), found[2 * k + 1]
-        size = top_size(players + 1)
-        if len(rows) < size:
-            out.append(True)
-            continue
-        out.append(band_of(sort_key(r.total, r.finished_at, r.date))
-                   <= band_of(float(rows[size - 1][1])))
+    for r in results:
+        last, open_top = lines[(r.date, canonical_name(r.ruleset))]
+        own = stands.get(r.game_id, True)
+        if open_top:  # nothing stands: a game that does is the top, one that does not shows
+            out.append(own or last is None or r.total >= last)
+        else:
+            out.append(own and (last is None or r.total >= last))
     return out
 
 

@@ -82,9 +82,12 @@ SIGNALS = ("scout_like", "reveal_unused", "busy_network", "scout_linked", "plays
 #: stricter test at the top), ``ceiling`` (scored the day's ceiling), ``unchecked`` (the
 #: check could not run), ``scout_link`` (linked to a scout of the day), ``residual`` (the
 #: player's record beats optimal play across days), ``copy`` (the same decisions as an
-#: earlier game of another player on the day's dice).
+#: earlier game of another player on the day's dice), ``young_link`` (young players from
+#: the game's network played the day), ``reveal_cover`` (another player's game showed
+#: the dice it gained from), ``foresight_record`` (the player's foresight record across
+#: days: :mod:`daily.fairplay.sequential`).
 REASON_CODES = ("foresight", "strict", "ceiling", "unchecked", "scout_link", "residual",
-                "copy")
+                "copy", "young_link", "reveal_cover", "foresight_record")
 
 
 class ReviewError(DailyError):
@@ -474,6 +477,18 @@ def describe(entry: ReviewEntry, par: Mapping[str, Any] | None = None) -> str:
     if v.get("residuals"):
         lines.append("  residuals against optimal play, day by day: "
                      + ", ".join(f"{x:+g}" for x in v["residuals"]))
+    for young in v.get("young") or []:
+        lines.append(f"  young player {young.get('player_id')} ({young.get('why')}) from the"
+                     f" same network: game {young.get('game_id')}")
+    for cover in v.get("covering") or []:
+        lines.append(f"  game {cover.get('game_id')} by {cover.get('player_id')} showed"
+                     f" {100 * float(cover.get('share') or 0):.0f}% of the dice this game"
+                     " gained from")
+    record = v.get("foresight_record")
+    if record:
+        lines.append(f"  foresight record: cumulative sum {record.get('cusum')} over"
+                     f" {record.get('games')} games (line {record.get('line')}); latest: "
+                     + ", ".join(f"{x:g}" for x in record.get("recent") or []))
     by = "an operator" if v.get("decided_by") == "operator" else "the check"
     lines.append(f"decision: {entry.state} ({entry.reason_code}, by {by})")
     if v.get("operator_note"):

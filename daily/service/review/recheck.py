@@ -107,7 +107,8 @@ def _verdict_of(conn: redis.Redis, config: Config, result: Result) -> dict[str, 
     if verdict.flagged:
         return verdict.to_json()
     found = top_evidence(conn, config, [result],
-                         copied_games(conn, config.key_prefix, [result]))[0]
+                         copied_games(conn, config.key_prefix, [result]),
+                         [verdict.to_json()])[0]
     return {**verdict.to_json(), **found} if found is not None else None
 
 

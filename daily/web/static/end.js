@@ -40,7 +40,8 @@ export function reviewBlock(review) {
       h("strong", { text: t("review_pending") }),
       h("p", { text: t("review_pending_text", { total: fmtNumber(review.total ?? 0) }) }));
   }
-  const reason = ["ceiling", "unchecked", "scout_link", "residual", "copy"].includes(review.reason_code)
+  const reason = ["ceiling", "unchecked", "scout_link", "residual", "copy", "young_link",
+    "reveal_cover", "foresight_record"].includes(review.reason_code)
     ? review.reason_code : "foresight";  // strict: the same words as the likelihood test
   const key = (review.state === "disqualified" ? "review_disqualified_" : "review_held_") + reason;
   return h("div", { class: "review", role: "status", "data-testid": "review" },

@@ -257,13 +257,18 @@ class Review(Doc):
         "there once an operator clears it; under_review: held by the check; disqualified")
     reason: str = Field(description="why, in plain words")
     reason_code: Literal["foresight", "strict", "ceiling", "unchecked", "scout_link",
-                         "residual", "copy"] = Field(
+                         "residual", "copy", "young_link", "reveal_cover",
+                         "foresight_record"] = Field(
         description="foresight: the likelihood test; strict: the stricter test at the top "
         "of the board; ceiling: the game scored the day's ceiling (the check without a "
         "strategy table); unchecked: the check could not run; scout_link: the game follows "
         "a game that showed the day's dice without playing them; residual: the player's "
         "scores keep beating optimal play on the same dice across days; copy: the game took "
-        "the same decisions on the day's dice as an earlier game of another player")
+        "the same decisions on the day's dice as an earlier game of another player; "
+        "young_link: new or provisional players from the same network played the day; "
+        "reveal_cover: another player's game showed every die this game gained from; "
+        "foresight_record: the player's games keep taking decisions only the dice to come "
+        "explain, across days")
     decisions: int | None = Field(description="decisions of the game that were tested")
     optimal_in_hindsight: int | None = Field(
         description="of those, how many were the best with the dice to come known")
