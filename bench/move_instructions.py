@@ -4,7 +4,7 @@ comparing two versions of the code on a shared machine where CPU times drift by 
 of percent from one minute to the next.
 
 Usage: ``REDIS_URL=redis://127.0.0.1:6394/0 python bench/move_instructions.py
-[--moves 1000] [--starts] [--runs 1] [--baseline-commit COMMIT]`` (needs ``valgrind``:
+[--moves 1000] [--starts] [--runs 1] [--baseline-commit COMMIT] [--no-hello]`` (needs ``valgrind``:
 ``apt-get install valgrind``; never a production Redis: it writes games).
 
 It runs ``bench/move_profile.py`` (this checkout's) under ``valgrind --tool=callgrind``
@@ -15,6 +15,10 @@ counted, user space only: Redis's work and the kernel's (the round trip's system
 calls) are not in it. ``PYTHONHASHSEED=0`` keeps dict and set layouts the same from
 run to run; what still differs (random ids and tokens) moves the figure by well under
 1%. ``--runs`` repeats the pair and prints each.
+
+A bare Flask hello-world request (``bench/hello_app.py``, ``move_profile.py --hello``:
+the same driver, the same difference of two runs) is measured in the same run, and the
+result holds its figure and the move's ratio to it (not with ``--no-hello``).
 
 ``--baseline-commit COMMIT`` measures that commit too, in the same run: a ``git
 worktree add`` of it in a temporary directory, the same measurement by this checkout's
@@ -43,14 +47,17 @@ ROOT = Path(__file__).resolve().parent.parent
 BASE = 100
 
 
-def instructions(moves: int, starts: bool, code: Path | None = None) -> int:
+def instructions(moves: int, starts: bool, code: Path | None = None,
+                 hello: bool = False) -> int:
     """The instructions callgrind counted in one run of move_profile.py (``code``: the
-    checkout whose ``daily`` package it drives, this one by default)."""
+    checkout whose ``daily`` package it drives, this one by default; ``hello``: the bare
+    Flask hello-world's requests instead of moves)."""
     with tempfile.TemporaryDirectory(prefix="dd-cg-") as tmp:
         out = Path(tmp) / "callgrind.out"
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                    sys.executable, str(ROOT / "bench" / "move_profile.py"),
-                   "--moves", str(moves), *(["--starts"] if starts else [])]
+                   "--moves", str(moves), *(["--starts"] if starts else []),
+                   *(["--hello"] if hello else [])]
         # the profiled runs write their own results into the temporary directory
         # every DAILY_ setting at its default (the baseline's too: DAILY_MOVE_LANE on)
         env = {k: v for k, v in os.environ.items() if not k.startswith("DAILY_")}
@@ -64,11 +71,11 @@ def instructions(moves: int, starts: bool, code: Path | None = None) -> int:
         return int(found.group(1))
 
 
-def per_call(moves: int, starts: bool, code: Path | None = None) -> int:
+def per_call(moves: int, starts: bool, code: Path | None = None, hello: bool = False) -> int:
     """Instructions per call: the difference of a run with ``BASE`` calls and one with
     ``BASE + moves``, divided by ``moves``."""
-    low = instructions(BASE, starts, code)
-    high = instructions(BASE + moves, starts, code)
+    low = instructions(BASE, starts, code, hello)
+    high = instructions(BASE + moves, starts, code, hello)
     return round((high - low) / moves)
 
 
@@ -92,6 +99,8 @@ def main() -> int:
     parser.add_argument("--starts", action="store_true")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--baseline-commit", help="measure this commit too, in the same run")
+    parser.add_argument("--no-hello", action="store_true",
+                        help="without the bare Flask hello-world request")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         parser.error("valgrind is not installed (apt-get install valgrind)")
@@ -108,6 +117,13 @@ def main() -> int:
     unit = "instructions/" + ("new player and start" if args.starts else "move")
     figures = {"per_call": figure(round(sum(counts) / len(counts)), unit, runs=counts,
                                   min=min(counts), max=max(counts))}
+    if not args.no_hello:
+        hello = per_call(args.moves, False, hello=True)
+        times = round(figures["per_call"]["value"] / hello, 2)
+        print(f"hello-world: {hello:,} instructions per request; {what} / hello-world = "
+              f"{times}", flush=True)
+        figures["hello_per_request"] = figure(hello, "instructions/request")
+        figures["hello_ratio"] = figure(times, "per call / hello-world request")
     if args.baseline_commit:
         with worktree(args.baseline_commit) as code:
             base = [per_call(args.moves, args.starts, code) for _ in range(args.runs)]
