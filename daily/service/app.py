@@ -6,9 +6,9 @@ and ``daily worker results`` puts it on its board), players and games on Redis, 
 rate limits (per verified player or IP, and per IP, counted in one Redis call by
 :mod:`daily.service.http.ratelimit`), the security headers of :mod:`daily.service.http.headers`,
 the body size limit, JSON errors, gzip/brotli for text answers
-(:mod:`daily.service.http.compression`), Prometheus metrics at ``/metrics``, every blueprint
-``bp`` found in the package :mod:`daily.service.api` (mounted under ``/api/v1``) and
-the web client ``daily.web.routes:bp``.
+(:mod:`daily.service.http.compression`), Prometheus metrics at ``/metrics``, each domain's
+blueprint (:func:`register_blueprints`, mounted under ``/api/v1``) and the web client
+``daily.web.routes:bp``.
 
 Behind a reverse proxy set ``DAILY_TRUSTED_PROXIES`` to the number of proxies in front
 (1 for the nginx of ``deploy/``): the client address for the per-IP limit is then read
