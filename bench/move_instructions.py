@@ -18,7 +18,10 @@ run to run; what still differs (random ids and tokens) moves the figure by well 
 
 A bare Flask hello-world request (``bench/hello_app.py``, ``move_profile.py --hello``:
 the same driver, the same difference of two runs) is measured in the same run, and the
-result holds its figure and the move's ratio to it (not with ``--no-hello``).
+result holds its figure and the move's ratio to it (not with ``--no-hello``). Its
+``details`` split the move into parts (:func:`parts`) by the latest
+``bench/results/move_regions.json`` (``bench/move_regions.py``, whose command and commit
+the table names), when that file has the regions it needs.
 
 ``--baseline-commit COMMIT`` measures that commit too, in the same run: a ``git
 worktree add`` of it in a temporary directory, the same measurement by this checkout's
@@ -30,6 +33,7 @@ both figures and their ratio (this checkout's over the baseline's).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -39,6 +43,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import benchjson
 from benchjson import figure
@@ -77,6 +82,53 @@ def per_call(moves: int, starts: bool, code: Path | None = None, hello: bool = F
     low = instructions(BASE, starts, code, hello)
     high = instructions(BASE + moves, starts, code, hello)
     return round((high - low) / moves)
+
+
+#: The parts of a move, each from regions of ``bench/move_regions.py``: (part, regions
+#: added, regions taken away).
+PARTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("request object, URL binding", ("flask.app:Flask.request_context",), ()),
+    ("context push: routing, app context, session", ("flask.ctx:RequestContext.push",), ()),
+    ("before-request hook: token check, rate-limit counters",
+     ("flask.app:Flask.preprocess_request",), ()),
+    ("view: body read and validated", ("daily.service.http.parsing:read_body",), ()),
+    ("view: the move's own work (game service, rules, record)",
+     ("daily.service.games.flow:GameService._move",),
+     ("daily.service.games.store:GameStore._call", "daily.service.games.flow:GameService._view")),
+    ("view: the move script's call (redis-py: pool, retry, encoding, socket, reply)",
+     ("daily.service.games.store:GameStore._call",), ()),
+    ("view: the state document", ("daily.service.games.flow:GameService._view",), ()),
+    ("view: the rest (operation contract, path arguments)", ("flask.app:Flask.dispatch_request",),
+     ("daily.service.http.parsing:read_body", "daily.service.games.flow:GameService._move")),
+    ("response: JSON text, after-request hooks (spend, compression, metrics)",
+     ("flask.app:Flask.finalize_request",), ()),
+    ("sending: status line, headers, security headers",
+     ("werkzeug.wrappers.response:Response.__call__",), ()),
+    ("context pop", ("flask.ctx:RequestContext.pop",), ()),
+)
+
+
+def parts(per_move: int, regions_file: Path) -> dict[str, Any] | None:
+    """Where a move's ``per_move`` instructions go, by the regions of ``regions_file``
+    (``None`` without it or without a region :data:`PARTS` needs)."""
+    if not regions_file.exists():
+        return None
+    measured = json.loads(regions_file.read_text())
+    counts = {name: f["value"] for name, f in measured["figures"].items()}
+    needed = {r for _, plus, minus in PARTS for r in (*plus, *minus)}
+    if not needed <= counts.keys():
+        return None
+    table = [{"part": name, "instructions": sum(counts[r] for r in plus)
+              - sum(counts[r] for r in minus)} for name, plus, minus in PARTS]
+    table.append({"part": "outside the app: the driver (the WSGI call, the answer's JSON) "
+                          "and the process's other work", "instructions":
+                  per_move - counts["flask.app:Flask.wsgi_app"]})
+    return {"parts": table, "parts_from": {"command": measured["command"],
+                                           "commit": measured["commit"]},
+            "parts_note": "instructions per move (roll or score); every region, the app's "
+                          "whole call included, counts a new player and a ranked start per "
+                          "game of 39 moves, as the total does; the regions are measured "
+                          "one at a time, so their sum is not the app's call exactly"}
 
 
 @contextmanager
@@ -134,7 +186,10 @@ def main() -> int:
         figures["baseline_per_call"] = figure(mean, unit, commit=args.baseline_commit,
                                               runs=base, min=min(base), max=max(base))
         figures["ratio"] = figure(ratio, "this checkout / baseline")
-    benchjson.record("move_instructions" + ("-starts" if args.starts else ""), figures)
+    details = None if args.starts else parts(
+        figures["per_call"]["value"], ROOT / "bench" / "results" / "move_regions.json")
+    benchjson.record("move_instructions" + ("-starts" if args.starts else ""), figures,
+                     details=details)
     return 0
 
 
