@@ -114,8 +114,8 @@ class Row:
 
 ROWS = (
     Row("instructions per move in the app (callgrind)", "move_instructions", "per_call",
-        beside(0, "baseline_per_call", "the move lane of 8c69040:"),
-        "REDIS_URL=... python bench/move_instructions.py --moves 500 --baseline-commit 8c69040"),
+        beside(0, "hello_per_request", "a bare Flask hello-world request:"),
+        "REDIS_URL=... python bench/move_instructions.py --moves 500"),
     Row("roll and score against a bare Flask hello-world, Python clients", "api_throughput",
         "ratio", spread(), "python bench/api_throughput.py --seconds 5 --rounds 5"),
     Row("the same under wrk", "api_wrk", "ratio", spread(),

@@ -4,6 +4,13 @@ Every test that waits for something another process does (a server that starts, 
 consumer that records a result, a log line) calls :func:`wait_until`; the wait ends as
 soon as the condition holds, and fails with a message saying what did not happen.
 
+One deadline for everything a test waits on another process for: :data:`PROCESS_TIMEOUT`,
+the slowest honest cold start of a process of the project (the strategy engine's numba
+compile, on a CI machine running the suite on two cores at twice their load) with room
+to spare. A wait ends when its condition holds, so a generous deadline costs nothing
+when the code works; only a hang takes that long to fail. ``DAILY_TEST_TIMEOUT``
+(seconds) changes it for a run.
+
 >>> from itertools import count
 >>> calls = count(1)
 >>> wait_until(lambda: next(calls) >= 3, timeout=5, interval=0.001, message="three calls")
@@ -16,16 +23,21 @@ AssertionError: never (after 0.01 s)
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
 
+#: Seconds a test waits at most for another process: a subprocess to finish (a
+#: ``--burst`` worker, a CLI command), a server to start, a consumer to record a result.
+PROCESS_TIMEOUT = float(os.environ.get("DAILY_TEST_TIMEOUT") or 300)
+
 
 def wait_until(
     predicate: Callable[[], T],
-    timeout: float = 30.0,
+    timeout: float = PROCESS_TIMEOUT,
     interval: float = 0.05,
     message: str | Callable[[], str] = "the condition did not hold",
     *,

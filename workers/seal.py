@@ -1,9 +1,9 @@
 """The job that seals a closed day's results log, or appends its later decisions.
 
-:func:`seal_day` is what the rollover runs at the close (step 6 of
-:mod:`workers.rollover`) and what ``daily review decide`` runs after a decision on a
-closed day: :meth:`daily.service.audit.day_log.DayLog.seal`. Idempotent: a second run
-changes nothing.
+:func:`seal_day` runs :meth:`daily.service.audit.day_log.DayLog.seal`, which the rollover
+runs at the close (step 7 of :mod:`workers.rollover`) and a review decision on a closed
+day (``daily review clear``, ``hold`` or ``disqualify``) runs again. Idempotent: a second
+run changes nothing.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ ranks a ruleset no check covers (:func:`daily.service.config.load_config`), nami
   Yahtzee, Yatzy, Yacht, Generala and Maxi Yatzy;
 * ``turn-foresight``: Triple Yahtzee, whose 39 boxes have no exact table: the same test
   with the values of its lookahead player and hindsight within the turn
-  (:mod:`daily.fairplay.triple`).
+  (:mod:`daily.fairplay.columns`).
 
 >>> check_of("generala"), check_of("triple-yahtzee"), check_of("poker")
 ('foresight', 'turn-foresight', None)

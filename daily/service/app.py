@@ -4,8 +4,8 @@
 domain builds on (the configuration, Redis and the clock:
 :class:`daily.service.extensions.Basics`), the metrics and the rate limiter, then each
 domain registers itself with the ``init_app`` of its ``wiring`` module
-(:data:`DOMAINS`: days, results, players, games, social, reminders, audit, ops; each mounts its
-blueprints under ``/api/v1``), and the web client ``daily.web.routes:bp``. Around
+(:data:`DOMAINS`: days, results, players, games, social, reminders, audit, ops; each
+mounts its blueprints under ``/api/v1``), and the web client ``daily.web.routes:bp``. Around
 them: the rate limits (per verified player or IP, and per IP, counted in one Redis call by
 :mod:`daily.service.http.ratelimit`), the security headers of
 :mod:`daily.service.http.headers`, the body size limit, JSON errors, gzip/brotli for

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from daily.service.ops.embedded import free_port
-from tests.polling import wait_until
+from tests.polling import PROCESS_TIMEOUT, wait_until
 
 DAILY = [sys.executable, "-m", "daily"]
 
@@ -18,7 +18,7 @@ DAILY = [sys.executable, "-m", "daily"]
 def daily(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     """Run the ``daily`` command line in a process of its own."""
     return subprocess.run([*DAILY, *args], capture_output=True, text=True, check=check,
-                          timeout=60, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                          timeout=PROCESS_TIMEOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
 
 @dataclass
@@ -40,7 +40,7 @@ class WitnessProcess:
             [*DAILY, "witness", "serve", "--dir", str(self.folder), "--port", str(self.port)],
             stdout=log, stderr=subprocess.STDOUT)
         wait_until(lambda: urllib.request.urlopen(self.url + "/", timeout=1).status == 200,
-                   timeout=30, ignore=(OSError,), alive=lambda: self.process.poll() is None,
+                   ignore=(OSError,), alive=lambda: self.process.poll() is None,
                    message=lambda: (self.folder / "serve.log").read_text()[-2000:])
         return self
 

@@ -35,7 +35,7 @@ def valkey_cluster(tmp_path: Path) -> Iterator[list[int]]:
     nodes = [redis.Redis(host="127.0.0.1", port=port) for port in ports]
     try:
         for node in nodes:
-            wait_until(node.ping, 30, message="a cluster node did not start",
+            wait_until(node.ping, message="a cluster node did not start",
                        ignore=(redis.ConnectionError,))
         share = SLOTS // NODES
         for n, node in enumerate(nodes):
@@ -48,7 +48,7 @@ def valkey_cluster(tmp_path: Path) -> Iterator[list[int]]:
             infos = [node.execute_command("CLUSTER", "INFO").decode() for node in nodes]
             return all("cluster_state:ok" in i and "cluster_known_nodes:3" in i for i in infos)
 
-        wait_until(ready, 60, message="the cluster did not come together",
+        wait_until(ready, message="the cluster did not come together",
                    ignore=(redis.ConnectionError,))
         yield ports
     finally:

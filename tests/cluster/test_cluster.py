@@ -30,7 +30,7 @@ from daily.service.results.stats import player_stats, ranked_days, record_keys
 from daily.service.results.stream import GROUP, ResultStream, stream_key
 from daily.service.review.queue import ReviewQueue
 from daily.service.shards import shard_of
-from tests.polling import wait_until
+from tests.polling import PROCESS_TIMEOUT, wait_until
 from tests.service.conftest import NOON, Player, play_out
 from tests.service.live import FileClockControl, start_gunicorn
 
@@ -89,8 +89,8 @@ def test_results_and_boards_shard_over_three_primaries(valkey_cluster, tmp_path)
             if n == total // 2:  # kill -9 one consumer mid-work: nothing lost, nothing twice
                 os.kill(consumers[0].pid, signal.SIGKILL)
                 consumers[0].wait(10)
-        wait_until(lambda: not stream.backlog(), 60, 0.1,
-                   lambda: f"{stream.backlog()} results left" if consumers[1].poll() is None
+        wait_until(lambda: not stream.backlog(),
+                   message=lambda: f"{stream.backlog()} results left" if consumers[1].poll() is None
                    else consumers[1].stderr.read().decode()[-2000:],
                    alive=lambda: consumers[1].poll() is None)
     finally:
@@ -160,7 +160,7 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
         consumer = subprocess.run(
             [sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
             env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
-            text=True, timeout=120, check=False,
+            text=True, timeout=PROCESS_TIMEOUT, check=False,
         )
         assert consumer.returncode == 0, consumer.stderr[-2000:]
         assert stream.backlog() == 0 and stream.unapplied(DATE) == 0
@@ -188,7 +188,7 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
         worker = subprocess.run(
             [sys.executable, "-m", "daily", "worker", "days", "--burst", "--quiet"],
             env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True,
-            text=True, timeout=120, check=False,
+            text=True, timeout=PROCESS_TIMEOUT, check=False,
         )
         assert worker.returncode == 0, worker.stderr[-2000:]
         job.refresh()

@@ -12,6 +12,7 @@ import pytest
 
 from daily.cli import main
 from daily.dice import slot_dice
+from tests.polling import PROCESS_TIMEOUT
 
 SEED = "00" * 32
 GOLDEN = json.loads((Path(__file__).resolve().parents[2] / "seeds" / "logs-v1.json")
@@ -20,7 +21,7 @@ GOLDEN = json.loads((Path(__file__).resolve().parents[2] / "seeds" / "logs-v1.js
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "daily", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60,
+                          capture_output=True, text=True, timeout=PROCESS_TIMEOUT,
                           env={**os.environ, "PYTHONPATH": os.getcwd()})
 
 

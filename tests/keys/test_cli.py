@@ -18,6 +18,7 @@ from daily.movelog import MoveLog
 from daily.rules import get_ruleset
 from daily.service.days.descriptors import sign_descriptor
 from daily.service.days.keyring import Keyring
+from tests.polling import PROCESS_TIMEOUT
 
 DAY = dt.date(2026, 11, 29)
 
@@ -235,7 +236,7 @@ def test_the_installed_command(fetched: dict[str, str]) -> None:
         input=Path(fetched["revealed"]).read_text(),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PROCESS_TIMEOUT,
         check=False,
     )
     assert done.returncode == 0, done.stderr

@@ -32,7 +32,7 @@ class OwnValkey:
         )
         client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
         process = self.process
-        wait_until(client.ping, 15, message="valkey did not start",
+        wait_until(client.ping, message="valkey did not start",
                    ignore=(redis.ConnectionError,), alive=lambda: process.poll() is None)
         client.close()
 

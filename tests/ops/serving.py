@@ -14,7 +14,7 @@ from pathlib import Path
 import redis
 
 from daily.service.ops.embedded import free_port
-from tests.polling import wait_until
+from tests.polling import PROCESS_TIMEOUT, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,7 +63,8 @@ class Serve:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
-    def wait_for(self, pattern: str, timeout: float = 30.0, start: int = 0) -> re.Match[str]:
+    def wait_for(self, pattern: str, timeout: float = PROCESS_TIMEOUT,
+                 start: int = 0) -> re.Match[str]:
         """Wait until the log (from offset ``start``) matches ``pattern``."""
         return wait_until(lambda: re.search(pattern, self.log()[start:]), timeout,
                           message=lambda: f"no {pattern!r} in:\n{self.log()}",
@@ -86,7 +87,7 @@ class Serve:
         children = descendants(self.process.pid)
         self.process.send_signal(sig)
         status = self.process.wait(timeout)
-        wait_until(lambda: not any(alive(c) for c in children), 5,
+        wait_until(lambda: not any(alive(c) for c in children),
                    message=lambda: f"still alive: {[c for c in children if alive(c)]}")
         return status
 
@@ -124,7 +125,7 @@ def start_serve(tmp_path: Path, env: dict[str, str], *args: str) -> Serve:
         )
     serve = Serve(process, log_path, port, Path(env["DAILY_DATA_DIR"]))
     try:
-        serve.wait_for("ready on", timeout=180)  # generous: the CI machine may be loaded
+        serve.wait_for("ready on")
     except AssertionError:
         serve.kill_everything()
         raise

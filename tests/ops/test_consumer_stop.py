@@ -73,8 +73,8 @@ def test_a_consumer_stops_in_seconds_and_the_ceiling_is_computed_once(
     first = start_consumer(env, tmp_path / "first.log")
     try:
         wait_until(lambda: "computing it in the background" in
-                   (tmp_path / "first.log").read_text(), 120, 0.1,
-                   lambda: (tmp_path / "first.log").read_text(),
+                   (tmp_path / "first.log").read_text(),
+                   message=lambda: (tmp_path / "first.log").read_text(),
                    alive=lambda: first.poll() is None)
         time.sleep(0.5)
         asked = time.monotonic()
@@ -105,7 +105,7 @@ def test_a_consumer_stops_in_seconds_and_the_ceiling_is_computed_once(
     third = start_consumer(env, tmp_path / "third.log")
     try:
         started = time.monotonic()
-        wait_until(lambda: board.players() == 2, 60, 0.1, "the second result never came",
+        wait_until(lambda: board.players() == 2, message="the second result never came",
                    alive=lambda: third.poll() is None)
         assert time.monotonic() - started < 30
         third.send_signal(signal.SIGTERM)

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.ops.serving import ROOT, Serve, serve_env, start_serve
-from tests.polling import wait_until
+from tests.polling import PROCESS_TIMEOUT, wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -74,7 +74,7 @@ def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
         archive = serve.data_dir / "demo" / "archive" / date / "yahtzee.jsonl"
         wait_until(
             lambda: archive.exists() and call(serve, "GET", f"/days/{date}/yahtzee").get("seed"),
-            90, 0.5, "the demo day did not close and reveal")
+            PROCESS_TIMEOUT, 0.5, "the demo day did not close and reveal")
         assert json.loads(archive.read_text().splitlines()[1])["total"] == state["total"]
         (tmp_path / "day.json").write_text(json.dumps(call(serve, "GET", f"/days/{date}/yahtzee")))
         (tmp_path / "keys.json").write_text(json.dumps(call(serve, "GET", "/keys")))
@@ -95,25 +95,26 @@ def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
             return body if body.count("\u2014".encode()) == 2 else None
 
         (tmp_path / "checkpoint.txt").write_bytes(
-            wait_until(cosigned, 60, 0.5, "the demo witness did not cosign the checkpoint"))
+            wait_until(cosigned, interval=0.5,
+                       message="the demo witness did not cosign the checkpoint"))
         tiles = serve.data_dir / "demo" / "archive" / "tlog" / date / "yahtzee"
-        wait_until(lambda: (tiles / f"tile/0/000.p/{head['size']}").exists(), 60, 0.5,
-                   "the tiles of the demo day were not written")
+        wait_until(lambda: (tiles / f"tile/0/000.p/{head['size']}").exists(), interval=0.5,
+                   message="the tiles of the demo day were not written")
         verify = subprocess.run(
             [sys.executable, "-m", "daily", "verify-day", date, "yahtzee",
              "--descriptor", str(tmp_path / "day.json"), "--keys", str(tmp_path / "keys.json"),
              "--game", str(tmp_path / "game.json"), "--head", str(tmp_path / "head.json"),
              "--log", str(tmp_path / "log.jsonl"),
              "--checkpoint", str(tmp_path / "checkpoint.txt"), "--witness", witness],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT,
         )
         assert verify.returncode == 0, verify.stdout + verify.stderr
         assert f"results log of {head['size']} leaves" in verify.stdout, verify.stdout
         assert "cosigned by 1 of 1 witnesses" in verify.stdout, verify.stdout
         # The revealed demo day gets its public ceiling (the job ran on the demo clock).
         ceiling = wait_until(
-            lambda: call(serve, "GET", f"/leaderboards/{date}/yahtzee")["ceiling"], 120, 0.5,
-            "the demo day's ceiling job did not store its ceiling")
+            lambda: call(serve, "GET", f"/leaderboards/{date}/yahtzee")["ceiling"], interval=0.5,
+            message="the demo day's ceiling job did not store its ceiling")
         assert ceiling >= state["total"]
         assert serve.stop() == 0
     finally:
@@ -133,7 +134,8 @@ def test_a_demo_day_opens_closes_reveals_and_verifies(tmp_path: Path) -> None:
 def test_the_production_configuration_refuses_a_demo_clock(production, tmp_path) -> None:
     env = serve_env(tmp_path, **production)
     done = subprocess.run([sys.executable, "-m", "daily", "serve", "--demo-day-minutes", "2"],
-                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=30)
+                          env=env, cwd=ROOT, capture_output=True, text=True,
+                          timeout=PROCESS_TIMEOUT)
     assert done.returncode == 2, done.stderr
     assert "--demo-day-minutes" in done.stderr and "refused" in done.stderr
     assert "Traceback" not in done.stderr
@@ -141,6 +143,7 @@ def test_the_production_configuration_refuses_a_demo_clock(production, tmp_path)
     # or a data directory that is not a demo's).
     env["DAILY_DEMO_CLOCK"] = "1,1,2"
     worker = subprocess.run([sys.executable, "-m", "daily", "worker", "--burst"],
-                            env=env, cwd=ROOT, capture_output=True, text=True, timeout=30)
+                            env=env, cwd=ROOT, capture_output=True, text=True,
+                            timeout=PROCESS_TIMEOUT)
     assert worker.returncode == 2
     assert "DAILY_DEMO_CLOCK" in worker.stderr and "Traceback" not in worker.stderr

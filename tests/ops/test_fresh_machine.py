@@ -16,6 +16,7 @@ import pytest
 
 from daily.service.ops.embedded import free_port
 from tests.ops.serving import ROOT
+from tests.polling import PROCESS_TIMEOUT
 
 pytestmark = pytest.mark.slow
 
@@ -40,7 +41,7 @@ def test_no_redis_on_the_machine_starts_the_embedded_valkey() -> None:
         [sys.executable, "-m", "pytest", "-q", "-s", "-n", "2", "-p", "no:cacheprovider",
          "tests/service/test_players_and_ops.py::test_health_metrics_and_openapi",
          "tests/service/test_players_and_ops.py::test_health_reports_a_dead_redis"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "2 passed" in run.stdout

@@ -93,7 +93,7 @@ def start_nginx(tmp_path: Path, upstream_port: int) -> tuple[int, subprocess.Pop
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
         return True
 
-    wait_until(listening, 10, message="nginx did not start", ignore=(OSError,))
+    wait_until(listening, message="nginx did not start", ignore=(OSError,))
     return port, process
 
 

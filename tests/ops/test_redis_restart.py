@@ -6,7 +6,6 @@ import datetime as dt
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from daily import calendar
 from daily.service.results.leaderboard import Leaderboard
 from daily.service.results.stats import player_stats
 from daily.service.results.stream import ResultConsumer, ResultStream
+from tests.polling import PROCESS_TIMEOUT, wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +56,7 @@ def test_results_and_pending_results_survive_kill_9(own_valkey, tmp_path) -> Non
     env = dict(os.environ, REDIS_URL=server.url, DAILY_KEY_PREFIX="tr:", PYTHONPATH=str(ROOT))
     subprocess.run(
         [sys.executable, "-m", "daily", "worker", "results", "--burst"],
-        env=env, cwd=ROOT, check=True, timeout=60,
+        env=env, cwd=ROOT, check=True, timeout=PROCESS_TIMEOUT,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     assert board.players() == 30
@@ -80,17 +80,19 @@ def test_the_results_consumer_reconnects_when_redis_restarts(own_valkey, tmp_pat
     try:
         for n in range(1, 6):
             stream.add(result(n))
-        wait_for(lambda: board.players() == 5, "the first results")
+        wait_until(lambda: board.players() == 5, message="the first results",
+                   ignore=(redis.ConnectionError,))
         conn.close()
         server.kill9()
-        wait_for(lambda: "lost Redis" in log_path.read_text(), "the consumer to see it")
+        wait_until(lambda: "lost Redis" in log_path.read_text(), message="the consumer to see it")
         server.start()
         conn = redis.Redis.from_url(server.url)
         stream = ResultStream(conn, prefix="tr:")
         board = Leaderboard(conn, "2026-11-29", "maxi-yatzy", prefix="tr:")
         for n in range(6, 11):
             stream.add(result(n))
-        wait_for(lambda: board.players() == 10, "the results sent after the restart")
+        wait_until(lambda: board.players() == 10, message="the results sent after the restart",
+                   ignore=(redis.ConnectionError,))
         assert consumer.poll() is None  # still running
     finally:
         consumer.terminate()
@@ -103,13 +105,3 @@ def test_the_results_consumer_reconnects_when_redis_restarts(own_valkey, tmp_pat
     assert "Redis is back after" in text
 
 
-def wait_for(condition, what: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            if condition():
-                return
-        except redis.ConnectionError:
-            pass
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)

@@ -18,7 +18,7 @@ from rq import Worker
 from daily.service.results.leaderboard import Leaderboard
 from daily.service.results.stream import ResultStream
 from tests.ops.serving import ROOT, descendants, open_day_now, serve_env, start_serve
-from tests.polling import wait_until
+from tests.polling import PROCESS_TIMEOUT, wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -44,7 +44,7 @@ def test_serve_starts_works_and_stops_on_ctrl_c(tmp_path) -> None:
             "finished_at": now, "code": "DD-SMOKE", "log": None,
         })
         board = Leaderboard(conn, date, "yahtzee", prefix="ts:")
-        wait_until(board.players, 10, message="the embedded consumer did not record it")
+        wait_until(board.players, message="the embedded consumer did not record it")
         conn.close()
 
         # Text answers are compressed (gzip or brotli, as the client accepts), the page
@@ -92,15 +92,15 @@ def test_serve_with_redis_url_uses_that_redis_and_stops_on_sigterm(redis_url, tm
     env = serve_env(tmp_path, REDIS_URL=redis_url)
     # Keys come from `daily keys init` here (only the embedded mode makes them itself).
     assert subprocess.run([sys.executable, "-m", "daily", "keys", "init"], env=env,
-                          cwd=ROOT, capture_output=True, timeout=30).returncode == 0
+                          cwd=ROOT, capture_output=True, timeout=PROCESS_TIMEOUT).returncode == 0
     serve = start_serve(tmp_path, env, "--web-workers", "1", "--host", "127.0.0.1")
     try:
         with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=5) as r:
             assert json.loads(r.read())["redis"] == "ok"
         # The worker registered itself on the given Redis.
         conn = redis.Redis.from_url(redis_url)
-        wait_until(lambda: Worker.count(connection=conn) == 1, 15, 0.1,
-                   "no RQ worker registered on REDIS_URL")
+        wait_until(lambda: Worker.count(connection=conn) == 1,
+                   message="no RQ worker registered on REDIS_URL")
         conn.close()
         assert serve.stop(signal.SIGTERM) == 0
     finally:
@@ -118,7 +118,7 @@ def test_serve_with_redis_url_uses_that_redis_and_stops_on_sigterm(redis_url, tm
 def test_serve_refuses_bad_flags_in_one_line(args, field, tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "daily", "serve", *args],
                           env=serve_env(tmp_path), cwd=ROOT, capture_output=True, text=True,
-                          timeout=30)
+                          timeout=PROCESS_TIMEOUT)
     assert done.returncode == 2
     assert field in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -149,9 +149,9 @@ def test_first_start_serves_at_once_and_builds_tables_in_the_background(tmp_path
             return bool(tables["generala"]["state"] == "ready")
 
         wait_until(generala_ready, 480, 0.2, lambda: str(seen[-3:]))
-        serve.wait_for("generala table build finished", timeout=30)
-        serve.wait_for(r"strategy engine compiled in [\d.]+ s", timeout=120)
-        serve.wait_for("first-start preparation finished", timeout=30)
+        serve.wait_for("generala table build finished")
+        serve.wait_for(r"strategy engine compiled in [\d.]+ s")
+        serve.wait_for("first-start preparation finished")
         assert serve.stop() == 0
     finally:
         serve.kill_everything()
@@ -178,7 +178,7 @@ def test_serve_logs_a_line_per_request_only_with_access_log(tmp_path) -> None:
         for _ in range(3):
             with urllib.request.urlopen(f"{serve.base}/api/v1/health", timeout=5) as r:
                 assert r.status == 200
-        serve.wait_for(r'"GET /api/v1/health HTTP/1\.1" 200', timeout=10)
+        serve.wait_for(r'"GET /api/v1/health HTTP/1\.1" 200')
         assert serve.stop() == 0
     finally:
         serve.kill_everything()
@@ -196,7 +196,7 @@ def test_serve_adds_up_the_metrics_of_both_web_workers(redis_url, tmp_path) -> N
     metrics_dir.mkdir(parents=True)
     (metrics_dir / "counter_1.db").write_bytes(b"figures of an earlier run")
     assert subprocess.run([sys.executable, "-m", "daily", "keys", "init"], env=env,
-                          cwd=ROOT, capture_output=True, timeout=30).returncode == 0
+                          cwd=ROOT, capture_output=True, timeout=PROCESS_TIMEOUT).returncode == 0
     serve = start_serve(tmp_path, env, "--host", "127.0.0.1")
     # /keys, which only this test asks for: the start's readiness probes ask /health, and
     # one that timed out on a loaded machine is still counted later by its worker.

@@ -99,8 +99,8 @@ def kill_and_wait_restart(serve: Serve, name: str) -> tuple[float, float]:
     mark = len(serve.log())
     killed_at = time.monotonic()
     os.kill(old, signal.SIGKILL)
-    serve.wait_for(rf"{name} killed by SIGKILL; restarting in", timeout=30, start=mark)
-    serve.wait_for(rf"restarted {name} \(pid \d+", timeout=90, start=mark)
+    serve.wait_for(rf"{name} killed by SIGKILL; restarting in", start=mark)
+    serve.wait_for(rf"restarted {name} \(pid \d+", start=mark)
     new = serve.pid_of(name)
     assert new != old and alive(new) and not alive(old)
     return killed_at, time.monotonic()
@@ -116,8 +116,8 @@ def result_recorded(serve: Serve, n: int) -> None:
         "finished_at": now, "code": f"DD-KILL{n}", "log": None,
     })
     board = Leaderboard(conn, date, "yahtzee", prefix="ts:")
-    wait_until(lambda: board.standing(f"p_kill{n}") is not None, 60, 0.1,
-               f"result {n} was not recorded after the restart")
+    wait_until(lambda: board.standing(f"p_kill{n}") is not None,
+               message=f"result {n} was not recorded after the restart")
     conn.close()
 
 
@@ -149,7 +149,7 @@ def test_every_child_killed_under_load_comes_back(tmp_path: Path) -> None:
         # Valkey: the web server keeps answering (503 + Retry-After where Redis is
         # needed); back on the same port with its AOF, the same token still works.
         killed, _ = kill_and_wait_restart(serve, "valkey")
-        wait_until(lambda: healthy(load), 90, 0.1, "health did not recover after Valkey")
+        wait_until(lambda: healthy(load), message="health did not recover after Valkey")
         recovered = time.monotonic()
         assert load.call("GET", "/api/v1/players/me").status == 200
         result_recorded(serve, 3)
@@ -161,7 +161,7 @@ def test_every_child_killed_under_load_comes_back(tmp_path: Path) -> None:
 
         # The gunicorn master: down only until it is started again.
         killed, _ = kill_and_wait_restart(serve, "web")
-        wait_until(lambda: healthy(load), 90, 0.1, "the web server did not come back")
+        wait_until(lambda: healthy(load), message="the web server did not come back")
         back = time.monotonic()
         time.sleep(3)
         later = load.between(back + 0.5, time.monotonic())
@@ -210,14 +210,14 @@ def test_restarts_back_off_one_shot_children_finish_and_stop_leaves_nothing() ->
             supervisor.check()
             return crash.finished and once.finished
 
-        wait_until(both_finished, 20, message=lambda: str(lines))
+        wait_until(both_finished, message=lambda: str(lines))
         assert crash.restarts == 2 and once.restarts == 0
         delays = [float(x) for x in re.findall(r"crash exited with status 3; restarting in "
                                                 r"([\d.]+) s", "\n".join(lines))]
         assert delays == [0.5, 1.0]
         assert "crash exited with status 3; giving up after 2 restarts" in lines
         assert "once finished" in lines
-        wait_until(orphan_file.exists, 5, 0.1, "no orphan started")
+        wait_until(orphan_file.exists, message="no orphan started")
         orphan = int(orphan_file.read_text())
         assert alive(orphan) and parent.running
         supervisor.stop()
@@ -250,8 +250,9 @@ def test_kill_9_of_the_supervisor_stops_its_children_in_order(tmp_path: Path) ->
         killed = time.monotonic()
         serve.process.kill()
         serve.process.wait(10)
-        wait_until(lambda: not any(alive(c) for c in children), 60, 0.1,
-                   lambda: f"still alive: {[c for c in children if alive(c)]}\n{serve.log()}")
+        wait_until(lambda: not any(alive(c) for c in children),
+                   message=lambda: f"still alive: {[c for c in children if alive(c)]}\n"
+                                   f"{serve.log()}")
         load.stopping.set()
         for t in threads:
             t.join(15)

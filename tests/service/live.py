@@ -208,6 +208,6 @@ def _wait_ready(server: LiveServer, workers: int) -> None:
         requests.get(server.url + "/api/v1/health", timeout=2)
         return server.log.read_text().count("Booting worker") >= workers
 
-    wait_until(ready, 60, 0.1, lambda: f"gunicorn did not start: {server.log.read_text()[-3000:]}",
+    wait_until(ready, message=lambda: f"gunicorn did not start: {server.log.read_text()[-3000:]}",
                ignore=(requests.ConnectionError, requests.Timeout),
                alive=lambda: server.process.poll() is None)

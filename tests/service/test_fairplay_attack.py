@@ -45,7 +45,7 @@ from daily.service.review.gates import store_prepared
 from daily.service.review.queue import ReviewQueue, rebuild_day, review_archive_path
 from daily.strategy.solver import StrategyTable
 from daily.strategy.tables.fileformat import save_table
-from tests.polling import wait_until
+from tests.polling import PROCESS_TIMEOUT, wait_until
 from tests.service.conftest import PREFIX, Player, play_out
 from tests.service.test_worker_integration import ROOT, run_worker_burst
 from workers.rollover import roll_day
@@ -303,8 +303,8 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
     consumer = _start_consumer(config, log_path)
     try:
         yahtzee_board = Leaderboard(conn, DATE, "yahtzee", prefix=PREFIX)
-        wait_until(lambda: yahtzee_board.players() == 1, 120, 0.1,
-                   "timed out waiting for the Yahtzee result")
+        wait_until(lambda: yahtzee_board.players() == 1,
+                   message="timed out waiting for the Yahtzee result")
         # The Maxi ceiling takes seconds: it is not there yet, the Maxi result waits.
         assert conn.get(keymap.fairplay_ceiling(PREFIX, DATE, "maxi-yatzy")) is None
         assert queue.entry(second["id"]) is None and board.players() == 2
@@ -312,7 +312,7 @@ def test_maxi_yatzy_scout_then_perfect_game_is_held_by_default(
                    "timed out waiting for the Maxi check")
     finally:
         consumer.terminate()
-        consumer.wait(timeout=60)
+        consumer.wait(timeout=PROCESS_TIMEOUT)
     log_text = log_path.read_text()
     assert "is not computed yet (its job has not run): computing it in the background" in log_text
     assert "results deferred" in log_text and "level 20 of 20" in log_text

@@ -35,6 +35,7 @@ from daily.service.review.queue import ReviewQueue
 from daily.strategy.solver import StrategyTable
 from daily.strategy.tables.fileformat import save_table
 from daily.strategy.tables.lookup import get_table
+from tests.polling import PROCESS_TIMEOUT
 from tests.service.conftest import PREFIX, Player, play_out
 from tests.service.test_fairplay_attack import move, ranked, scout
 from tests.service.test_worker_integration import ROOT, run_worker_burst
@@ -208,7 +209,7 @@ def test_a_ranked_ruleset_no_check_covers_is_refused_at_start(
                DAILY_FAIRPLAY_RULESETS=checked, PYTHONPATH=str(ROOT), REDIS_URL="")
     for command in (["serve"], ["worker", "results", "--burst"]):
         done = subprocess.run([sys.executable, "-m", "daily", *command], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=120, check=False)
+                              capture_output=True, text=True, timeout=PROCESS_TIMEOUT, check=False)
         assert done.returncode == 2, (command, done.stdout, done.stderr)
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in done.stderr

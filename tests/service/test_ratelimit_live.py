@@ -85,7 +85,7 @@ def gunicorn(redis_url: str, tmp_path: Path) -> Iterator[Gunicorn]:
         urllib.request.urlopen(server.url + "/health", timeout=2).close()
         return True
 
-    wait_until(healthy, 30, 0.1, "gunicorn did not start", ignore=(OSError,),
+    wait_until(healthy, message="gunicorn did not start", ignore=(OSError,),
                alive=lambda: process.poll() is None)
     try:
         yield server

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.polling import PROCESS_TIMEOUT
 from tests.service.live import LiveServer
 
 pytestmark = [pytest.mark.redis, pytest.mark.live]
@@ -44,7 +45,7 @@ def test_the_readme_walkthrough_plays_a_game(live_server: LiveServer, live_clien
     assert [path for _, path in calls] == [
         "players", "games", "games", "games", "results", "leaderboards"]
     done = subprocess.run(["bash", "-eu", "-o", "pipefail", "-c", script],
-                          capture_output=True, text=True, timeout=240)
+                          capture_output=True, text=True, timeout=PROCESS_TIMEOUT)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     # the share text's three lines: game, date, score and rank; the grid; the link

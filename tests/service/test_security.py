@@ -25,6 +25,7 @@ from daily.service.games.store import PRACTICE_TTL, GameStore
 from daily.service.http.headers import CSP
 from daily.service.results.stats import record_keys
 from daily.web.routes import draw_qr
+from tests.polling import PROCESS_TIMEOUT
 from tests.service.conftest import NOON, PREFIX, Player, best_box, metric, play_out
 from tests.service.live import HttpClient
 
@@ -253,7 +254,7 @@ def test_a_players_statistics_expire_with_the_account(
            "DAILY_KEY_PREFIX": PREFIX, "DAILY_DATA_DIR": str(service_config.data_dir),
            "DAILY_PLAYER_DAYS": "20"}
     subprocess.run([sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
-                   env=env, cwd=ROOT, check=True, timeout=60)
+                   env=env, cwd=ROOT, check=True, timeout=PROCESS_TIMEOUT)
     stats = record_keys(player.id, prefix=PREFIX)
     assert all(redis_client.exists(k) for k in stats)
     assert all(19 * 86400 < redis_client.ttl(k) <= 20 * 86400 for k in stats)

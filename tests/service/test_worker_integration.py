@@ -29,6 +29,7 @@ from daily.service.games.record import GameRecord
 from daily.service.results.result import Result
 from daily.service.results.stream import ResultStream
 from daily.service.review.queue import ReviewQueue
+from tests.polling import PROCESS_TIMEOUT
 from tests.service.conftest import PREFIX, Player, play_out
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.live]
@@ -43,7 +44,7 @@ def run_worker_burst(config: Config) -> subprocess.CompletedProcess[str]:
     env.pop("DAILY_TEST_PAUSE_DIR", None)
     return subprocess.run(
         [sys.executable, "-m", "daily", "worker", "results", "--burst"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT, check=False,
     )
 
 
@@ -143,7 +144,7 @@ def run_jobs(config: Config, *calls: tuple[str, tuple[Any, ...]]) -> None:
                DAILY_PUBLIC_URL=config.public_url or "")
     subprocess.run([sys.executable, "-m", "rq.cli", "worker", "--burst", "--quiet", "--url",
                     config.redis_url or "", DAYS_QUEUE], cwd=ROOT, env=env, check=True,
-                   timeout=120)
+                   timeout=PROCESS_TIMEOUT)
     for job in jobs:
         job.refresh()
         assert job.get_status() == "finished", job.exc_info
@@ -160,7 +161,8 @@ def review_decide(config: Config, game_id: str, decision: str) -> str:
                DAILY_DATA_DIR=str(config.data_dir), PYTHONPATH=str(ROOT),
                DAILY_PUBLIC_URL=config.public_url or "")
     done = subprocess.run([sys.executable, "-m", "daily", "review", decision, game_id],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+                          cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=PROCESS_TIMEOUT)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
@@ -170,7 +172,7 @@ def verify_day(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "daily", "verify-day", "2026-11-29", "yahtzee", *args],
         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
-        timeout=120, check=False)
+        timeout=PROCESS_TIMEOUT, check=False)
 
 
 def test_receipts_the_signed_log_at_the_close_proofs_and_a_re_review(

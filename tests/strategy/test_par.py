@@ -19,6 +19,7 @@ from daily.strategy.bots import play_bots
 from daily.strategy.solver import StrategyTable
 from daily.strategy.spec import StrategyError
 from daily.strategy.tables.fileformat import save_table
+from tests.polling import PROCESS_TIMEOUT
 from workers.par import record_day_par
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +50,8 @@ def test_par_job_in_a_worker(
     subprocess.run(
         [sys.executable, "-m", "rq.cli", "worker", "--burst", "--url", env["REDIS_URL"],
          "--quiet", "days"],
-        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, check=True, timeout=120,
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, check=True,
+        timeout=PROCESS_TIMEOUT,
     )
     raw = redis_client.get(f"{PREFIX}par:{REVEALED}:yahtzee")
     assert raw is not None, "the worker stored no par"

@@ -32,6 +32,7 @@ from daily.service.config import load_config
 from daily.service.days.keyring import init_keys
 from daily.service.ops.embedded import free_port
 from tests.conftest import base_url
+from tests.polling import PROCESS_TIMEOUT
 from tests.service.live import FileClockControl, start_gunicorn
 
 from .server import LiveServer, server_env
@@ -124,7 +125,7 @@ def run_results_worker(live_server: LiveServer) -> Callable[[], None]:
         env = {**os.environ, **live_server.env, "PYTHONPATH": str(ROOT)}
         subprocess.run(
             [sys.executable, "-m", "daily", "worker", "results", "--burst", "--quiet"],
-            env=env, cwd=ROOT, check=True, timeout=60,
+            env=env, cwd=ROOT, check=True, timeout=PROCESS_TIMEOUT,
         )
 
     return run

@@ -20,6 +20,7 @@ from daily.dice import day_seed
 from daily.movelog import MoveLog
 from daily.replay import replay
 from daily.service import keymap
+from tests.polling import PROCESS_TIMEOUT
 
 from .player import pick_box, play_game, play_turn, state
 from .server import LiveServer
@@ -561,7 +562,8 @@ def test_a_closed_days_result_is_checked_against_its_signed_log_in_the_browser(
     env = {**os.environ, **live_server.env, "PYTHONPATH": str(Path(__file__).parents[2]),
            "DAILY_RULESETS": "yahtzee", "DAILY_PAR_JOBS": "off"}
     subprocess.run([sys.executable, "-c", "import sys; from workers.rollover import rollover;"
-                    " rollover(sys.argv[1])", after.isoformat()], env=env, check=True, timeout=60)
+                    " rollover(sys.argv[1])", after.isoformat()], env=env, check=True,
+                    timeout=PROCESS_TIMEOUT)
 
     page.reload()
     expect(audit).to_have_attribute("data-state", "ok")

@@ -23,6 +23,7 @@ from daily.audit.c2sp.checkpoint import Checkpoint, sign_checkpoint
 from daily.audit.c2sp.cosignature import witness_vkey
 from daily.audit.c2sp.note import parse_note
 from daily.service.audit.checkpoints import deployment_name
+from tests.polling import PROCESS_TIMEOUT
 
 from .server import LiveServer
 from .test_browser import api_call, new_page
@@ -44,7 +45,8 @@ def _sealed_result(server: LiveServer, run_results_worker: Any) -> tuple[str, st
     env = {**os.environ, **server.env, "PYTHONPATH": str(Path(__file__).parents[2]),
            "DAILY_RULESETS": "yahtzee", "DAILY_PAR_JOBS": "off"}
     subprocess.run([sys.executable, "-c", "import sys; from workers.rollover import rollover;"
-                    " rollover(sys.argv[1])", after.isoformat()], env=env, check=True, timeout=60)
+                    " rollover(sys.argv[1])", after.isoformat()], env=env, check=True,
+                    timeout=PROCESS_TIMEOUT)
     return game["result"]["code"], date
 
 

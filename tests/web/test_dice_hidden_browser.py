@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from daily import calendar
 from tests.ops.serving import Serve, serve_env, start_serve
-from tests.polling import wait_until
+from tests.polling import PROCESS_TIMEOUT, wait_until
 
 from .player import play_game, play_turn, state
 from .server import LiveServer
@@ -162,7 +162,7 @@ def test_on_the_demo_clock_the_opponents_dice_appear_when_the_day_closes(
         revealed = wait_until(
             lambda: (s := demo_call(serve, "GET", f"/games/{game['id']}", token=token))
             and not s["opponents"][0]["dice_hidden"] and s,
-            150, 1.0, f"{date} did not close on the demo clock")
+            PROCESS_TIMEOUT, 1.0, f"{date} did not close on the demo clock")
         page.reload()
         page.wait_for_selector("section.game")
         for opponent in revealed["opponents"]:

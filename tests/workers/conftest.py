@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from daily import calendar
+from tests.polling import PROCESS_TIMEOUT
 
 ROOT = Path(__file__).resolve().parents[2]
 DATE = "2026-11-29"
@@ -65,7 +66,7 @@ def run_burst_worker(worker_env: dict[str, str]) -> Iterator[Callable[..., None]
         subprocess.run(
             [sys.executable, "-m", "rq.cli", "worker", "--burst", "--url", env["REDIS_URL"],
              "--quiet", *queues],
-            env=env, cwd=ROOT, check=True, timeout=60,
+            env=env, cwd=ROOT, check=True, timeout=PROCESS_TIMEOUT,
         )
 
     yield run

@@ -23,7 +23,7 @@ from daily.service.results.archive import archive_path, read_archive
 from daily.service.results.leaderboard import Leaderboard
 from daily.service.results.stats import player_stats
 from daily.service.results.stream import GROUP, ResultConsumer, ResultStream, stream_key
-from tests.polling import wait_until
+from tests.polling import PROCESS_TIMEOUT, wait_until
 from tests.workers.conftest import DATE, PREFIX, ROOT
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -126,7 +126,7 @@ def test_consumer_killed_mid_batch_loses_nothing_and_counts_nothing_twice(
     pause.mkdir()
     first = consumers("first", DAILY_TEST_PAUSE_DIR=str(pause))
     marker = pause / "batch"
-    wait_until(marker.exists, 40, message="the consumer never reached the middle of its batch")
+    wait_until(marker.exists, message="the consumer never reached the middle of its batch")
     batch = json.loads(marker.read_text())
     assert batch["pid"] == first.pid and len(batch["games"]) == 40
     os.kill(first.pid, signal.SIGKILL)  # half of the batch applied, half not
@@ -161,7 +161,7 @@ def test_consumers_killed_again_and_again_under_load_count_everything_once(
             procs[name] = consumers(f"{name}{kills}")
         if n % 50 == 0:
             time.sleep(0.02)  # about 2,500 results/s offered, in bursts
-    wait_until(lambda: stream.backlog() == 0, 60, message="not every result reached the board")
+    wait_until(lambda: stream.backlog() == 0, message="not every result reached the board")
     counted_once(redis_client, total)
     assert kills == 5
 
@@ -169,7 +169,7 @@ def test_consumers_killed_again_and_again_under_load_count_everything_once(
 def test_worker_results_is_a_process_of_its_own(worker_env) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "daily", "worker", "results", "days"],
-        env=worker_env, cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env=worker_env, cwd=ROOT, capture_output=True, text=True, timeout=PROCESS_TIMEOUT,
     )
     assert done.returncode != 0
     assert "queues:" in done.stderr and "own process" in done.stderr
@@ -193,7 +193,7 @@ def test_the_close_waits_for_the_days_results_then_archives_them_all(
         job = queue.enqueue("workers.rollover.rollover", AFTER_CLOSE)
         subprocess.run(
             [sys.executable, "-m", "daily", "worker", "days", "--burst", "--quiet"],
-            env=worker_env, cwd=ROOT, check=True, timeout=120,
+            env=worker_env, cwd=ROOT, check=True, timeout=PROCESS_TIMEOUT,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         job.refresh()
@@ -273,7 +273,7 @@ def test_a_lingering_consumer_applies_fewer_larger_batches(
 def test_the_linger_is_checked_on_the_command_line(worker_env: dict[str, str]) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "daily", "worker", "results", "--linger-ms", "5000"],
-        env=worker_env, cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env=worker_env, cwd=ROOT, capture_output=True, text=True, timeout=PROCESS_TIMEOUT,
     )
     assert done.returncode != 0
     assert "--linger-ms" in done.stderr and "0..1000" in done.stderr

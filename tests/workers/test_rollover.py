@@ -23,7 +23,7 @@ from daily.service.results.archive import ArchiveError, archive_path, read_archi
 from daily.service.results.leaderboard import BoardFrozenError, Leaderboard
 from daily.service.results.result import Result
 from daily.service.results.stats import player_stats, record_game
-from tests.polling import wait_until
+from tests.polling import PROCESS_TIMEOUT, wait_until
 from workers import rollover as rollover_module
 
 pytestmark = pytest.mark.redis
@@ -108,7 +108,7 @@ def test_rollover_freezes_archives_and_rebuild_restores(
     assert board.players() == 0
     cli = subprocess.run(
         [sys.executable, "-m", "daily", "rebuild", "2026-11-29", "yahtzee"],
-        env=job_env, cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env=job_env, cwd=ROOT, capture_output=True, text=True, timeout=PROCESS_TIMEOUT,
     )
     assert cli.returncode == 0, cli.stderr
     assert "30/30 (100%)" in cli.stderr
@@ -179,17 +179,17 @@ def test_two_scheduler_processes_do_not_double_run(redis_url, redis_client, work
     history_key = get_cron_job_history_key("workers.rollover.rollover")
     try:
         # process start-up is slow on a busy machine
-        wait_until(lambda: redis_client.zcard(history_key), 30, 0.1,
-                   "no scheduler enqueued anything")
-        wait_until(lambda: len(cron_scheduler_registry.get_keys(redis_client)) == 2, 30, 0.1,
-                   "the second scheduler did not start")
+        wait_until(lambda: redis_client.zcard(history_key),
+                   message="no scheduler enqueued anything")
+        wait_until(lambda: len(cron_scheduler_registry.get_keys(redis_client)) == 2,
+                   message="the second scheduler did not start")
         time.sleep(4.0)  # both schedulers up: the window in which a second leader would show
         for p in procs:
             p.terminate()
         for p in procs:
             p.wait(15)
-        wait_until(lambda: not (len(queue) or StartedJobRegistry(queue=queue).count), 30, 0.1,
-                   "the worker did not drain the days queue")
+        wait_until(lambda: not (len(queue) or StartedJobRegistry(queue=queue).count),
+                   message="the worker did not drain the days queue")
     finally:
         for p in [*procs, worker]:
             if p.poll() is None:
@@ -326,7 +326,7 @@ def test_rebuild_restores_a_lost_results_log_from_its_files(
     def rebuild() -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "daily", "rebuild", "2026-11-29", "yahtzee"],
-            env=job_env, cwd=ROOT, capture_output=True, text=True, timeout=60,
+            env=job_env, cwd=ROOT, capture_output=True, text=True, timeout=PROCESS_TIMEOUT,
         )
 
     lose_the_log()

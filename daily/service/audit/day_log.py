@@ -1,6 +1,6 @@
 """The results log of a closed day set: sealed at the close, appended to by a re-review.
 
-At the close (:func:`seal_day`, called by the rollover once the board is frozen, and by
+At the close (:meth:`DayLog.seal`, run by the rollover once the board is frozen, and by
 the job :func:`workers.seal.seal_day`) every accepted ranked result of the day set
 becomes a *result* leaf (:class:`daily.audit.leaf.Leaf`): the accepted game and its
 receipt (from the game's record; a game finished before receipts existed is signed
@@ -12,11 +12,11 @@ board), ``held`` or ``disqualified`` with the review's reason code (``foresight`
 waiting on disk, :mod:`daily.service.audit.spill`), hashed into the RFC 6962 tree
 (:mod:`daily.audit.merkle`) and a head is signed with the results key.
 
-A decision taken after the close (``daily review decide``) calls :func:`seal_day` again:
-it compares each game's decision in the log (the last about its code) with the
-review's and appends a *decision* leaf per change, then signs a new head. Nothing
-is ever rewritten, so every head's log is a prefix of the next one's, and
-:meth:`DayLog.consistency` proves it. Running it again changes nothing.
+A decision taken after the close (``daily review clear``, ``hold`` or ``disqualify``)
+runs :meth:`DayLog.seal` again: it compares each game's decision in the log (the last
+about its code) with the review's and appends a *decision* leaf per change, then signs a
+new head. Nothing is ever rewritten, so every head's log is a prefix of the next one's,
+and :meth:`DayLog.consistency` proves it. Running it again changes nothing.
 
 Storage (:mod:`daily.service.keymap`, ``P audit:{D:R}:<part>``, in the board's slot)::
 
