@@ -15,11 +15,12 @@ the top where the stricter test runs on arrival is the board's own (every game).
 **The board of 10,000 is sampled as its top tail.** Its 2,000 players at each of the
 temperatures 0.25, 0.5 and 1 are played in full; of the 4,000 at 2 and 4, the 400 of
 the board of 1,000 are played, as a sample of their upper tail. Players at 2 or 4
-points lose 20 to 60 points to optimal play on average and do not reach a top 10 that
-6,000 players at lower temperatures fill: the run counts how many of the sample reach
-the board's top-10 line (``tail_check``); at most that many times ten rows of the top
-10 could be missing. The boards of 1,000 and 100 are the first 200 and 20 of each
-temperature: every player played.
+points lose 20 to 60 points to optimal play on average, so few of them reach a top 10
+that 6,000 players at lower temperatures fill; the run counts how many of the sample
+reach the board's public top-10 line (``tail_check``), and about nine times that many
+rows are missing from the top 10. The line of the board of 10,000 is so at most the
+real one: its figures of the cheaters on the top 10 are upper bounds. The boards of
+1,000 and 100 are the first 200 and 20 of each temperature: every player played.
 
 On each day:
 
