@@ -49,14 +49,10 @@ typecheck: install
 	$(BIN)/mypy
 
 # With no Redis on 127.0.0.1:6379 (and DAILY_TEST_REDIS_URL unset) the tests start the
-# embedded Valkey for the run (tests/conftest.py). mypy fails the run on any type error
-# (its cache in .mypy_cache makes a rerun take about a second). Four test processes on
-# two cores: about a quarter of the suite waits on servers it started (gunicorn, Valkey,
-# Chromium, RQ workers) or on a low-priority table build, and the extra processes fill
-# those waits (four finish sooner than three, three sooner than two). --dist worksteal
-# gives each process a contiguous share of the tests (a module's live server starts
-# once, not once per process) and lets a process that runs out take half of the busiest
-# one's rest.
+# embedded Valkey for the run (tests/conftest.py). mypy fails the run on any type error.
+# Four test processes on two cores: part of the suite waits on servers it started, and
+# the extra processes fill those waits; --dist worksteal keeps a module's tests (and its
+# live server) in one process and lets an idle process take half of the busiest one's rest.
 test: install test-prereqs
 	$(BIN)/ruff check .
 	$(BIN)/mypy

@@ -519,7 +519,21 @@ def main() -> None:
     parser.add_argument("--cheater-subsets", type=int, default=32)
     parser.add_argument("--seed", type=int, default=20261202)
     parser.add_argument("--out", type=Path, help="the folder of the result (default bench/results)")
+    parser.add_argument("--attacks", action="store_true",
+                        help="measure the attackers of a board with history instead"
+                             " (bench/fairplay_attacks.py): fairplay-attacks-<ruleset>.json")
+    parser.add_argument("--standing", type=float, default=0.8,
+                        help="--attacks: the share of honest players on the public top")
+    parser.add_argument("--provisional-days", type=int, default=7,
+                        help="--attacks: DAILY_PROVISIONAL_DAYS")
     args = parser.parse_args()
+    if args.attacks:
+        import fairplay_attacks
+
+        attacks = fairplay_attacks.run(args)
+        print(json.dumps({k: v for k, v in attacks.items() if k != "per_day"}, indent=1,
+                         sort_keys=True))
+        return
     summary = simulate(args)
     if args.out is not None:
         os.environ["BENCH_RESULTS_DIR"] = str(args.out)

@@ -68,9 +68,8 @@ THRESHOLD_RANGE = (8.0, 12.0)
 #: one honest game in 100,000 at most, whatever the player's habits).
 POSITIONAL_RANGE = (11.5, 13.5)
 #: The stricter test's lines (games entering the top of a board) are drawn in these. The
-#: likelihood line starts at 8: three of about 2,300 simulated honest top games reached
-#: 8.0 to 8.6 on the scrutiny subset (Yahtzee, Yatzy, Generala), and a line from 7 held
-#: one of Yatzy's, more than the review load allows at 1,000 players.
+#: likelihood line starts above the scrutiny statistics of honest top games in the
+#: calibration (docs/fairplay.md, *Figures*).
 STRICT_RANGE = (8.0, 10.0)
 STRICT_POSITIONAL_RANGE = (7.5, 9.5)
 #: Share of the decisions in the secret scrutiny subset.

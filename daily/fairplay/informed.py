@@ -146,6 +146,71 @@ def safe_lines(ruleset: str, gamble: bool = False) -> tuple[float, float]:
             min(AUDIT_POSITIONAL_RANGE[0], STRICT_POSITIONAL_RANGE[0]))
 
 
+def subset_bounds(walked: Walked, steps: int = 200) -> tuple[float, float]:
+    """Bounds of the scrutiny statistics (likelihood, positional) over *every* subset
+    of the (turn, roll) slots, the day's included: a game under both lines by these is
+    provably safe against the stricter test, whatever subset the key draws.
+
+    Likelihood, by convex duality: with ``A_s = `` the sum of slot ``s``'s decisions'
+    log-likelihoods at ``(i, j)`` and ``B_s`` at ``(i', 0)``, a subset's statistic is
+    at most ``max_ij min_i' sum_{s in subset} (A_s - B_s)``; over the box ``[0, 1]`` per
+    slot (which holds every subset) and for any weights ``lam`` over ``i'`` (a mean is
+    at least the least), that is at most ``sum_s max(0, sum_i' lam_i' (A_s - B_s))``.
+    Any ``lam`` gives a bound; ``steps`` of mirror descent look for a small one.
+    Positional: a subset's tail ``P(S >= s)`` is at least the chance that its lucky
+    holds were all lucky, so its statistic is at most ``sum -ln p`` over every lucky
+    hold of the game (the subset of those holds reaches it).
+
+    >>> per = np.zeros((2, 1, 2)); per[:, 0, 1] = [3.0, -2.0]
+    >>> ev = np.zeros((2, 10)); ev[:, 1] = [0, 1]; ev[:, 7:10] = [[2, 1, 1], [2, 1, 0]]
+    >>> w = Walked(per.sum(axis=0), per, np.zeros(2), ev, 0)
+    >>> bound, bound_pos = subset_bounds(w)
+    >>> round(bound, 6), round(bound_pos, 3)  # the first slot alone: 3, and one lucky half
+    (3.0, 0.693)
+    >>> bound >= weighted_statistic(per, np.array([1.0, 0.0]))
+    True
+    """
+    if not len(walked.per):
+        return 0.0, 0.0
+    slots = walked.evidence[:, :2].astype(np.int64)
+    _, slot = np.unique(slots, axis=0, return_inverse=True)
+    by_slot = np.zeros((int(slot.max()) + 1, *walked.per.shape[1:]))
+    np.add.at(by_slot, slot.ravel(), walked.per)
+    pairs = by_slot.reshape(len(by_slot), -1)  # (slots, pairs (i, j))
+    honest = by_slot[:, :, 0]  # (slots, i')
+    diff = pairs[:, :, None] - honest[:, None, :]  # (slots, pairs, i')
+    lam = np.full(diff.shape[1:], 1.0 / diff.shape[2])
+    best = np.full(diff.shape[1], np.inf)
+    rate = 1.0 / max(float(np.abs(diff).sum(axis=0).max()), 1e-9)
+    for _ in range(steps):
+        inner = np.einsum("spk,pk->sp", diff, lam)
+        best = np.minimum(best, np.maximum(inner, 0.0).sum(axis=0))
+        grad = np.einsum("sp,spk->pk", (inner > 0).astype(float), diff)
+        lam = lam * np.exp(-rate * 4.0 * (grad - grad.min(axis=1, keepdims=True)))
+        lam /= lam.sum(axis=1, keepdims=True)
+    ev = walked.evidence
+    lucky = (ev[:, 7] > ev[:, 8]) & (ev[:, 8] > 0) & (ev[:, 9] > 0)
+    bound_pos = float(-np.log(ev[lucky, 8] / ev[lucky, 7]).sum()) if lucky.any() else 0.0
+    return float(best.max()), bound_pos
+
+
+def provably_safe(walked: Walked) -> bool:
+    """Whether a game is safe against the ordinary test (under the lowest lines of its
+    ranges) and the unaudited stricter one for every subset and every line it can draw
+    (:func:`subset_bounds` under the lowest strict lines): the cheater of issue 37, who
+    takes no risk but the audit's (one game in 200 entering the top).
+
+    >>> per = np.zeros((1, 1, 2)); ev = np.zeros((1, 10))
+    >>> provably_safe(Walked(per.sum(axis=0), per, np.zeros(1), ev, 0))
+    True
+    """
+    if (statistic(walked.loglik) >= THRESHOLD_RANGE[0]
+            or positional_statistic(walked.evidence) >= POSITIONAL_RANGE[0]):
+        return False
+    bound, bound_pos = subset_bounds(walked)
+    return bound < STRICT_RANGE[0] and bound_pos < STRICT_POSITIONAL_RANGE[0]
+
+
 def looks_safe(walked: Walked, ruleset: str, rng: np.random.Generator, subsets: int,
                gamble: bool = False) -> bool:
     """Whether the public parts of the detector let a game of ``ruleset`` through, as
