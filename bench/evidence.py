@@ -8,7 +8,7 @@ On random days (seeded), the strategy bots play: hard, medium at temperatures 1,
 (:func:`daily.fairplay.scouting.reveals_of`; a scout that rerolls everything shows 3),
 the share of its rerolls that rerolled every die, and its residual (its score minus the
 hard bot's on the same dice), whose standard deviation at medium temperature 1 is the
-spread of :data:`daily.fairplay.residual.SPREAD`. Then, for the scouts seen by how
+spread of :data:`daily.fairplay.history.residual.SPREAD`. Then, for the scouts seen by how
 they play (:func:`daily.fairplay.scouting.plays_blind`): each game's expected loss per
 decision (:func:`daily.strategy.analysis.analyse`) and the share of its rerolls that held
 its most common positions, for the honest levels and for split scouts (two accounts,

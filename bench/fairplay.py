@@ -34,7 +34,7 @@ this run). On each day:
   as a probability over the audit's draw), its gain over optimal play on the same dice,
   whether it would have entered the board's top 10; and how many days a cheater who
   plays so every day lasts before a game is held or its record of residuals is
-  evidence (:mod:`daily.fairplay.residual`; days drawn from the run). The informed
+  evidence (:mod:`daily.fairplay.history.residual`; days drawn from the run). The informed
   cheater is also measured with the audit's line drawn from other ranges
   (:data:`AUDIT_LOWS`), beside what each holds of the honest top games.
 
@@ -82,8 +82,8 @@ from daily.fairplay.daykey import (
     fairplay_key,
 )
 from daily.fairplay.foresight import Walked, positional_statistic, statistic
+from daily.fairplay.history.residual import KEPT, MIN_GAMES, SPREAD, Z_LINE
 from daily.fairplay.informed import SimDay, candidates, own_subsets, safe_lines
-from daily.fairplay.residual import KEPT, MIN_GAMES, SPREAD, Z_LINE
 from daily.rules import Ruleset, get_ruleset
 from daily.strategy.simulate import play_slots, random_slots
 from daily.strategy.solver import StrategyTable
@@ -302,7 +302,7 @@ def record_days(gains: np.ndarray, held: np.ndarray, spread: float | None,
     """How many days a cheater who plays every day lasts: days drawn at random from the
     run (with replacement) up to :data:`RECORD_DAYS`, until its game is held (each day
     with its probability ``held``) or its record of residuals (its gains: optimal play
-    is the par) is evidence (:mod:`daily.fairplay.residual`: the latest ``KEPT`` days).
+    is the par) is evidence (:mod:`daily.fairplay.history.residual`: the latest ``KEPT`` days).
     Medians and 90th percentiles over :data:`RECORD_RUNS` runs; ``None`` past the horizon.
 
     >>> out = record_days(np.full(10, 50.0), np.zeros(10), 50.0, np.random.default_rng(1))

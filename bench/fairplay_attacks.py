@@ -56,7 +56,7 @@ On each day:
   lowest strict lines for its own 32 subsets, the audit ignored) every day until
   held: on arrival at the top or at the close's re-check of the public top 10, held with
   the day's probability over the audit's draw, or by the record across days
-  (:func:`daily.fairplay.residual.persistent`, its residuals against optimal play).
+  (:func:`daily.fairplay.history.residual.persistent`, its residuals against optimal play).
   :data:`RUNS` accounts per board, days drawn from the run. Its figures: the share of
   its cheating days on which its game stands unreviewed on the public top 10 (one
   account cheating each day, a fresh aged one ready when one is held), the account-days
@@ -104,6 +104,7 @@ from daily.fairplay.daykey import (
     fairplay_key,
 )
 from daily.fairplay.foresight import Walked, positional_statistic, statistic
+from daily.fairplay.history.residual import KEPT, persistent
 from daily.fairplay.informed import (
     SimDay,
     candidates,
@@ -112,7 +113,6 @@ from daily.fairplay.informed import (
     safe_lines,
     subset_bounds,
 )
-from daily.fairplay.residual import KEPT, persistent
 from daily.fairplay.scouting import is_copy, plays_blind, reveals_of, scout_kind
 from daily.game import Game
 from daily.movelog import MoveLog

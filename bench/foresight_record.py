@@ -1,4 +1,4 @@
-"""The line of the foresight record (:mod:`daily.fairplay.sequential`), measured on honest
+"""The line of the foresight record (:mod:`daily.fairplay.history.sequential`), measured on honest
 play, and how soon it holds the cheaters of ``bench/fairplay.py``.
 
     .venv/bin/python bench/foresight_record.py --ruleset yahtzee --days 30 --games 200
@@ -38,8 +38,8 @@ from benchjson import figure
 from daily.fairplay import kernel
 from daily.fairplay.daykey import DayParams, fairplay_key
 from daily.fairplay.foresight import statistic
+from daily.fairplay.history.sequential import DRIFT, LINE
 from daily.fairplay.informed import SimDay
-from daily.fairplay.sequential import DRIFT, LINE
 from daily.rules import get_ruleset
 from daily.strategy.simulate import random_slots
 from daily.strategy.tables.lookup import table_or_solve

@@ -7,7 +7,7 @@ the stored one, else computed and stored the same way) and writes, for every ran
 game of the day set (on the board, or in review whatever its state), its player's
 residual: the score minus the hard bot's on the same dice
 (:func:`daily.service.review.evidence.record_residuals`; the record across days is
-read by the results consumer, :mod:`daily.fairplay.residual`). Idempotent: a rerun
+read by the results consumer, :mod:`daily.fairplay.history.residual`). Idempotent: a rerun
 writes the same values. Failures raise (RQ records them).
 """
 

@@ -19,7 +19,7 @@ itself (it aims at the top, where the stricter test runs). Optimal play is alway
 The *gambling* cheater (``gamble=True``) ignores the audit: it stays under the lowest
 strict lines only and accepts being held on the audited games (one in two hundred of
 those entering the top); the evidence across days is what catches it
-(:mod:`daily.fairplay.residual`). ``bench/fairplay.py`` measures both over many days;
+(:mod:`daily.fairplay.history.residual`). ``bench/fairplay.py`` measures both over many days;
 the tests run them on a few.
 
 >>> from daily.rules import get_ruleset

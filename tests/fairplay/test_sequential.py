@@ -1,10 +1,11 @@
-"""The foresight record's sequential test (:mod:`daily.fairplay.sequential`) and the
+"""The foresight record's sequential test (:mod:`daily.fairplay.history.sequential`) and the
 links that need no flagged scout (:mod:`daily.fairplay.links`): pure logic."""
 
 from __future__ import annotations
 
 import math
 
+from daily.fairplay.history.sequential import DRIFT, KEPT, LINE, cusum, cusum_path, persistent
 from daily.fairplay.links import (
     COVER_MIN,
     YoungGame,
@@ -13,7 +14,6 @@ from daily.fairplay.links import (
     revealed_dice,
     young_links,
 )
-from daily.fairplay.sequential import DRIFT, KEPT, LINE, cusum, cusum_path, persistent
 from daily.game import Game
 from daily.movelog import MoveLog
 from daily.rules import get_ruleset

@@ -91,8 +91,8 @@ def test_the_scan_finds_paths_and_fails_on_a_missing_one():
     assert ("daily/service/app.py", "daily.web.routes", "bp") in found
     assert len(found) > 100
     assert not resolves("daily.service.games.no_such_module")
-    assert not resolves("daily.verify.DayReport.no_such_field")
-    assert resolves("daily.verify.DayReport.results_keys")  # a dataclass field
+    assert not resolves("daily.audit.verify.DayReport.no_such_field")
+    assert resolves("daily.audit.verify.DayReport.results_keys")  # a dataclass field
 
 
 def test_every_dotted_path_in_the_docs_and_docstrings_exists():

@@ -17,7 +17,7 @@ import pytest
 import redis
 
 from daily import calendar
-from daily.fairplay.sequential import LINE
+from daily.fairplay.history.sequential import LINE
 from daily.service import keymap
 from daily.service.config import Config
 from daily.service.results.result import Result

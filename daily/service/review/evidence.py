@@ -1,6 +1,6 @@
 """Evidence across games and days, in Redis: the scouts of a day set and the players'
 records of residuals. The logic is core code (:mod:`daily.fairplay.scouting`,
-:mod:`daily.fairplay.residual`); this module keeps and reads what it needs.
+:mod:`daily.fairplay.history.residual`); this module keeps and reads what it needs.
 
 * Finished scouts: the results consumer reads every ranked result's reveals from its
   log (:func:`sightings_of`) and keeps the scouts' sightings with their board
@@ -25,7 +25,7 @@ records of residuals. The logic is core code (:mod:`daily.fairplay.scouting`,
   them back for the consumer.
 * The foresight record: the consumer writes the foresight test's statistic of every
   checked ranked game (``fairplay:foresight:{player}``, :func:`record_foresight`), and
-  the sequential test over a player's games (:mod:`daily.fairplay.sequential`) reads
+  the sequential test over a player's games (:mod:`daily.fairplay.history.sequential`) reads
   it back (:func:`foresight_evidence`): for every checked game, not only at the top.
 * Young games: every checked result of a young player (created in the last two days, or
   provisional) is kept with its board (``lb:{D:R}:young``, :func:`keep_young`), with
@@ -50,7 +50,8 @@ from typing import Any
 import redis
 
 from daily.errors import DailyError
-from daily.fairplay import sequential
+from daily.fairplay.history import sequential
+from daily.fairplay.history.residual import KEPT, persistent
 from daily.fairplay.links import (
     YoungGame,
     covering_games,
@@ -58,7 +59,6 @@ from daily.fairplay.links import (
     revealed_dice,
     young_links,
 )
-from daily.fairplay.residual import KEPT, persistent
 from daily.fairplay.scouting import (
     LINK_WINDOW,
     Sighting,
@@ -359,7 +359,7 @@ def record_foresight(conn: redis.Redis, prefix: str,
 
 def foresight_values(record: Mapping[Any, Any]) -> list[float]:
     """A player's foresight statistics in the order played (fields ``"<date> <ruleset>"``;
-    the latest :data:`daily.fairplay.sequential.KEPT`).
+    the latest :data:`daily.fairplay.history.sequential.KEPT`).
 
     >>> foresight_values({"2026-11-29 yahtzee": "0.5", "2026-11-28 yacht": "3"})
     [3.0, 0.5]
@@ -512,7 +512,7 @@ def evidence_of(conn: redis.Redis, prefix: str, results: list[Result],
     same network (:func:`daily.fairplay.links.young_links`); a young game or scout that
     revealed every die the game profited from (:func:`daily.fairplay.links.
     covering_games`); a record of residuals that persistently beats optimal play
-    (:func:`daily.fairplay.residual.persistent`); a foresight record whose sequential
+    (:func:`daily.fairplay.history.residual.persistent`); a foresight record whose sequential
     test holds (:func:`foresight_evidence`).
     """
     if not results:

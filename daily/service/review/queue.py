@@ -85,7 +85,7 @@ SIGNALS = ("scout_like", "reveal_unused", "busy_network", "scout_linked", "plays
 #: earlier game of another player on the day's dice), ``young_link`` (young players from
 #: the game's network played the day), ``reveal_cover`` (another player's game showed
 #: the dice it gained from), ``foresight_record`` (the player's foresight record across
-#: days: :mod:`daily.fairplay.sequential`).
+#: days: :mod:`daily.fairplay.history.sequential`).
 REASON_CODES = ("foresight", "strict", "ceiling", "unchecked", "scout_link", "residual",
                 "copy", "young_link", "reveal_cover", "foresight_record")
 
