@@ -44,6 +44,7 @@ from tests.service.conftest import PREFIX, Player, best_box, choose_hold
 from tests.service.test_fairplay_attack import (  # noqa: F401 (fixtures)
     BOARD,
     DATE,
+    _cli,
     fairplay_table,
     move,
     with_table,
@@ -158,7 +159,7 @@ def replay(player: Player, log: MoveLog) -> dict[str, Any]:
 
 def test_a_game_whose_gains_another_network_revealed_waits_for_review(
     with_table: Config, fairplay_table: StrategyTable, redis_client: redis.Redis,  # noqa: F811
-    client: FlaskClient,
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, capsys: Any,
 ) -> None:
     config = with_table
     seed, ceiling = prepared_ceiling(config, redis_client)
@@ -194,3 +195,6 @@ def test_a_game_whose_gains_another_network_revealed_waits_for_review(
     assert board["review"]["state"] == "pending_review"
     assert board["review"]["reason_code"] == "reveal_cover"
     assert shown["id"] in {row["game_id"] for row in board["top"]}  # the new player's shows
+    stats = _cli(monkeypatch, config, capsys, "review", "stats", DATE, "yahtzee")
+    assert "1 covered by another game's reveals" in stats
+    assert "0 linked to young players of their network" in stats and "0 scout-like" in stats
