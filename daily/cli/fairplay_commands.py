@@ -7,7 +7,9 @@
 * ``daily review show GAME``: the evidence (the decisions that gave it away, the
   ceiling, the par, the linked scouts, the player's record across days).
 * ``daily review stats DATE RULESET``: scout-like games (finished and unfinished),
-  games from busy networks, the decisions.
+  games from busy networks, the games in review for a link to young players, for
+  another game's reveals covering their gains or for their foresight record, the
+  decisions.
 * ``daily review clear GAME`` / ``daily review hold GAME`` / ``daily review disqualify
   GAME [--note TEXT]``: decide. Idempotent; a cleared game takes its rank on the board,
   a held one stays off it waiting for a final decision.
@@ -130,8 +132,10 @@ def _review_stats(args: argparse.Namespace) -> int:
     date, ruleset = parse_date(args.date).isoformat(), canonical_name(args.ruleset)
     signals = queue.signals(date, ruleset)
     states: dict[str, int] = {}
-    for entry in queue.entries_of(date, ruleset):
+    reasons = dict.fromkeys(("young_link", "reveal_cover", "foresight_record"), 0)
+    for entry in queue.entries_of(date, ruleset):  # at arrival or by the close's re-check
         states[entry.state] = states.get(entry.state, 0) + 1
+        reasons[entry.reason_code] = reasons.get(entry.reason_code, 0) + 1
     unfinished = unfinished_scouts(queue.conn, queue.prefix, date, ruleset)
     print(f"{date} {ruleset}: {signals['checked']} games checked,"
           f" {signals['scout_like']} scout-like (rerolled every die),"
@@ -141,7 +145,10 @@ def _review_stats(args: argparse.Namespace) -> int:
           " from optimal play),"
           f" {signals['copied']} copies of another player's game,"
           f" {signals['busy_network']} from busy networks,"
-          f" {signals['scout_linked']} linked to a scout;"
+          f" {signals['scout_linked']} linked to a scout,"
+          f" {reasons['young_link']} linked to young players of their network,"
+          f" {reasons['reveal_cover']} covered by another game's reveals,"
+          f" {reasons['foresight_record']} held by their foresight record;"
           f" review: {', '.join(f'{n} {s}' for s, n in sorted(states.items())) or 'none'}")
     return 0
 

@@ -93,8 +93,10 @@ key                                    type     what, and how long it lives
                                                 write
 ``P fairplay:foresight:{<player>}``    HASH     "<date> <ruleset>" -> the foresight test's
                                                 statistic of the player's ranked game that
-                                                day (:mod:`daily.fairplay.history.sequential`); 400
-                                                days after the last write
+                                                day (:mod:`daily.fairplay.history.sequential`),
+                                                "reset" -> the day set an operator's
+                                                clearance reset the sum through; 400 days
+                                                after the last write
 ``P review:index``                     HASH     game id -> "<date> <ruleset>" of its review
 ``P review:open``                      ZSET     held game ids by finish time (until decided)
 ``P review:postponed``                 HASH     game id -> JSON ``{"result", "at"}`` of a

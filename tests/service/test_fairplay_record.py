@@ -5,7 +5,10 @@ On the live server (real gunicorn), with real Redis and the real results consume
 ranked game's foresight statistic goes into its player's record; a player whose earlier
 days already put the record's cumulative sum over its line is held by today's game,
 below the top as well as at it, with a reason naming the record; a player whose record
-is under the line is not. The links to young players: ``test_fairplay_young.py``.
+is under the line is not. An operator's hold keeps the record; a clearance resets its
+sum through the cleared game, so the player's next honest game is not held by the same
+past. The links to young players: ``test_fairplay_young.py``; to games whose reveals
+cover a game's gains: ``test_fairplay_cover.py``.
 """
 
 from __future__ import annotations
@@ -17,11 +20,15 @@ import pytest
 import redis
 
 from daily import calendar
-from daily.fairplay.history.sequential import LINE
+from daily.fairplay.history.sequential import LINE, cusum
 from daily.service import keymap
 from daily.service.config import Config
 from daily.service.results.result import Result
-from daily.service.review.evidence import record_foresight
+from daily.service.review.evidence import (
+    foresight_evidence,
+    foresight_records,
+    record_foresight,
+)
 from daily.service.review.queue import ReviewQueue
 from daily.strategy.solver import StrategyTable
 from tests.service.conftest import PREFIX, Player, play_out
@@ -87,3 +94,29 @@ def test_a_record_over_its_line_holds_todays_game_and_one_under_it_does_not(
     assert len(redis_client.hgetall(keymap.foresight_record(PREFIX, dee.id))) == 4
     shown = _cli(monkeypatch, config, capsys, "review", "show", cy_game["id"])
     assert "foresight record: cumulative sum" in shown
+    stats = _cli(monkeypatch, config, capsys, "review", "stats", DATE, "yahtzee")
+    assert "1 held by their foresight record" in stats
+
+    # A hold keeps the record as it is; the operator's clearance resets its sum through
+    # the cleared game (recorded with the decision), so the next honest game goes through.
+    _cli(monkeypatch, config, capsys, "review", "hold", cy_game["id"])
+    assert b"reset" not in redis_client.hgetall(keymap.foresight_record(PREFIX, cy.id))
+    assert foresight_evidence(foresight_records(redis_client, PREFIX, [cy.id])[0])
+    _cli(monkeypatch, config, capsys, "review", "clear", cy_game["id"])
+    reset = queue.get(cy_game["id"]).verdict["foresight_reset"]
+    assert reset["through"] == f"{DATE} yahtzee" and reset["cusum_before"] >= LINE
+    assert reset["cusum_after"] == 0.0
+    assert "foresight record reset through" in _cli(monkeypatch, config, capsys, "review",
+                                                    "show", cy_game["id"])
+    _cli(monkeypatch, config, capsys, "review", "clear", cy_game["id"])  # idempotent
+    assert queue.get(cy_game["id"]).verdict["foresight_reset"] == reset
+    nextday = DAY + dt.timedelta(days=1)
+    record_foresight(redis_client, PREFIX, [(Result(
+        "g_next", cy.id, "Cy", nextday, "yahtzee", 200,
+        calendar.opens_at(nextday).timestamp() + 60, "DD-next", ""), 0.0)])
+    values = foresight_records(redis_client, PREFIX, [cy.id])[0]
+    assert values == [0.0] and foresight_evidence(values) is None
+    everything = redis_client.hgetall(keymap.foresight_record(PREFIX, cy.id))
+    assert len(everything) == 9  # the seven games, the next one and the reset
+    kept = [float(v) for k, v in sorted(everything.items()) if k != b"reset"]
+    assert cusum(kept) >= LINE  # without the reset, the next game would be held again

@@ -29,6 +29,8 @@ from daily.service.review.queue import ReviewQueue
 from tests.service.conftest import PREFIX, play_out
 from tests.service.test_fairplay_attack import (  # noqa: F401 (fixtures)
     BOARD,
+    DATE,
+    _cli,
     fairplay_table,
     ranked,
     with_table,
@@ -40,6 +42,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.live]
 
 def test_an_established_players_game_from_a_new_players_network_waits_for_review(
     with_table: Config, redis_client: redis.Redis, make_player: Any,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch, capsys: Any,
 ) -> None:
     config = with_table
     ace, scout = make_player("Ace"), make_player("x1")
@@ -67,3 +70,6 @@ def test_an_established_players_game_from_a_new_players_network_waits_for_review
     assert game["id"] not in {row["game_id"] for row in board["top"]}
     assert board["review"]["state"] == "pending_review"
     assert board["review"]["reason_code"] == "young_link"
+    stats = _cli(monkeypatch, config, capsys, "review", "stats", DATE, "yahtzee")
+    assert "1 linked to young players of their network" in stats
+    assert "0 covered by another game's reveals" in stats and "1 pending" in stats

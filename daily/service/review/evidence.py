@@ -27,6 +27,8 @@ records of residuals. The logic is core code (:mod:`daily.fairplay.scouting`,
   checked ranked game (``fairplay:foresight:{player}``, :func:`record_foresight`), and
   the sequential test over a player's games (:mod:`daily.fairplay.history.sequential`) reads
   it back (:func:`foresight_evidence`): for every checked game, not only at the top.
+  An operator's clearance of a game the record held resets the sum through that game
+  (:func:`reset_foresight`); a hold or a disqualification keeps it.
 * Young games: every checked result of a young player (created in the last two days, or
   provisional) is kept with its board (``lb:{D:R}:young``, :func:`keep_young`), with
   its player's network, for the links of :mod:`daily.fairplay.links`.
@@ -359,13 +361,53 @@ def record_foresight(conn: redis.Redis, prefix: str,
 
 def foresight_values(record: Mapping[Any, Any]) -> list[float]:
     """A player's foresight statistics in the order played (fields ``"<date> <ruleset>"``;
-    the latest :data:`daily.fairplay.history.sequential.KEPT`).
+    the latest :data:`daily.fairplay.history.sequential.KEPT`), after the last reset
+    (:func:`reset_foresight`: the games through the field ``reset`` names are left out).
 
     >>> foresight_values({"2026-11-29 yahtzee": "0.5", "2026-11-28 yacht": "3"})
     [3.0, 0.5]
+    >>> foresight_values({"2026-11-29 yahtzee": "0.5", "2026-11-28 yacht": "3",
+    ...                   RESET_FIELD: "2026-11-28 yacht"})
+    [0.5]
     """
-    ordered = sorted(record.items(), key=lambda kv: as_text(kv[0]))
+    fields = {as_text(k): v for k, v in record.items()}
+    through = fields.pop(RESET_FIELD, None)
+    ordered = sorted(fields.items())
+    if through is not None:
+        ordered = [(k, v) for k, v in ordered if k > as_text(through)]
     return [float(as_text(v)) for _, v in ordered][-sequential.KEPT:]
+
+
+#: The field of a foresight record that names the last game an operator's clearance
+#: reset the cumulative sum through.
+RESET_FIELD = "reset"
+
+
+def reset_foresight(conn: redis.Redis, prefix: str, result: Result) -> dict[str, Any]:
+    """Reset the player's foresight record through ``result`` (a game held by the record
+    that an operator cleared): the cumulative sum starts again from 0 after it, so the
+    player's next honest game is not held by the same past. The statistics stay in the
+    record; the reset only moves forward (idempotent). Returns what to keep with the
+    decision: the field reset through, and the sum before and after."""
+    key = keymap.foresight_record(prefix, result.player_id)
+    field = f"{result.date.isoformat()} {canonical_name(result.ruleset)}"
+    before = foresight_values(conn.hgetall(key))
+    with conn.pipeline() as pipe:  # WATCH: the reset never moves back
+        while True:
+            try:
+                pipe.watch(key)
+                kept = pipe.hget(key, RESET_FIELD)
+                pipe.multi()
+                if kept is None or as_text(kept) < field:
+                    pipe.hset(key, RESET_FIELD, field)
+                pipe.expire(key, FORESIGHT_KEPT)
+                pipe.execute()
+                break
+            except redis.WatchError:
+                continue
+    after = foresight_values(conn.hgetall(key))
+    return {"method": sequential.METHOD, "through": field,
+            "cusum_before": sequential.cusum(before), "cusum_after": sequential.cusum(after)}
 
 
 def foresight_records(conn: redis.Redis, prefix: str,

@@ -68,6 +68,7 @@ from daily.service.results.archive import (
 from daily.service.results.leaderboard import Leaderboard
 from daily.service.results.result import Result
 from daily.service.results.stats import record_game
+from daily.service.review.evidence import reset_foresight
 
 REVIEW_FORMAT = "daily-review/1"
 # The states of a game in review are the statuses of the results log's decisions.
@@ -292,8 +293,9 @@ class ReviewQueue:
                 pipe.zrem(self.open_key, result.game_id)
             pipe.execute()
 
-    def _set_state(self, entry: ReviewEntry, state: str, note: str | None) -> ReviewEntry:
-        verdict = {**entry.verdict, "decided_by": "operator"}
+    def _set_state(self, entry: ReviewEntry, state: str, note: str | None,
+                   extra: Mapping[str, Any] | None = None) -> ReviewEntry:
+        verdict = {**entry.verdict, **(extra or {}), "decided_by": "operator"}
         if note:
             verdict["operator_note"] = note
         new = ReviewEntry(state, entry.result, verdict, self._now())
@@ -308,9 +310,13 @@ class ReviewQueue:
         """Clear, disqualify or hold a game in review; returns what happened. Idempotent.
 
         Clearing records the game on its board and in the player's statistics (on a
-        closed day too: the final statistics and the archive are then rewritten).
-        Holding keeps a pending game off the board, still waiting for a decision. A game
-        already decided the other way raises :class:`ReviewError`.
+        closed day too: the final statistics and the archive are then rewritten); a game
+        held by the player's foresight record (``foresight_record``) also resets the
+        record's cumulative sum through it, kept with the decision as
+        ``foresight_reset`` (:func:`daily.service.review.evidence.reset_foresight`).
+        Holding keeps a pending game off the board, still waiting for a decision, and
+        the record as it is. A game already decided the other way raises
+        :class:`ReviewError`.
         """
         if state not in (CLEARED, DISQUALIFIED, HELD):
             raise ReviewError(f"a decision is {CLEARED}, {HELD} or {DISQUALIFIED}",
@@ -321,7 +327,12 @@ class ReviewQueue:
             raise ReviewError(f"game {game_id} is already {entry.state}", field="game_id")
         outcome = "already " + state if entry.state == state else state
         if entry.state != state:
-            entry = self._set_state(entry, state, note)
+            extra: dict[str, Any] = {}
+            if state == CLEARED and entry.reason_code == "foresight_record":
+                # cleared by an operator: the record's sum starts again after this game
+                extra["foresight_reset"] = reset_foresight(self.conn, self.prefix,
+                                                           entry.result)
+            entry = self._set_state(entry, state, note, extra)
         if state == HELD:
             return outcome
         result = entry.result
@@ -489,6 +500,11 @@ def describe(entry: ReviewEntry, par: Mapping[str, Any] | None = None) -> str:
         lines.append(f"  foresight record: cumulative sum {record.get('cusum')} over"
                      f" {record.get('games')} games (line {record.get('line')}); latest: "
                      + ", ".join(f"{x:g}" for x in record.get("recent") or []))
+    reset = v.get("foresight_reset")
+    if reset:
+        lines.append(f"  foresight record reset through {reset.get('through')} by the"
+                     f" clearance: cumulative sum {reset.get('cusum_before')} ->"
+                     f" {reset.get('cusum_after')}")
     by = "an operator" if v.get("decided_by") == "operator" else "the check"
     lines.append(f"decision: {entry.state} ({entry.reason_code}, by {by})")
     if v.get("operator_note"):
