@@ -14,7 +14,7 @@ from .test_browser import new_page
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
 #: Loaded when used: the audit (a ranked result), WebAuthn (a passkey), proof of work.
-LATER = ("audit.js", "checkpoint.js", "passkeys.js", "pow.js", "reminders.js")
+LATER = ("audit.js", "checkpoint.js", "passkeys.js", "pow.js", "reminders.js", "offline.js")
 
 
 def test_the_first_page_fetches_only_what_it_shows(

@@ -1,7 +1,6 @@
 // Offline Practice games: kept in this browser (localStorage), played by offline.js on
 // the rules generated from the core. The play screen uses them through the same three
-// calls as a server game: get, roll and score.
-import { LocalGame } from "./offline.js";
+// calls as a server game: get, roll and score. offline.js loads with the first of them.
 
 const KEY = "dd.local";
 const KEPT = 5; // finished local games kept for their end screen
@@ -41,11 +40,13 @@ export const isLocal = (id) => typeof id === "string" && id.startsWith("local-")
 async function load(id) {
   const saved = readAll()[id];
   if (!saved) throw Object.assign(new Error("no local game"), { status: 404, code: "not_found" });
+  const { LocalGame } = await import("./offline.js");
   return new LocalGame(await rulesOf(saved.ruleset), saved.record);
 }
 
 // A new offline game of `ruleset`; its id.
 export async function startLocal(ruleset) {
+  const { LocalGame } = await import("./offline.js");
   const game = new LocalGame(await rulesOf(ruleset));
   save(game);
   return game.record.id;
