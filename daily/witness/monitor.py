@@ -95,7 +95,7 @@ def follows(reader: TileReader, old: Checkpoint, new: Checkpoint) -> bool:
     return reader.consistent(old.size, old.root, new.size, new.root)
 
 
-def check_day(base: str, tiles: str, folder: Path, date: str, ruleset: str,
+def check_day(tiles: str, folder: Path, date: str, ruleset: str,
               keys: dict[str, Ed25519PublicKey], witnesses: Sequence[VerifierKey],
               quorum: int) -> str | None:
     """Check one day set; the line to print (None: its log has no tiles yet)."""
@@ -154,8 +154,8 @@ def run_monitor(url: str, folder: Path, witness_texts: Sequence[str], quorum: in
     listed = _json(f"{base}/api/v1/days?from={start.isoformat()}")
     try:
         for entry in listed.get("days", []):
-            line = check_day(base, tiles_base, folder, str(entry["date"]), str(entry["ruleset"]), keys,
-                             witnesses, need)
+            line = check_day(tiles_base, folder, str(entry["date"]),
+                             str(entry["ruleset"]), keys, witnesses, need)
             if line is not None:
                 print(line, flush=True)
     except Fork as exc:
