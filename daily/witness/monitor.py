@@ -77,7 +77,7 @@ def results_keys(base: str) -> dict[str, Ed25519PublicKey]:
     return out
 
 
-def tile_fetcher(prefix: str) -> TileReader:
+def tile_reader(prefix: str) -> TileReader:
     """A reader of the tiles under ``prefix`` (a 404 or another status: a TileError)."""
     def fetch(path: str) -> bytes:
         status, body = _get(f"{prefix}/{path}")
@@ -110,7 +110,7 @@ def check_day(tiles: str, folder: Path, date: str, ruleset: str,
     except CheckpointRefused as exc:
         raise Fork(f"{date} {ruleset}: {exc.message}") from None
     new = found.checkpoint
-    reader = tile_fetcher(prefix)
+    reader = tile_reader(prefix)
     seen = folder / f"{date}.{ruleset}.checkpoint"
     try:
         if reader.root(new.size) != new.root:
