@@ -39,9 +39,10 @@ def register(subparsers: Any) -> None:
     serve.set_defaults(handler=_serve)
     monitor = subparsers.add_parser(
         "monitor", help="follow a deployment's days: each checkpoint consistent with the last",
-        description="Check every sealed day set's checkpoint (log signature, witness quorum) "
-                    "and its consistency with the last one seen (state in --dir). Exit 0 "
-                    "consistent, 1 a fork or a failed check (one line), 2 bad input.")
+        description="Read every sealed day set's C2SP tiles: check its checkpoint (log "
+                    "signature, witness quorum), that the tiles reproduce its root and the "
+                    "root of the last one seen (state in --dir). Exit 0 consistent, 1 a fork "
+                    "or a failed check (one line), 2 bad input.")
     monitor.add_argument("url", help="the deployment's base URL, e.g. https://dice.example")
     monitor.add_argument("--dir", type=Path, required=True, help="where it keeps what it saw")
     monitor.add_argument("--witness", action="append", default=[], metavar="VKEY",
@@ -49,6 +50,8 @@ def register(subparsers: Any) -> None:
     monitor.add_argument("--quorum", type=int, help="cosignatures required (default: all)")
     monitor.add_argument("--days", type=int, default=7, help="days back to follow (default 7)")
     monitor.add_argument("--today", help="the date to count --days back from (default: today)")
+    monitor.add_argument("--tiles", metavar="URL",
+                         help="where the logs' tiles are served (default: URL/tlog)")
     monitor.set_defaults(handler=_monitor)
 
 
@@ -79,4 +82,5 @@ def _monitor(args: argparse.Namespace) -> int:
     from daily.witness.monitor import run_monitor
 
     today = parse_date(args.today) if args.today else None
-    return run_monitor(args.url, args.dir, args.witness, args.quorum, args.days, today)
+    return run_monitor(args.url, args.dir, args.witness, args.quorum, args.days, today,
+                       args.tiles)

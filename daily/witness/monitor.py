@@ -1,14 +1,18 @@
 """``daily monitor URL --dir DIR --witness VKEY ...``: follow a deployment's days.
 
-For each day set of the last ``--days`` days (``GET /api/v1/days``) whose log is
-sealed, the monitor fetches the checkpoint (``GET .../checkpoint``), checks it like a
-client (:func:`daily.audit.c2sp.quorum.check_checkpoint`: a results key of ``GET
-/api/v1/keys``, the day set's origin, the witness quorum), then compares it with the
-last checkpoint it saw of that day set (``DIR/<date>.<ruleset>.checkpoint``): the same
-size must have the same root, a smaller size is a rollback, a larger one must be
-proved consistent (``GET .../consistency``, checked against the two roots). It prints
-one line per day set; the first fork or failed check is one line on stderr and exit 1.
-What it saw is written atomically, only once it checked out.
+For each day set of the last ``--days`` days (``GET /api/v1/days``), the monitor reads
+the log's C2SP tiles (``--tiles``, default ``URL/tlog``; the day set's under
+``<tiles>/<date>/<ruleset>/``): its ``checkpoint`` (none yet: not sealed, the line is
+skipped), checked like a client (:func:`daily.audit.c2sp.quorum.check_checkpoint`: a
+results key of ``GET /api/v1/keys``, the day set's origin, the witness quorum); the
+tiles of its right edge, which must reproduce its root; then the last checkpoint it saw
+of that day set (``DIR/<date>.<ruleset>.checkpoint``): the same size must have the same
+root, a smaller size is a rollback, and for a larger one the tiles covering the older
+tree, each tied to the new root, must reproduce the older root
+(:meth:`daily.audit.c2sp.tiles.TileReader.consistent`). Only the tiles of those edges
+are fetched (a few a level), each once. It prints one line per day set; the first fork
+or failed check is one line on stderr and exit 1. What it saw is written atomically,
+only once it checked out.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from daily.audit.c2sp.checkpoint import Checkpoint
 from daily.audit.c2sp.note import COSIGNATURE_V1, NoteError, VerifierKey, parse_note
 from daily.audit.c2sp.quorum import CheckpointRefused, check_checkpoint
-from daily.audit.merkle import verify_consistency
+from daily.audit.c2sp.tiles import TileError, TileReader
 from daily.errors import DailyError
 from daily.service.atomicfile import write_atomic
 
@@ -73,29 +77,31 @@ def results_keys(base: str) -> dict[str, Ed25519PublicKey]:
     return out
 
 
-def consistent(base: str, date: str, ruleset: str, old: Checkpoint, new: Checkpoint) -> bool:
-    """True if the deployment proves ``old`` a prefix of ``new`` (checked here)."""
-    if old.size == new.size:
-        return old.root == new.root
-    if old.size > new.size:
-        return False
-    status, body = _get(f"{base}/api/v1/days/{date}/{ruleset}/consistency"
-                        f"?from={old.size}&to={new.size}")
-    if status != 200:
-        return False
-    try:
-        path = [bytes.fromhex(h) for h in json.loads(body)["path"]]
-    except (ValueError, KeyError, TypeError):
-        return False
-    return verify_consistency(old.size, new.size, old.root, new.root, path)
+def tile_reader(prefix: str) -> TileReader:
+    """A reader of the tiles under ``prefix`` (a 404 or another status: a TileError)."""
+    def fetch(path: str) -> bytes:
+        status, body = _get(f"{prefix}/{path}")
+        if status != 200:
+            raise TileError(f"{path} answered {status}")
+        return body
+    return TileReader(fetch)
 
 
-def check_day(base: str, folder: Path, date: str, ruleset: str,
+def follows(reader: TileReader, old: Checkpoint, new: Checkpoint) -> bool:
+    """True if ``new`` continues ``old``: the same root at the same size, else the
+    tiles of ``new`` (whose root they reproduce) reproduce ``old``'s root."""
+    if old.size >= new.size:
+        return old.size == new.size and old.root == new.root
+    return reader.consistent(old.size, old.root, new.size, new.root)
+
+
+def check_day(tiles: str, folder: Path, date: str, ruleset: str,
               keys: dict[str, Ed25519PublicKey], witnesses: Sequence[VerifierKey],
               quorum: int) -> str | None:
-    """Check one day set; the line to print (None: its log is not sealed yet)."""
-    status, body = _get(f"{base}/api/v1/days/{date}/{ruleset}/checkpoint")
-    if status in (404, 409):
+    """Check one day set; the line to print (None: its log has no tiles yet)."""
+    prefix = f"{tiles}/{date}/{ruleset}"
+    status, body = _get(f"{prefix}/checkpoint")
+    if status == 404:
         return None
     if status != 200:
         raise MonitorError(f"the checkpoint of {date} {ruleset} answered {status}", field="url")
@@ -104,25 +110,33 @@ def check_day(base: str, folder: Path, date: str, ruleset: str,
     except CheckpointRefused as exc:
         raise Fork(f"{date} {ruleset}: {exc.message}") from None
     new = found.checkpoint
+    reader = tile_reader(prefix)
     seen = folder / f"{date}.{ruleset}.checkpoint"
-    if seen.exists():
-        try:
-            old = Checkpoint.from_text(parse_note(seen.read_bytes()).text)
-        except NoteError as exc:
-            raise MonitorError(f"{seen}: {exc}", field="dir") from None
-        if not consistent(base, date, ruleset, old, new):
-            raise Fork(f"fork: {date} {ruleset}: the checkpoint of size {new.size} (root "
-                       f"{new.root.hex()[:16]}...) is not consistent with the one seen of "
-                       f"size {old.size} (root {old.root.hex()[:16]}...)")
+    try:
+        if reader.root(new.size) != new.root:
+            raise Fork(f"{date} {ruleset}: the tiles do not reproduce the root of the "
+                       f"checkpoint of size {new.size} ({new.root.hex()[:16]}...)")
+        if seen.exists():
+            try:
+                old = Checkpoint.from_text(parse_note(seen.read_bytes()).text)
+            except NoteError as exc:
+                raise MonitorError(f"{seen}: {exc}", field="dir") from None
+            if not follows(reader, old, new):
+                raise Fork(f"fork: {date} {ruleset}: the checkpoint of size {new.size} (root "
+                           f"{new.root.hex()[:16]}...) is not consistent with the one seen "
+                           f"of size {old.size} (root {old.root.hex()[:16]}...)")
+    except TileError as exc:
+        raise Fork(f"{date} {ruleset}: tiles of size {new.size}: {exc}") from None
     write_atomic(seen, [body])
     return (f"ok {date} {ruleset}: size {new.size}, cosigned by "
-            f"{', '.join(found.witnessed) or 'no witness'}")
+            f"{', '.join(found.witnessed) or 'no witness'}, {len(reader.fetched)} tiles read")
 
 
 def run_monitor(url: str, folder: Path, witness_texts: Sequence[str], quorum: int | None,
-                days: int, today: dt.date | None = None) -> int:
+                days: int, today: dt.date | None = None, tiles: str | None = None) -> int:
     """The ``daily monitor`` command; the exit status."""
     base = url.rstrip("/")
+    tiles_base = (tiles or f"{base}/tlog").rstrip("/")
     witnesses = []
     for text in witness_texts:
         vkey = VerifierKey.parse(text)
@@ -140,8 +154,8 @@ def run_monitor(url: str, folder: Path, witness_texts: Sequence[str], quorum: in
     listed = _json(f"{base}/api/v1/days?from={start.isoformat()}")
     try:
         for entry in listed.get("days", []):
-            line = check_day(base, folder, str(entry["date"]), str(entry["ruleset"]), keys,
-                             witnesses, need)
+            line = check_day(tiles_base, folder, str(entry["date"]),
+                             str(entry["ruleset"]), keys, witnesses, need)
             if line is not None:
                 print(line, flush=True)
     except Fork as exc:
