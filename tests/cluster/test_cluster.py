@@ -192,7 +192,7 @@ def test_ranked_games_played_finished_and_ranked_through_the_cluster(
         )
         assert worker.returncode == 0, worker.stderr[-2000:]
         job.refresh()
-        assert job.get_status() == "finished", job.latest_result()
+        assert job.get_status() == "finished", job.latest_result().exc_string
         board = players[0].call("GET", f"/leaderboards/{DATE}/yahtzee").get_json()
         assert board["frozen"] is True and board["players"] == 10
         summary, rows = read_archive(archive_path(config.archive_dir, DATE, "yahtzee"))

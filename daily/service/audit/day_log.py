@@ -133,6 +133,20 @@ def chunk_of(index: int, chunk: int = CHUNK) -> int:
     return index // chunk
 
 
+# The staged parts of a seal replace the day set's log at once: KEYS are the real parts,
+# then their staged keys in the same order; a part that was not staged is deleted.
+SWAP_LUA = """
+local half = #KEYS / 2
+for i = 1, half do
+  redis.call('DEL', KEYS[i])
+  if redis.call('EXISTS', KEYS[i + half]) == 1 then
+    redis.call('RENAME', KEYS[i + half], KEYS[i])
+  end
+end
+return half
+"""
+
+
 @dataclass(frozen=True)
 class Game:
     """What the close knows of one accepted game before its record is read."""
@@ -300,12 +314,10 @@ class DayLog:
             put_rest()
             pipe.execute()
         if fresh:
-            staged = [part for part in PARTS if self.conn.exists(into[part])]
-            with self.conn.pipeline(transaction=True) as pipe:
-                pipe.delete(*real.values())
-                for part in staged:
-                    pipe.rename(into[part], real[part])
-                pipe.execute()
+            # One script on one server and on a cluster (the parts share the day set's
+            # slot; a cluster pipeline refuses RENAME).
+            self.conn.eval(SWAP_LUA, 2 * len(PARTS), *(real[part] for part in PARTS),
+                           *(into[part] for part in PARTS))
         return count
 
     def signer(self, keyring: Keyring) -> tuple[str, Ed25519PrivateKey]:
