@@ -57,7 +57,6 @@ from daily.strategy.spec import (
     P_NKEEPS,
     P_NROLLS,
     P_NU,
-    P_ROLL0,
     P_ROLLS,
     P_SERVED,
     P_THRESHOLD,
@@ -173,61 +172,24 @@ def play_games(
     and tie-breaks of :class:`HeuristicAdvisor`; returns the totals and each box's points
     (games x boxes)."""
     n, nb = P[P_DICE], P[P_BOXES]
-    R, r0 = P[P_ROLLS], P[P_ROLL0]
     G = slots.shape[0]
     totals = np.zeros(G, dtype=np.int64)
     points = np.zeros((G, nb), dtype=np.int64)
     succ = np.zeros((nb, n + 1))
-    dice = np.empty(n, dtype=np.int64)
-    need = np.empty(6, dtype=np.int64)
+    dice, need, cand_v, cand_a = kernel.turn_scratch(P)
     for g in range(G):
-        mask = 0
-        u = 0
-        y = 0
-        total = 0
+        mask = u = y = total = 0
         for t in range(nb):
             _, E_all, _ = turn(mask, u, y, use_future, P, raw, raw_served, alike, upper_face,
                                joker_points, child, parent, par, chance)
             successors(mask, u, y, use_future, P, upper_face, par, chance, succ)
-            first = placing.first_open(mask, nb)
-            for i in range(n):
-                dice[i] = slots[g, t, 0, i]
-            roll = 1
-            while True:
-                code = 0
-                for i in range(n):
-                    code += 7 ** (dice[i] - 1)
-                r = code_index[code] - r0
-                rl = R - roll
-                rw = raw_served if roll == 1 else raw
-                extra = placing.extra_bonus(r, mask, y, P, alike)
-                mode, mbox, jok = placing.joker_mode(r, mask, P, alike, upper_face)
-                best = placing.NEG
-                best_b = -1
-                for b in range(nb):  # boxes first, in order: they win ties
-                    v, _ = placing.box_value(r, b, mask, y, succ, P, rw, upper_face,
-                                            joker_points, mode, mbox, jok, first)
-                    if v > placing.NEG and v + extra > best:
-                        best = v + extra
-                        best_b = b
-                best_k = -1
-                if rl > 0:
-                    for j in range(py_order.shape[0]):
-                        K = py_order[j]
-                        if kernel.keep_fits(keeps, K, dice, n) and E_all[rl, K] > best:
-                            best = E_all[rl, K]
-                            best_k = K
-                if best_k >= 0:
-                    kernel.apply_keep(keeps, best_k, dice, slots[g, t, roll], need, n)
-                    roll += 1
-                    continue
-                b = best_b
-                _, pts = placing.box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points,
-                                           mode, mbox, jok, first)
-                points[g, b] = pts
-                mask, u, y, gained = placing.placed(mask, u, y, b, pts, P, upper_face)
-                total += gained + extra
-                break
+            b, pts, extra = kernel.play_turn(2, 0.0, slots[g, t], mask, y, succ, E_all, P, raw,
+                                             raw_served, alike, upper_face, joker_points,
+                                             keeps, py_order, code_index, dice, need, cand_v,
+                                             cand_a)
+            points[g, b] = pts
+            mask, u, y, gained = placing.placed(mask, u, y, b, pts, P, upper_face)
+            total += gained + extra
         totals[g] = total
     return totals, points
 

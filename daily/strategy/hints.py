@@ -39,20 +39,8 @@ import numpy as np
 from numba import njit
 
 from daily.strategy import kernel, placing
-from daily.strategy.spec import (
-    P_BOXES,
-    P_DICE,
-    P_NKEEPS,
-    P_NROLLS,
-    P_NU,
-    P_NY,
-    P_ROLL0,
-    P_ROLLS,
-    P_THRESHOLD,
-    P_YBOX,
-    counts_to_dice,
-    sub_multisets,
-)
+from daily.strategy import spec as layout
+from daily.strategy.spec import counts_to_dice, sub_multisets
 
 if TYPE_CHECKING:  # pragma: no cover
     from daily.strategy.advisor import Position
@@ -76,7 +64,8 @@ def work_size(P: np.ndarray) -> int:
     >>> work_size(GameSpec.from_rules(get_ruleset("yahtzee")).params)
     1333
     """
-    n, nb, nk, nr = (int(P[i]) for i in (P_DICE, P_BOXES, P_NKEEPS, P_NROLLS))
+    n, nb, nk, nr = (
+        int(P[i]) for i in (layout.P_DICE, layout.P_BOXES, layout.P_NKEEPS, layout.P_NROLLS))
     return nk + (nk + 1) + nr + 2 * nb * (n + 1)
 
 
@@ -96,8 +85,8 @@ def turn_keeps(
     ``parent_or_none`` is the spec's ``parent`` with ``nk`` (the index of a value that
     is never the best) where a keep has no parent.
     """
-    n, nb, nk, nr = P[P_DICE], P[P_BOXES], P[P_NKEEPS], P[P_NROLLS]
-    r0, R = P[P_ROLL0], P[P_ROLLS]
+    n, nb, nk, nr = P[layout.P_DICE], P[layout.P_BOXES], P[layout.P_NKEEPS], P[layout.P_NROLLS]
+    r0, R = P[layout.P_ROLL0], P[layout.P_ROLLS]
     S = work[:nk]  # the level's values, keeps and rolls
     M = work[nk:2 * nk + 1]  # its best keeps; M[nk]: where a missing parent points
     v0 = work[2 * nk + 1:2 * nk + 1 + nr]
@@ -208,7 +197,8 @@ def hint_rows(
     in :meth:`daily.strategy.advisor.Advisor.box_actions`; a keep's is ``base +
     E[rolls_left - 1][K]`` (:func:`turn_keeps`).
     """
-    n, nb, nu, ny, r0 = P[P_DICE], P[P_BOXES], P[P_NU], P[P_NY], P[P_ROLL0]
+    n, nb, r0 = P[layout.P_DICE], P[layout.P_BOXES], P[layout.P_ROLL0]
+    nu, ny = P[layout.P_NU], P[layout.P_NY]
     dice = np.empty(n, dtype=np.int64)
     counts = 0
     for i in range(n):
@@ -506,7 +496,7 @@ def _shared(table: StrategyTable) -> _Shared:
     named = {"parent_or_none": parent_or_none, "keep_start": keep_start,
              "keep_list": keep_list, "code_index": code_index}
     pack = pack_arrays([named[k] if k in named else getattr(spec, k) for k in PACKED])
-    most = spec.params[P_BOXES] + int(np.diff(keep_start).max())
+    most = spec.params[layout.P_BOXES] + int(np.diff(keep_start).max())
     built = _Shared(holds, kept, texts, pack, int(most))
     with _SHARED_LOCK:
         return _SHARED.setdefault(spec, built)
@@ -530,16 +520,17 @@ class HintEngine:
         self._box_words = [b.replace("_", " ") for b in self._box_ids]
         self._upper = [i for i, f in enumerate(spec.upper_face) if f]
         p = spec.params
-        self._threshold = int(p[P_THRESHOLD])
-        self._nu, self._ny, self._ybox = int(p[P_NU]), int(p[P_NY]), int(p[P_YBOX])
-        self._first = int(p[P_ROLLS]) - 1
+        self._threshold = int(p[layout.P_THRESHOLD])
+        self._nu, self._ny = int(p[layout.P_NU]), int(p[layout.P_NY])
+        self._ybox = int(p[layout.P_YBOX])
+        self._first = int(p[layout.P_ROLLS]) - 1
         self._bonus = self.rules.upper_bonus
         self._served = bool(self.rules.served)
         self._no_keeps = np.zeros((1, 1))
         # A plain array on the table's memory: a memory map (an ndarray subclass) costs
         # every compiled call about 1 us more to dispatch.
         self._values = np.asarray(table.values)
-        self._nb = int(p[P_BOXES])
+        self._nb = int(p[layout.P_BOXES])
         self._pack = shared.pack
         self._most = shared.most_actions
         self._rows: dict[int, np.ndarray] = {}  # an answer's rows by their number

@@ -271,23 +271,31 @@ def turn_values(V0, V0S, nl, P, child, parent, E, M):  # pragma: no cover - comp
 
 
 @njit(cache=True)
+def upper_filled(mask, P, upper_face):  # pragma: no cover - compiled
+    """The filled upper faces of box mask ``mask`` (bit ``f - 1`` for face ``f``, the
+    row of ``reach``) and the most points its open upper boxes can still add."""
+    um = 0
+    gain = 0
+    for b in range(P[P_BOXES]):
+        if upper_face[b] > 0:
+            if (mask >> b & 1) == 1:
+                um |= 1 << (upper_face[b] - 1)
+            else:
+                gain += P[P_DICE] * upper_face[b]
+    return um, gain
+
+
+@njit(cache=True)
 def mask_work(masks, P, upper_face, reach):  # pragma: no cover - compiled
     """How many states :func:`solve_masks` computes for each box mask (its work, for
     the progress of a build): the reachable upper totals and flags, the totals from
     which the bonus is out of reach counted once."""
-    n, nb, T, nu = P[P_DICE], P[P_BOXES], P[P_THRESHOLD], P[P_NU]
+    T, nu = P[P_THRESHOLD], P[P_NU]
     ny, ybox = P[P_NY], P[P_YBOX]
     out = np.zeros(masks.shape[0], dtype=np.int64)
     for i in range(masks.shape[0]):
         mask = masks[i]
-        um = 0
-        gain = 0
-        for b in range(nb):
-            if upper_face[b] > 0:
-                if (mask >> b & 1) == 1:
-                    um |= 1 << (upper_face[b] - 1)
-                else:
-                    gain += n * upper_face[b]
+        um, gain = upper_filled(mask, P, upper_face)
         nyl = ny if ybox >= 0 and (mask >> ybox & 1) == 1 else 1
         hopeless = 0
         for u in range(nu):
@@ -326,14 +334,7 @@ def solve_masks(
         M = np.empty((nk, LANES))
         work_u = np.empty(nu * ny, dtype=np.int64)
         work_y = np.empty(nu * ny, dtype=np.int64)
-        um = 0
-        gain = 0
-        for b in range(nb):
-            if upper_face[b] > 0:
-                if (mask >> b & 1) == 1:
-                    um |= 1 << (upper_face[b] - 1)
-                else:
-                    gain += n * upper_face[b]
+        um, gain = upper_filled(mask, P, upper_face)
         nyl = 1
         if ybox >= 0 and (mask >> ybox & 1) == 1:
             nyl = ny
@@ -399,6 +400,93 @@ def apply_keep(keeps, K, dice, fresh, need, n):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def dice_code(dice):  # pragma: no cover - compiled
+    """Base-7 code of a multiset of dice (the key of ``code_index``)."""
+    code = 0
+    for i in range(dice.shape[0]):
+        code += 7 ** (dice[i] - 1)
+    return code
+
+
+@njit(cache=True)
+def turn_scratch(P):  # pragma: no cover - compiled
+    """Scratch of :func:`play_turn`: the dice, a keep's counts, the candidates' values and
+    actions (a keep index, or ``-(box + 1)``)."""
+    na = P[P_NKEEPS] + P[P_BOXES]
+    return (np.empty(P[P_DICE], dtype=np.int64), np.empty(6, dtype=np.int64), np.empty(na),
+            np.empty(na, dtype=np.int64))
+
+
+@njit(cache=True)
+def choice(level, temperature, cand_v, nc, best):  # pragma: no cover - compiled
+    """The candidate a bot takes: ``level`` 1 draws by softmax over the values at
+    ``temperature`` (``best`` the largest), any other the first best (boxes come first,
+    so they win ties)."""
+    pick = 0
+    if level == 1 and temperature > 0:
+        s = 0.0
+        for c in range(nc):
+            s += np.exp((cand_v[c] - best) / temperature)
+        x = np.random.random() * s
+        pick = nc - 1
+        acc = 0.0
+        for c in range(nc):
+            acc += np.exp((cand_v[c] - best) / temperature)
+            if x < acc:
+                return c
+        return pick
+    bv = NEG
+    for c in range(nc):
+        if cand_v[c] > bv:
+            bv = cand_v[c]
+            pick = c
+    return pick
+
+
+@njit(cache=True)
+def play_turn(
+    level, temperature, slots_t, mask, y, succ, E_all, P, raw, raw_served, alike, upper_face,
+    joker_points, keeps, py_order, code_index, dice, need, cand_v, cand_a,
+):  # pragma: no cover - compiled
+    """Play one turn on its slots ``slots_t`` (rolls, dice) by the decisions of
+    :func:`play_games` (``succ``: the successors, ``E_all``: the turn's keep values);
+    returns the box chosen, its points and the extra bonus."""
+    n, nb, R = P[P_DICE], P[P_BOXES], P[P_ROLLS]
+    first = first_open(mask, nb)
+    dice[:] = slots_t[0]
+    for roll in range(1, R + 1):
+        r = code_index[dice_code(dice)] - P[P_ROLL0]
+        rw = raw_served if roll == 1 else raw
+        extra = extra_bonus(r, mask, y, P, alike)
+        mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
+        nc = 0
+        best = NEG
+        for b in range(nb):
+            v, pts = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points, mode, mbox,
+                               jok, first)
+            if v > NEG:
+                cand_v[nc] = v + extra
+                cand_a[nc] = -(b + 1)
+                best = max(best, v + extra)
+                nc += 1
+        for j in range(py_order.shape[0] if roll < R else 0):
+            K = py_order[j]
+            if keep_fits(keeps, K, dice, n):
+                cand_v[nc] = E_all[R - roll, K]
+                cand_a[nc] = K
+                best = max(best, cand_v[nc])
+                nc += 1
+        a = cand_a[choice(level, temperature, cand_v, nc, best)]
+        if a < 0:
+            b = -a - 1
+            _, pts = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points, mode, mbox,
+                               jok, first)
+            return b, pts, extra
+        apply_keep(keeps, a, dice, slots_t[roll], need, n)
+    return -1, 0, 0  # never: the last roll is always scored
+
+
+@njit(cache=True)
 def play_games(
     slots, level, temperature, rng_seed, W, P, raw, raw_served, alike, upper_face,
     joker_points, child, parent, keeps, py_order, code_index,
@@ -411,7 +499,7 @@ def play_games(
     """
     np.random.seed(rng_seed)
     n, nb = P[P_DICE], P[P_BOXES]
-    R, nk, nr, r0 = P[P_ROLLS], P[P_NKEEPS], P[P_NROLLS], P[P_ROLL0]
+    R, nk, nr = P[P_ROLLS], P[P_NKEEPS], P[P_NROLLS]
     G = slots.shape[0]
     totals = np.zeros(G, dtype=np.int64)
     succ = np.empty((nb, n + 1))
@@ -419,16 +507,10 @@ def play_games(
     v0s = np.empty(nr)
     E_all = np.empty((R + 1, nk))
     M_all = np.empty((R, nk))
-    dice = np.empty(n, dtype=np.int64)
-    need = np.empty(6, dtype=np.int64)
-    cand_v = np.empty(nk + nb)
-    cand_a = np.empty(nk + nb, dtype=np.int64)  # keep index, or -(box + 1)
+    dice, need, cand_v, cand_a = turn_scratch(P)
     use_future = level != 0
     for g in range(G):
-        mask = 0
-        u = 0
-        y = 0
-        total = 0
+        mask = u = y = total = 0
         for t in range(nb):
             box_values(mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points,
                        succ, v0)
@@ -436,71 +518,43 @@ def play_games(
                 box_values(mask, u, y, W, use_future, P, raw_served, alike, upper_face,
                            joker_points, succ, v0s)
             turn_tables(v0, v0s, P, child, parent, E_all, M_all)
-            first = first_open(mask, nb)
-            for i in range(n):
-                dice[i] = slots[g, t, 0, i]
-            roll = 1
-            while True:
-                code = 0
-                for i in range(n):
-                    code += 7 ** (dice[i] - 1)
-                r = code_index[code] - r0
-                rl = R - roll
-                rw = raw_served if roll == 1 else raw
-                extra = extra_bonus(r, mask, y, P, alike)
-                mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
-                nc = 0
-                best = NEG
-                for b in range(nb):
-                    v, _ = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points,
-                                     mode, mbox, jok, first)
-                    if v > NEG:
-                        cand_v[nc] = v + extra
-                        cand_a[nc] = -(b + 1)
-                        if v + extra > best:
-                            best = v + extra
-                        nc += 1
-                if rl > 0:
-                    for j in range(py_order.shape[0]):
-                        K = py_order[j]
-                        if keep_fits(keeps, K, dice, n):
-                            cand_v[nc] = E_all[rl, K]
-                            cand_a[nc] = K
-                            if cand_v[nc] > best:
-                                best = cand_v[nc]
-                            nc += 1
-                pick = 0
-                if level == 1 and temperature > 0:
-                    s = 0.0
-                    for c in range(nc):
-                        s += np.exp((cand_v[c] - best) / temperature)
-                    x = np.random.random() * s
-                    pick = nc - 1
-                    acc = 0.0
-                    for c in range(nc):
-                        acc += np.exp((cand_v[c] - best) / temperature)
-                        if x < acc:
-                            pick = c
-                            break
-                else:
-                    bv = NEG
-                    for c in range(nc):  # boxes come first, so they win ties
-                        if cand_v[c] > bv:
-                            bv = cand_v[c]
-                            pick = c
-                a = cand_a[pick]
-                if a >= 0:
-                    apply_keep(keeps, a, dice, slots[g, t, roll], need, n)
-                    roll += 1
-                    continue
-                b = -a - 1
-                _, pts = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points,
-                                   mode, mbox, jok, first)
-                mask, u, y, gained = placed(mask, u, y, b, pts, P, upper_face)
-                total += gained + extra
-                break
+            b, pts, extra = play_turn(level, temperature, slots[g, t], mask, y, succ, E_all, P,
+                                      raw, raw_served, alike, upper_face, joker_points, keeps,
+                                      py_order, code_index, dice, need, cand_v, cand_a)
+            mask, u, y, gained = placed(mask, u, y, b, pts, P, upper_face)
+            total += gained + extra
         totals[g] = total
     return totals
+
+
+@njit(cache=True)
+def columns_turn(
+    mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, child, parent, weights,
+    succ, here, colv, v0, E_all, M_all,
+):  # pragma: no cover - compiled
+    """The values of a multi-column turn (:func:`play_triple_games`, the fair-play walk):
+    each open column's value now (``here``, 0 without ``use_future``) and successors
+    (``succ[c]``), ``v0[r]`` the best weighted box of any column for roll ``r`` (extra
+    bonus unweighted), and the turn's ``E_all``, ``M_all``."""
+    nu, ny, nr = P[P_NU], P[P_NY], P[P_NROLLS]
+    full = (1 << P[P_BOXES]) - 1
+    for r in range(nr):
+        v0[r] = NEG
+    for c in range(weights.shape[0]):
+        here[c] = 0.0
+        if mask[c] == full:
+            continue
+        if use_future:
+            here[c] = W[state_idx(mask[c], u[c], y[c], nu, ny)]
+        box_values(mask[c], u[c], y[c], W, use_future, P, raw, alike, upper_face, joker_points,
+                   succ[c], colv)
+        w = weights[c]
+        for r in range(nr):
+            cand = w * (colv[r] - here[c])
+            cand -= (w - 1) * extra_bonus(r, mask[c], y[c], P, alike)
+            if cand > v0[r]:
+                v0[r] = cand
+    turn_tables(v0, v0, P, child, parent, E_all, M_all)
 
 
 @njit(cache=True)
@@ -516,7 +570,7 @@ def play_triple_games(
     plus any extra-Yahtzee bonus unweighted; a keep is valued by expectimax over the
     turn with the best box of any column at its end. ``use_future`` false: greedy.
     """
-    n, nb, nu, ny = P[P_DICE], P[P_BOXES], P[P_NU], P[P_NY]
+    n, nb = P[P_DICE], P[P_BOXES]
     R, nk, nr, r0 = P[P_ROLLS], P[P_NKEEPS], P[P_NROLLS], P[P_ROLL0]
     C = weights.shape[0]
     G = slots.shape[0]
@@ -540,31 +594,12 @@ def play_triple_games(
             u[c] = 0
             y[c] = 0
         for t in range(C * nb):
-            for r in range(nr):
-                v0[r] = NEG
-            for c in range(C):
-                here[c] = 0.0
-                if mask[c] == full:
-                    continue
-                if use_future:
-                    here[c] = W[state_idx(mask[c], u[c], y[c], nu, ny)]
-                box_values(mask[c], u[c], y[c], W, use_future, P, raw, alike, upper_face,
-                           joker_points, succ[c], colv)
-                w = weights[c]
-                for r in range(nr):
-                    cand = w * (colv[r] - here[c])
-                    cand -= (w - 1) * extra_bonus(r, mask[c], y[c], P, alike)
-                    if cand > v0[r]:
-                        v0[r] = cand
-            turn_tables(v0, v0, P, child, parent, E_all, M_all)
-            for i in range(n):
-                dice[i] = slots[g, t, 0, i]
+            columns_turn(mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points,
+                         child, parent, weights, succ, here, colv, v0, E_all, M_all)
+            dice[:] = slots[g, t, 0]
             roll = 1
             while True:
-                code = 0
-                for i in range(n):
-                    code += 7 ** (dice[i] - 1)
-                r = code_index[code] - r0
+                r = code_index[dice_code(dice)] - r0
                 rl = R - roll
                 best = NEG
                 best_c = -1
