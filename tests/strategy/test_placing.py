@@ -81,7 +81,12 @@ def _compare(rules: Ruleset, spec: GameSpec, mask: int, flag: int, rolls: list[i
                 where, p.box)
 
 
-@pytest.mark.parametrize("key", sorted(CASES))
+#: The cases with 2^15 masks or more, many seconds each.
+LARGE = {"yatzy", "yatzy-forced", "maxi-yatzy"}
+
+
+@pytest.mark.parametrize(
+    "key", [pytest.param(k, marks=pytest.mark.slow) if k in LARGE else k for k in sorted(CASES)])
 def test_the_compiled_rule_is_the_reference_rule(key: str) -> None:
     rules = _rules(key)
     spec = GameSpec.from_rules(rules)
