@@ -18,12 +18,15 @@ the bonus threshold) and ``y`` (the yahtzee flag: the yahtzee box holds points).
 
 >>> from daily.rules import get_ruleset
 >>> from daily.strategy.spec import GameSpec
->>> spec = GameSpec.from_rules(get_ruleset("yahtzee"))
+>>> rules = get_ruleset("yahtzee")
+>>> spec = GameSpec.from_rules(rules)
 >>> r = int(np.flatnonzero(spec.alike == 3)[0])  # five 4s
->>> mask = 1 << 12 | 1 << 3  # the yahtzee box and fours filled
->>> joker_mode(r, mask, spec.params, spec.alike, spec.upper_face)  # open lower boxes only
-(2, 3, True)
->>> int(box_points(r, 8, 1, True, spec.params, spec.raw, spec.joker_points))  # full house
+>>> mask = 1 << rules.box_index("yahtzee") | 1 << rules.box_index("fours")
+>>> mode, mbox, jok = joker_mode(r, mask, spec.params, spec.alike, spec.upper_face)
+>>> mode == LOWER_ONLY, bool(jok)  # the fours are filled: open lower boxes only
+(True, True)
+>>> full = rules.box_index("full_house")
+>>> int(box_points(r, full, 1, True, spec.params, spec.raw, spec.joker_points))
 25
 """
 
@@ -213,7 +216,7 @@ def placement_grid(
     >>> spec = GameSpec.from_rules(get_ruleset("yacht", {"forced_order": True}))
     >>> ok, pts, bonus = placement_grid(0, 0, spec.params, spec.raw, spec.alike,
     ...                                 spec.upper_face, spec.joker_points)
-    >>> ok.sum(axis=1).max(), int(bonus.max())  # forced order: only the first box
+    >>> int(ok.sum(axis=1).max()), int(bonus.max())  # forced order: only the first box
     (1, 0)
     """
     return _grid(mask, y, params, raw, alike, upper_face, joker_points)
