@@ -118,10 +118,11 @@ from daily.game import Game
 from daily.movelog import MoveLog
 from daily.rules import Ruleset, get_ruleset
 from daily.service.players.standing import standing_rule
-from daily.strategy.advisor import Advisor, Position
+from daily.strategy.advisor import Advisor
 from daily.strategy.analysis import analyse
 from daily.strategy.simulate import play_slots
 from daily.strategy.solver import StrategyTable
+from daily.strategy.spec import Position
 from daily.strategy.tables.lookup import table_or_solve
 
 #: The boards measured (players a day).

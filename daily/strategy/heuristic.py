@@ -22,7 +22,7 @@ the table's exact value,
 
 Generala's doble_generala counts only while the generala box holds points. The
 placement rules (forced order, joker, extra bonus, served points) are the kernel's
-(:func:`daily.strategy.kernel.pick_box`), so every move is legal. Its strength against
+(:mod:`daily.strategy.placing`), so every move is legal. Its strength against
 the exact bot is measured by ``bench/heuristic_bots.py``, not claimed. The compiled
 player releases the GIL, so a web worker calibrates it in the background (at start)
 while its threads go on answering.
@@ -47,10 +47,24 @@ from numba import njit
 
 from daily.game import Game
 from daily.rules import Ruleset
-from daily.strategy import kernel
+from daily.strategy import kernel, placing
 from daily.strategy.advisor import Advisor, hint_json, play_out
 from daily.strategy.simulate import keep_orders, random_slots
-from daily.strategy.spec import CardState, GameSpec, Position
+from daily.strategy.spec import (
+    P_BOXES,
+    P_DICE,
+    P_DOUBLE,
+    P_NKEEPS,
+    P_NROLLS,
+    P_NU,
+    P_ROLLS,
+    P_SERVED,
+    P_THRESHOLD,
+    P_UPPER_BONUS,
+    CardState,
+    GameSpec,
+    Position,
+)
 
 #: Self-play rounds that calibrate the pars, and games per round.
 CALIBRATION_ROUNDS = 2
@@ -64,7 +78,7 @@ def bonus_chances(P, upper_face, pmf):  # pragma: no cover - compiled
     """``chance[um, u]``: probability that the upper boxes not in ``um`` (6-bit set of
     filled faces) bring the upper total from ``u`` to the threshold, when each gets
     ``k`` dice of its face with probability ``pmf[k]``."""
-    n, T, nu = P[0], P[2], P[3]
+    n, T, nu = P[P_DICE], P[P_THRESHOLD], P[P_NU]
     out = np.zeros((64, nu))
     if T == 0:
         return out
@@ -92,7 +106,7 @@ def bonus_chances(P, upper_face, pmf):  # pragma: no cover - compiled
 @njit(cache=True)
 def state_value(mask, u, y, P, upper_face, par, chance):  # pragma: no cover - compiled
     """The heuristic value of a between-turn state: points still to come."""
-    nb, T, ub, dbox = P[1], P[2], P[5], P[15]
+    nb, T, ub, dbox = P[P_BOXES], P[P_THRESHOLD], P[P_UPPER_BONUS], P[P_DOUBLE]
     v = 0.0
     um = 0
     for b in range(nb):
@@ -110,39 +124,19 @@ def state_value(mask, u, y, P, upper_face, par, chance):  # pragma: no cover - c
 def successors(mask, u, y, use_future, P, upper_face, par, chance, succ):  # pragma: no cover
     """:func:`daily.strategy.kernel.fill_successors` with :func:`state_value` as the
     value of the next state."""
-    n, nb, T, ny, ub, ybox = P[0], P[1], P[2], P[4], P[5], P[6]
-    for b in range(nb):
-        if mask >> b & 1:
-            continue
-        nm = mask | (1 << b)
-        f = upper_face[b]
-        if f > 0:
-            for k in range(n + 1):
-                pts = f * k
-                nxt = u + pts
-                bon = 0
-                if T > 0:
-                    if nxt >= T:
-                        nxt = T
-                        if u < T:
-                            bon = ub
-                else:
-                    nxt = 0
-                fut = state_value(nm, nxt, y, P, upper_face, par, chance) if use_future else 0.0
-                succ[b, k] = pts + bon + fut
-        elif b == ybox and ny == 2:
-            for k in range(2):
-                succ[b, k] = (state_value(nm, u, k, P, upper_face, par, chance)
-                              if use_future else 0.0)
-        else:
-            succ[b, 0] = state_value(nm, u, y, P, upper_face, par, chance) if use_future else 0.0
+    n = P[P_DICE]
+    for b in range(P[P_BOXES]):
+        for k in range(0 if mask >> b & 1 else placing.outcomes(b, n, P, upper_face)):
+            nm, nxt, yn, own = kernel.successor(mask, u, y, b, k, P, upper_face)
+            succ[b, k] = own + (state_value(nm, nxt, yn, P, upper_face, par, chance)
+                                if use_future else 0.0)
 
 
 @njit(cache=True)
 def roll_values(mask, y, P, raw, alike, upper_face, joker_points, succ, v0):  # pragma: no cover
     """``v0[r]``: the best box for each roll given ``succ`` (the kernel's placement, by
     :func:`daily.strategy.kernel.box_values_lanes` with one lane)."""
-    nb, n, nr = P[1], P[0], P[12]
+    nb, n, nr = P[P_BOXES], P[P_DICE], P[P_NROLLS]
     lanes_y = np.full(1, y, dtype=np.int64)
     kernel.box_values_lanes(mask, lanes_y, 1, P, raw, alike, upper_face, joker_points,
                             succ.reshape((1, nb, n + 1)), np.empty((nb, n + 1, 1)),
@@ -155,13 +149,14 @@ def turn(
     par, chance,
 ):  # pragma: no cover - compiled
     """Every within-turn value of one state, as :func:`daily.strategy.kernel.state_turn`."""
-    n, nb, R, nk, nr = P[0], P[1], P[10], P[11], P[12]
+    n, nb, R = P[P_DICE], P[P_BOXES], P[P_ROLLS]
+    nk, nr = P[P_NKEEPS], P[P_NROLLS]
     succ = np.zeros((nb, n + 1))
     v0 = np.empty(nr)
     v0s = np.empty(nr)
     successors(mask, u, y, use_future, P, upper_face, par, chance, succ)
     roll_values(mask, y, P, raw, alike, upper_face, joker_points, succ, v0)
-    if P[14] == 1:
+    if P[P_SERVED] == 1:
         roll_values(mask, y, P, raw_served, alike, upper_face, joker_points, succ, v0s)
     E_all = np.full((R + 1, nk), np.nan)
     M_all = np.full((R, nk), np.nan)
@@ -177,70 +172,25 @@ def play_games(
     """Play one game per row of ``slots`` (games, turns, rolls, dice) with the decisions
     and tie-breaks of :class:`HeuristicAdvisor`; returns the totals and each box's points
     (games x boxes)."""
-    n, nb, T, ny, ub = P[0], P[1], P[2], P[4], P[5]
-    R, r0 = P[10], P[13]
+    n, nb = P[P_DICE], P[P_BOXES]
     G = slots.shape[0]
     totals = np.zeros(G, dtype=np.int64)
     points = np.zeros((G, nb), dtype=np.int64)
     succ = np.zeros((nb, n + 1))
-    dice = np.empty(n, dtype=np.int64)
-    need = np.empty(6, dtype=np.int64)
+    dice, need, cand_v, cand_a = kernel.turn_scratch(P)
     for g in range(G):
-        mask = 0
-        u = 0
-        y = 0
-        total = 0
-        upper_raw = 0
+        mask = u = y = total = 0
         for t in range(nb):
             _, E_all, _ = turn(mask, u, y, use_future, P, raw, raw_served, alike, upper_face,
                                joker_points, child, parent, par, chance)
             successors(mask, u, y, use_future, P, upper_face, par, chance, succ)
-            first = kernel.first_open(mask, nb)
-            for i in range(n):
-                dice[i] = slots[g, t, 0, i]
-            roll = 1
-            while True:
-                code = 0
-                for i in range(n):
-                    code += 7 ** (dice[i] - 1)
-                r = code_index[code] - r0
-                rl = R - roll
-                rw = raw_served if roll == 1 else raw
-                extra = kernel.extra_bonus(r, mask, y, P, alike)
-                mode, mbox, jok = kernel.joker_mode(r, mask, P, alike, upper_face)
-                best = kernel.NEG
-                best_b = -1
-                for b in range(nb):  # boxes first, in order: they win ties
-                    v, _ = kernel.box_value(r, b, mask, y, succ, P, rw, upper_face,
-                                            joker_points, mode, mbox, jok, first)
-                    if v > kernel.NEG and v + extra > best:
-                        best = v + extra
-                        best_b = b
-                best_k = -1
-                if rl > 0:
-                    for j in range(py_order.shape[0]):
-                        K = py_order[j]
-                        if kernel.keep_fits(keeps, K, dice, n) and E_all[rl, K] > best:
-                            best = E_all[rl, K]
-                            best_k = K
-                if best_k >= 0:
-                    kernel.apply_keep(keeps, best_k, dice, slots[g, t, roll], need, n)
-                    roll += 1
-                    continue
-                b = best_b
-                _, pts = kernel.box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points,
-                                          mode, mbox, jok, first)
-                points[g, b] = pts
-                total += pts + extra
-                if upper_face[b] > 0:
-                    if ub > 0 and upper_raw < T <= upper_raw + pts:
-                        total += ub
-                    upper_raw += pts
-                    u = min(T, u + pts) if T > 0 else 0
-                if b == P[6] and ny == 2:
-                    y = 1 if pts > 0 else 0
-                mask |= 1 << b
-                break
+            b, pts, extra = kernel.play_turn(2, 0.0, slots[g, t], mask, y, succ, E_all, P, raw,
+                                             raw_served, alike, upper_face, joker_points,
+                                             keeps, py_order, code_index, dice, need, cand_v,
+                                             cand_a)
+            points[g, b] = pts
+            mask, u, y, gained = placing.placed(mask, u, y, b, pts, P, upper_face)
+            total += gained + extra
         totals[g] = total
     return totals, points
 

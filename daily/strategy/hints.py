@@ -38,17 +38,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
-from daily.strategy import kernel
-from daily.strategy.spec import (
-    P_BOXES,
-    P_NU,
-    P_NY,
-    P_ROLLS,
-    P_THRESHOLD,
-    P_YBOX,
-    counts_to_dice,
-    sub_multisets,
-)
+from daily.strategy import kernel, placing
+from daily.strategy import spec as layout
+from daily.strategy.spec import counts_to_dice, sub_multisets
 
 if TYPE_CHECKING:  # pragma: no cover
     from daily.strategy.solver import StrategyTable
@@ -61,115 +53,25 @@ if TYPE_CHECKING:  # pragma: no cover
 TURNS = 2048
 
 
-@njit(cache=True)
-def _roll_best(
-    r, mask, y, first, P, raw, alike, upper_face, joker_points, succ
-):  # pragma: no cover - compiled
-    """One roll of :func:`daily.strategy.kernel.box_values`, the same code.
-
-    Kept as a copy: with ``box_values`` calling it for each roll instead of its own loop,
-    the table builds were slower (``bench/strategy_tables.py yahtzee yatzy``, alternating
-    with the copy, 2026-12-01, a slow machine): Yahtzee 8.4-9.0 s against 5.1-6.4 s, Yatzy
-    20.3-23.3 s against 15.7-17.4 s; with the call inlined (``inline="always"``) 6.6-7.4 s
-    against 4.3-5.6 s and 17.0-18.4 s against 15.2-15.3 s."""
-    nb, ny, ybox, forced, dbox = P[1], P[4], P[6], P[9], P[15]
-    bonus = kernel.extra_bonus(r, mask, y, P, alike)
-    jmode, mbox, jok = kernel.joker_mode(r, mask, P, alike, upper_face)
-    best = kernel.NEG
-    for b in range(nb):
-        if mask >> b & 1:
-            continue
-        if forced == 1 and b != first:
-            continue
-        if jmode == 1 and b != mbox:
-            continue
-        f = upper_face[b]
-        if jmode == 2 and f > 0:
-            continue
-        pts = raw[r, b]
-        if f > 0:
-            v = succ[b, pts // f]
-        else:
-            if jok and joker_points[b] >= 0:
-                pts = joker_points[b]
-            if b == dbox and y == 0:
-                pts = 0
-            k = 1 if b == ybox and ny == 2 and pts > 0 else 0
-            v = pts + succ[b, k]
-        if v > best:
-            best = v
-    return best + bonus
-
-
-@njit(cache=True)
-def best_boxes(
-    mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face, joker_points, succ,
-    v0,
-):  # pragma: no cover - compiled
-    """Fill ``v0[r]`` exactly as :func:`daily.strategy.kernel.box_values` does, but box
-    by box over every roll (``raw_t``: ``raw`` transposed; ``kidx_t[b, r]``: ``raw[r, b]
-    // face`` of an upper box; ``succ``: scratch of boxes x (dice + 1)). The all-alike
-    rolls, where the joker rule and the extra bonus apply, are then redone by
-    :func:`_roll_best`."""
-    nb, ny, ybox, nr, forced, dbox = P[1], P[4], P[6], P[12], P[9], P[15]
-    kernel.fill_successors(mask, u, y, W, use_future, P, upper_face, succ)
-    first = kernel.first_open(mask, nb)
-    for r in range(nr):
-        v0[r] = kernel.NEG
-    for b in range(nb):
-        if mask >> b & 1 or (forced == 1 and b != first):
-            continue
-        # Branch-free maxima over the rolls (the compiler vectorizes them).
-        if upper_face[b] > 0:
-            k = kidx_t[b]
-            s = succ[b]
-            for r in range(nr):
-                v = s[k[r]]
-                w = v0[r]
-                v0[r] = v if v > w else w
-            continue
-        pts = raw_t[b]
-        s0 = succ[b, 0]
-        if b == dbox and y == 0:  # scores 0 whatever the roll
-            for r in range(nr):
-                v = 0 + s0
-                w = v0[r]
-                v0[r] = v if v > w else w
-        elif b == ybox and ny == 2:  # the flag: whether the box gets points
-            s1 = succ[b, 1]
-            for r in range(nr):
-                p = pts[r]
-                v = p + (s1 if p > 0 else s0)
-                w = v0[r]
-                v0[r] = v if v > w else w
-        else:
-            for r in range(nr):
-                v = pts[r] + s0
-                w = v0[r]
-                v0[r] = v if v > w else w
-    for r in range(nr):
-        if alike[r] >= 0:
-            v0[r] = _roll_best(r, mask, y, first, P, raw, alike, upper_face, joker_points,
-                               succ)
-
-
 def work_size(P: np.ndarray) -> int:
     """The floats of scratch :func:`turn_keeps` needs: a level's values (every keep and
-    roll), its best keeps (and one more), the box values of the rolls and the successors.
+    roll), its best keeps (and one more), the box values of the rolls and the successors
+    (twice: :func:`daily.strategy.kernel.box_values_lanes` reads them transposed too).
 
     >>> from daily.rules import get_ruleset
     >>> from daily.strategy.spec import GameSpec
     >>> work_size(GameSpec.from_rules(get_ruleset("yahtzee")).params)
-    1255
+    1333
     """
-    n, nb, nk, nr = int(P[0]), int(P[1]), int(P[11]), int(P[12])
-    return nk + (nk + 1) + nr + nb * (n + 1)
+    n, nb, nk, nr = (
+        int(P[i]) for i in (layout.P_DICE, layout.P_BOXES, layout.P_NKEEPS, layout.P_NROLLS))
+    return nk + (nk + 1) + nr + 2 * nb * (n + 1)
 
 
 @njit(cache=True)
 def turn_keeps(
-    mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face, joker_points,
-    child, parent_or_none, E, work,
+    mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, child, parent_or_none,
+    E, work,
 ):  # pragma: no cover - compiled
     """Fill ``E[j - 1][K]``: the value of keeping ``K`` (fewer than all dice, ``K <
     roll0``) with ``j`` rolls left, for j = 1 .. R-1 (``E``: ``max(R - 1, 1)`` rows of
@@ -182,14 +84,20 @@ def turn_keeps(
     ``parent_or_none`` is the spec's ``parent`` with ``nk`` (the index of a value that
     is never the best) where a keep has no parent.
     """
-    n, nb, nk, nr, r0, R = P[0], P[1], P[11], P[12], P[13], P[10]
+    n, nb, nk, nr = P[layout.P_DICE], P[layout.P_BOXES], P[layout.P_NKEEPS], P[layout.P_NROLLS]
+    r0, R = P[layout.P_ROLL0], P[layout.P_ROLLS]
     S = work[:nk]  # the level's values, keeps and rolls
     M = work[nk:2 * nk + 1]  # its best keeps; M[nk]: where a missing parent points
     v0 = work[2 * nk + 1:2 * nk + 1 + nr]
-    succ = work[2 * nk + 1 + nr:2 * nk + 1 + nr + nb * (n + 1)].reshape((nb, n + 1))
-    best_boxes(mask, u, y, W, use_future, P, raw, raw_t, kidx_t, alike, upper_face,
-               joker_points, succ, v0)
-    M[nk] = kernel.NEG  # never the best
+    at = 2 * nk + 1 + nr
+    ns = nb * (n + 1)
+    succ = work[at:at + ns].reshape((1, nb, n + 1))  # one lane
+    kernel.fill_successors(mask, u, y, W, use_future, P, upper_face, succ[0])
+    kernel.box_values_lanes(mask, np.full(1, y, dtype=np.int64), 1, P, raw, alike,
+                            upper_face, joker_points, succ,
+                            work[at + ns:at + 2 * ns].reshape((nb, n + 1, 1)),
+                            v0.reshape((nr, 1)))
+    M[nk] = placing.NEG  # never the best
     for j in range(1, R):
         for ki in range(r0, nk):  # the rolls: score (j = 1) or the best keep of j - 1
             S[ki] = v0[ki - r0] if j == 1 else M[ki]
@@ -288,8 +196,8 @@ def hint_rows(
     in :meth:`daily.strategy.advisor.Advisor.box_actions`; a keep's is ``base +
     E[rolls_left - 1][K]`` (:func:`turn_keeps`).
     """
-    n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
-    ybox, forced, r0, dbox = P[6], P[9], P[13], P[15]
+    n, nb, r0 = P[layout.P_DICE], P[layout.P_BOXES], P[layout.P_ROLL0]
+    nu, ny = P[layout.P_NU], P[layout.P_NY]
     dice = np.empty(n, dtype=np.int64)
     counts = 0
     for i in range(n):
@@ -300,41 +208,22 @@ def hint_rows(
     rw = raw_served if served else raw
     limit = rows.shape[0]
     count = 0
-    extra = kernel.extra_bonus(r, mask, y, P, alike)
-    mode, mbox, jok = kernel.joker_mode(r, mask, P, alike, upper_face)
-    first = kernel.first_open(mask, nb)
+    extra = placing.extra_bonus(r, mask, y, P, alike)
+    mode, mbox, jok = placing.joker_mode(r, mask, P, alike, upper_face)
+    first = placing.first_open(mask, nb)
     filled = 0
     for b in range(nb):
         filled += mask >> b & 1
     last_box = filled == nb - 1
     for b in range(nb):
-        if mask >> b & 1:
+        if not placing.box_allowed(b, mask, first, mode, mbox, P, upper_face):
             continue
-        if forced == 1 and b != first:
-            continue
-        if mode == 1 and b != mbox:
-            continue
-        f = upper_face[b]
-        if mode == 2 and f > 0:
-            continue
-        pts = rw[r, b]
-        nu_next = u
-        y_next = y
-        if f > 0:
-            nu_next = min(T, u + pts) if T > 0 else 0
-        else:
-            if jok and joker_points[b] >= 0:
-                pts = joker_points[b]
-            if b == dbox and y == 0:
-                pts = 0
-        gained = pts + extra
-        if f > 0 and ub > 0 and u < T <= u + pts:
-            gained += ub
-        if b == ybox and ny == 2:
-            y_next = 1 if pts > 0 else 0
+        pts = placing.box_points(r, b, y, jok, P, rw, joker_points)
+        nm, nu_next, y_next, gained = placing.placed(mask, u, y, b, pts, P, upper_face)
+        gained += extra
         future = 0.0
         if use_future and not last_box:
-            future = np.float64(W[kernel.state_idx(mask | (1 << b), nu_next, y_next, nu, ny)])
+            future = np.float64(W[kernel.state_idx(nm, nu_next, y_next, nu, ny)])
         gain = gained + future
         count = _insert(rows, count, limit, 0, b, base + gain, pts, extra, gain, b)
     if rolls_left > 0:
@@ -363,11 +252,10 @@ def hint_rows(
 #: What a compiled call of :class:`HintEngine` reads besides the table and the turn,
 #: packed in one int64 array (:func:`pack_arrays`): entering compiled code costs time
 #: for every array argument (each is unboxed), so a call takes 4 arrays, not 15.
-PACKED = ("params", "raw", "raw_served", "alike", "upper_face", "joker_points", "raw_t",
-          "kidx_t", "child", "parent_or_none", "keep_start", "keep_list", "keeps",
-          "code_index")
-(K_P, K_RAW, K_RAW_SERVED, K_ALIKE, K_UPPER_FACE, K_JOKER_POINTS, K_RAW_T, K_KIDX_T,
- K_CHILD, K_PARENT, K_KEEP_START, K_KEEP_LIST, K_KEEPS, K_CODE_INDEX) = range(len(PACKED))
+PACKED = ("params", "raw", "raw_served", "alike", "upper_face", "joker_points", "child",
+          "parent_or_none", "keep_start", "keep_list", "keeps", "code_index")
+(K_P, K_RAW, K_RAW_SERVED, K_ALIKE, K_UPPER_FACE, K_JOKER_POINTS, K_CHILD, K_PARENT,
+ K_KEEP_START, K_KEEP_LIST, K_KEEPS, K_CODE_INDEX) = range(len(PACKED))
 
 
 def pack_arrays(arrays: list[np.ndarray]) -> np.ndarray:
@@ -415,8 +303,7 @@ def packed2(pack, i):  # pragma: no cover - compiled
 def packed_turn_keeps(mask, u, y, W, use_future, pack, E, work):  # pragma: no cover - compiled
     """:func:`turn_keeps` with the spec's arrays read from ``pack``."""
     turn_keeps(mask, u, y, W, use_future, packed1(pack, K_P), packed2(pack, K_RAW),
-               packed2(pack, K_RAW_T), packed2(pack, K_KIDX_T), packed1(pack, K_ALIKE),
-               packed1(pack, K_UPPER_FACE), packed1(pack, K_JOKER_POINTS),
+               packed1(pack, K_ALIKE), packed1(pack, K_UPPER_FACE), packed1(pack, K_JOKER_POINTS),
                packed2(pack, K_CHILD), packed2(pack, K_PARENT), E, work)
 
 
@@ -597,8 +484,6 @@ def _shared(table: StrategyTable) -> _Shared:
     if hit is not None:
         return hit
     keep_start, keep_list = roll_keeps(table)
-    raw_t = np.ascontiguousarray(spec.raw.T)
-    kidx_t = np.ascontiguousarray(raw_t // np.maximum(spec.upper_face, 1)[:, None])
     code_index = np.full(7**6, -1, dtype=np.int64)
     for i, k in enumerate(spec.keeps):
         code_index[sum(int(c) * 7**f for f, c in enumerate(k))] = i
@@ -607,10 +492,10 @@ def _shared(table: StrategyTable) -> _Shared:
     kept = [counts_to_dice(k) for k in spec.keeps]
     texts = ["keeping " + "-".join(map(str, k)) if k else "rerolling everything" for k in kept]
     parent_or_none = np.where(spec.parent < 0, spec.n_keeps, spec.parent)
-    named = {"raw_t": raw_t, "kidx_t": kidx_t, "parent_or_none": parent_or_none,
-             "keep_start": keep_start, "keep_list": keep_list, "code_index": code_index}
+    named = {"parent_or_none": parent_or_none, "keep_start": keep_start,
+             "keep_list": keep_list, "code_index": code_index}
     pack = pack_arrays([named[k] if k in named else getattr(spec, k) for k in PACKED])
-    most = spec.params[P_BOXES] + int(np.diff(keep_start).max())
+    most = spec.params[layout.P_BOXES] + int(np.diff(keep_start).max())
     built = _Shared(holds, kept, texts, pack, int(most))
     with _SHARED_LOCK:
         return _SHARED.setdefault(spec, built)
@@ -634,16 +519,17 @@ class HintEngine:
         self._box_words = [b.replace("_", " ") for b in self._box_ids]
         self._upper = [i for i, f in enumerate(spec.upper_face) if f]
         p = spec.params
-        self._threshold = int(p[P_THRESHOLD])
-        self._nu, self._ny, self._ybox = int(p[P_NU]), int(p[P_NY]), int(p[P_YBOX])
-        self._first = int(p[P_ROLLS]) - 1
+        self._threshold = int(p[layout.P_THRESHOLD])
+        self._nu, self._ny = int(p[layout.P_NU]), int(p[layout.P_NY])
+        self._ybox = int(p[layout.P_YBOX])
+        self._first = int(p[layout.P_ROLLS]) - 1
         self._bonus = self.rules.upper_bonus
         self._served = bool(self.rules.served)
         self._no_keeps = np.zeros((1, 1))
         # A plain array on the table's memory: a memory map (an ndarray subclass) costs
         # every compiled call about 1 us more to dispatch.
         self._values = np.asarray(table.values)
-        self._nb = int(p[P_BOXES])
+        self._nb = int(p[layout.P_BOXES])
         self._pack = shared.pack
         self._most = shared.most_actions
         self._rows: dict[int, np.ndarray] = {}  # an answer's rows by their number

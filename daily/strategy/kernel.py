@@ -1,6 +1,8 @@
 """Compiled kernels of the solver (numba): one turn's values, and a level of states.
 
-The kernels take the arrays of :class:`daily.strategy.spec.GameSpec`. Inside a turn:
+The kernels take the arrays of :class:`daily.strategy.spec.GameSpec`; ``P`` is its
+parameter vector, read through the ``P_*`` constants of :mod:`daily.strategy.spec`.
+Inside a turn:
 
 * ``v0[r]``: the best box for roll ``r`` (points, bonuses, value of the next state);
 * level ``j`` (``j`` rolls left): ``E[j][K]`` is the expected value of keeping ``K``
@@ -14,9 +16,9 @@ holds the box values with the served points, and the first roll's decision takes
 only way to use the served value). ``doble_generala`` scores only while the flag
 ``y`` says the generala box holds points.
 
-The placement logic in :func:`box_values` mirrors :func:`daily.rules.placement.placements`
-(forced order, Yahtzee's forced joker, extra-Yahtzee bonus); the tests compare the two
-on every relevant card.
+Where a roll may go and what it scores (forced order, Yahtzee's forced joker,
+extra-Yahtzee bonus) is :mod:`daily.strategy.placing`, the compiled form of
+:func:`daily.rules.placement.placements`; the tests compare the two on every relevant card.
 
 >>> import numpy as np
 >>> state_idx(3, 10, 1, 64, 2)
@@ -28,7 +30,33 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-NEG = -1e300
+from daily.strategy.placing import (
+    ANY_BOX,
+    NEG,
+    box_allowed,
+    box_points,
+    box_value,
+    extra_bonus,
+    first_open,
+    joker_mode,
+    outcome,
+    outcomes,
+    pick_box,
+    placed,
+)
+from daily.strategy.spec import (
+    P_BOXES,
+    P_DICE,
+    P_NKEEPS,
+    P_NROLLS,
+    P_NU,
+    P_NY,
+    P_ROLL0,
+    P_ROLLS,
+    P_SERVED,
+    P_THRESHOLD,
+    P_YBOX,
+)
 
 
 @njit(cache=True)
@@ -42,35 +70,25 @@ def fill_successors(mask, u, y, W, use_future, P, upper_face, succ):  # pragma: 
     """Fill ``succ[b, k]``: bonus and value of the next state after box ``b``.
 
     For an upper box ``succ[b, k]`` counts ``k`` dice of its face (points included);
-    for the yahtzee box (with the extra bonus) ``k`` is 1 when it gets 50; for any other
-    box ``k`` is 0. ``W`` is any value array indexed by :func:`state_idx`.
+    for the yahtzee box (with the extra bonus) ``k`` is 1 when it gets points; for any
+    other box ``k`` is 0 (:func:`daily.strategy.placing.outcome`). ``W`` is any value
+    array indexed by :func:`state_idx`.
     """
-    n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
-    ybox = P[6]
-    for b in range(nb):
-        if mask >> b & 1:
-            continue
-        nm = mask | (1 << b)
-        f = upper_face[b]
-        if f > 0:
-            for k in range(n + 1):
-                pts = f * k
-                nxt = u + pts
-                bon = 0
-                if T > 0:
-                    if nxt >= T:
-                        nxt = T
-                        if u < T:
-                            bon = ub
-                else:
-                    nxt = 0
-                fut = W[state_idx(nm, nxt, y, nu, ny)] if use_future else 0.0
-                succ[b, k] = pts + bon + fut
-        elif b == ybox and ny == 2:
-            succ[b, 0] = W[state_idx(nm, u, 0, nu, ny)] if use_future else 0.0
-            succ[b, 1] = W[state_idx(nm, u, 1, nu, ny)] if use_future else 0.0
-        else:
-            succ[b, 0] = W[state_idx(nm, u, y, nu, ny)] if use_future else 0.0
+    n, nu, ny = P[P_DICE], P[P_NU], P[P_NY]
+    for b in range(P[P_BOXES]):
+        for k in range(0 if mask >> b & 1 else outcomes(b, n, P, upper_face)):
+            nm, nxt, yn, own = successor(mask, u, y, b, k, P, upper_face)
+            succ[b, k] = own + (W[state_idx(nm, nxt, yn, nu, ny)] if use_future else 0.0)
+
+
+@njit(cache=True)
+def successor(mask, u, y, b, k, P, upper_face):  # pragma: no cover - compiled
+    """Successor ``k`` of box ``b`` (:func:`daily.strategy.placing.outcome`): the next
+    state and the points it adds on the way (an upper box's points and bonus, else 0:
+    the points of other boxes depend on the roll)."""
+    f = upper_face[b]
+    nm, nxt, yn, gained = placed(mask, u, y, b, f * k if f > 0 else k, P, upper_face)
+    return nm, nxt, yn, gained if f > 0 else 0
 
 
 @njit(cache=True)
@@ -78,142 +96,18 @@ def box_values(
     mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, succ, v0
 ):  # pragma: no cover - compiled
     """Fill ``v0[r]``: the best legal box for each roll, with bonuses and future value."""
-    nb, ny, ybox, nr, dbox = P[1], P[4], P[6], P[12], P[15]
     fill_successors(mask, u, y, W, use_future, P, upper_face, succ)
-    forced = P[9]
-    first = -1
-    for b in range(nb):
-        if first < 0 and (mask >> b & 1) == 0:
-            first = b
-    for r in range(nr):
-        bonus = extra_bonus(r, mask, y, P, alike)
-        # jmode 0: every open box, 1: only the matching upper box, 2: only open lower boxes
-        jmode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
-        best = NEG
-        for b in range(nb):
-            if mask >> b & 1:
-                continue
-            if forced == 1 and b != first:
-                continue
-            if jmode == 1 and b != mbox:
-                continue
-            f = upper_face[b]
-            if jmode == 2 and f > 0:
-                continue
-            pts = raw[r, b]
-            if f > 0:
-                v = succ[b, pts // f]
-            else:
-                if jok and joker_points[b] >= 0:
-                    pts = joker_points[b]
-                if b == dbox and y == 0:
-                    pts = 0
-                if b == ybox and ny == 2:
-                    v = pts + succ[b, 1 if pts > 0 else 0]
-                else:
-                    v = pts + succ[b, 0]
-            if v > best:
-                best = v
-        v0[r] = best + bonus
-
-
-@njit(cache=True)
-def extra_bonus(r, mask, y, P, alike):  # pragma: no cover - compiled
-    """The extra-Yahtzee bonus roll ``r`` earns in state (``mask``, ``y``)."""
-    ybox, extra = P[6], P[8]
-    if alike[r] >= 0 and ybox >= 0 and (mask >> ybox & 1) == 1 and extra > 0 and y == 1:
-        return extra
-    return 0
-
-
-@njit(cache=True)
-def joker_mode(r, mask, P, alike, upper_face):  # pragma: no cover - compiled
-    """Placement regime of roll ``r``: (mode, matching box, joker points apply).
-
-    mode 0: every open box; 1: only the matching upper box; 2: only open lower boxes.
-    """
-    nb, ybox, joker, forced = P[1], P[6], P[7], P[9]
-    face = alike[r]
-    jok = face >= 0 and ybox >= 0 and (mask >> ybox & 1) == 1 and joker == 1
-    mode = 0
-    mbox = -1
-    if jok and forced == 0:
-        for b in range(nb):
-            if upper_face[b] == face + 1:
-                mbox = b
-        if mbox >= 0 and (mask >> mbox & 1) == 0:
-            mode = 1
-        else:
-            for b in range(nb):
-                if upper_face[b] == 0 and (mask >> b & 1) == 0:
-                    mode = 2
-    return mode, mbox, jok
-
-
-@njit(cache=True)
-def box_value(
-    r, b, mask, y, succ, P, raw, upper_face, joker_points, mode, mbox, jok, first
-):  # pragma: no cover - compiled
-    """Value of putting roll ``r`` in box ``b`` (without the extra bonus), and its points.
-
-    Returns ``(NEG, 0)`` when the box is filled or not allowed.
-    """
-    ybox, ny, forced, dbox = P[6], P[4], P[9], P[15]
-    if mask >> b & 1:
-        return NEG, 0
-    if forced == 1 and b != first:
-        return NEG, 0
-    if mode == 1 and b != mbox:
-        return NEG, 0
-    f = upper_face[b]
-    if mode == 2 and f > 0:
-        return NEG, 0
-    pts = raw[r, b]
-    if f > 0:
-        return succ[b, pts // f], pts
-    if jok and joker_points[b] >= 0:
-        pts = joker_points[b]
-    if b == dbox and y == 0:
-        pts = 0
-    if b == ybox and ny == 2:
-        return pts + succ[b, 1 if pts > 0 else 0], pts
-    return pts + succ[b, 0], pts
-
-
-@njit(cache=True)
-def first_open(mask, nb):  # pragma: no cover - compiled
-    """Index of the first open box (-1 when the card is full)."""
-    for b in range(nb):
-        if not mask >> b & 1:
-            return b
-    return -1
-
-
-@njit(cache=True)
-def pick_box(
-    r, mask, y, first, succ, P, raw, alike, upper_face, joker_points
-):  # pragma: no cover - compiled
-    """The best legal box for roll ``r``: ``(value, box, points)``; first box wins ties."""
-    nb = P[1]
-    mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
-    best = NEG
-    best_b = -1
-    best_pts = 0
-    for b in range(nb):
-        v, pts = box_value(
-            r, b, mask, y, succ, P, raw, upper_face, joker_points, mode, mbox, jok, first
-        )
-        if v > best:
-            best = v
-            best_b = b
-            best_pts = pts
-    return best, best_b, best_pts
+    first = first_open(mask, P[P_BOXES])
+    for r in range(P[P_NROLLS]):
+        best, _, _ = pick_box(r, mask, y, first, succ, P, raw, alike, upper_face, joker_points)
+        v0[r] = best + extra_bonus(r, mask, y, P, alike)
 
 
 @njit(cache=True)
 def turn_tables(v0, v0s, P, child, parent, E_all, M_all):  # pragma: no cover - compiled
     """Like :func:`turn_value` but keeps every level: ``E_all[j]``, ``M_all[j]``."""
-    R, nk, nr, r0, served = P[10], P[11], P[12], P[13], P[14]
+    R, nk, nr, r0 = P[P_ROLLS], P[P_NKEEPS], P[P_NROLLS], P[P_ROLL0]
+    served = P[P_SERVED]
     for r in range(nr):
         M_all[0, r0 + r] = v0[r]
     for j in range(1, R + 1):
@@ -247,12 +141,12 @@ def state_turn(
 
     ``E_all[R][roll]`` is the value of the first roll (served points included).
     """
-    n, nb, R, nk, nr = P[0], P[1], P[10], P[11], P[12]
+    n, nb, R, nk, nr = P[P_DICE], P[P_BOXES], P[P_ROLLS], P[P_NKEEPS], P[P_NROLLS]
     succ = np.empty((nb, n + 1))
     v0 = np.empty(nr)
     v0s = np.empty(nr)
     box_values(mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, succ, v0)
-    if P[14] == 1:
+    if P[P_SERVED] == 1:
         box_values(mask, u, y, W, use_future, P, raw_served, alike, upper_face, joker_points,
                    succ, v0s)
     E_all = np.full((R + 1, nk), np.nan)
@@ -267,7 +161,7 @@ def lane_successors(
 ):  # pragma: no cover - compiled
     """``S[ln, b, k]``: :func:`fill_successors` of lane ``ln`` (state ``mask``,
     ``lanes_u[ln]``, ``lanes_y[ln]``) for the ``nl`` lanes; ``succ`` is scratch."""
-    nb, n = P[1], P[0]
+    nb, n = P[P_BOXES], P[P_DICE]
     for ln in range(nl):
         fill_successors(mask, lanes_u[ln], lanes_y[ln], W, use_future, P, upper_face, succ)
         for b in range(nb):
@@ -285,9 +179,9 @@ def box_values_lanes(
     Box by box, each roll's candidates for every lane in one contiguous (vectorised)
     pass, with the same arithmetic as :func:`box_values`, so the values are identical;
     the all-alike rolls, where the joker rule and the extra bonus apply, are then redone
-    lane by lane with :func:`pick_box`.
+    lane by lane with :func:`daily.strategy.placing.pick_box`.
     """
-    nb, n, ny, ybox, nr, forced, dbox = P[1], P[0], P[4], P[6], P[12], P[9], P[15]
+    nb, n, nr = P[P_BOXES], P[P_DICE], P[P_NROLLS]
     for b in range(nb):
         for k in range(n + 1):
             for ln in range(nl):
@@ -297,28 +191,9 @@ def box_values_lanes(
         for ln in range(nl):
             V0[r, ln] = NEG
     for b in range(nb):
-        if mask >> b & 1 or (forced == 1 and b != first):
-            continue
-        f = upper_face[b]
-        for r in range(nr):
-            pts = raw[r, b]
-            if f > 0:
-                k = pts // f
-                for ln in range(nl):
-                    v = ST[b, k, ln]
-                    if v > V0[r, ln]:
-                        V0[r, ln] = v
-            elif b == dbox:
-                for ln in range(nl):
-                    v = (pts if lanes_y[ln] != 0 else 0) + ST[b, 0, ln]
-                    if v > V0[r, ln]:
-                        V0[r, ln] = v
-            else:
-                k = 1 if b == ybox and ny == 2 and pts > 0 else 0
-                for ln in range(nl):
-                    v = pts + ST[b, k, ln]
-                    if v > V0[r, ln]:
-                        V0[r, ln] = v
+        if box_allowed(b, mask, first, ANY_BOX, -1, P, upper_face):
+            for r in range(nr):
+                lanes_best(r, b, lanes_y, nl, P, raw, upper_face, joker_points, ST, V0)
     for r in range(nr):
         if alike[r] < 0:
             continue
@@ -329,12 +204,36 @@ def box_values_lanes(
 
 
 @njit(cache=True)
+def lanes_best(r, b, lanes_y, nl, P, raw, upper_face, joker_points, ST, V0):  # pragma: no cover
+    """Raise ``V0[r, ln]`` to the value of roll ``r`` in the allowed box ``b`` (no joker)
+    for every lane: the flag of a lane (``lanes_y``) may change the points
+    (doble_generala), so both readings are made once and each lane takes its own."""
+    upper = upper_face[b] > 0
+    p0 = box_points(r, b, 0, False, P, raw, joker_points)
+    p1 = box_points(r, b, 1, False, P, raw, joker_points)
+    k0, k1 = outcome(b, p0, P, upper_face), outcome(b, p1, P, upper_face)
+    own0 = 0 if upper else p0  # an upper box's points are in its successors
+    own1 = 0 if upper else p1
+    if own0 == own1 and k0 == k1:
+        for ln in range(nl):
+            v = own0 + ST[b, k0, ln]
+            if v > V0[r, ln]:
+                V0[r, ln] = v
+    else:
+        for ln in range(nl):
+            v = own1 + ST[b, k1, ln] if lanes_y[ln] != 0 else own0 + ST[b, k0, ln]
+            if v > V0[r, ln]:
+                V0[r, ln] = v
+
+
+@njit(cache=True)
 def turn_values(V0, V0S, nl, P, child, parent, E, M):  # pragma: no cover - compiled
     """The value of a turn before its first roll for ``nl`` lanes at once: ``E[0, ln]``
     from ``V0[:, ln]`` (and ``V0S[:, ln]`` when served points exist); ``E``/``M`` are
     (keeps x lanes) scratch. Lane by lane the arithmetic of :func:`turn_tables`, in the
     same order, so the values are identical; lanes innermost, so it vectorises."""
-    R, nk, nr, r0, served = P[10], P[11], P[12], P[13], P[14]
+    R, nk, nr, r0 = P[P_ROLLS], P[P_NKEEPS], P[P_NROLLS], P[P_ROLL0]
+    served = P[P_SERVED]
     for r in range(nr):
         for ln in range(nl):
             M[r0 + r, ln] = V0[r, ln]
@@ -372,22 +271,31 @@ def turn_values(V0, V0S, nl, P, child, parent, E, M):  # pragma: no cover - comp
 
 
 @njit(cache=True)
+def upper_filled(mask, P, upper_face):  # pragma: no cover - compiled
+    """The filled upper faces of box mask ``mask`` (bit ``f - 1`` for face ``f``, the
+    row of ``reach``) and the most points its open upper boxes can still add."""
+    um = 0
+    gain = 0
+    for b in range(P[P_BOXES]):
+        if upper_face[b] > 0:
+            if (mask >> b & 1) == 1:
+                um |= 1 << (upper_face[b] - 1)
+            else:
+                gain += P[P_DICE] * upper_face[b]
+    return um, gain
+
+
+@njit(cache=True)
 def mask_work(masks, P, upper_face, reach):  # pragma: no cover - compiled
     """How many states :func:`solve_masks` computes for each box mask (its work, for
     the progress of a build): the reachable upper totals and flags, the totals from
     which the bonus is out of reach counted once."""
-    n, nb, T, nu, ny, ybox = P[0], P[1], P[2], P[3], P[4], P[6]
+    T, nu = P[P_THRESHOLD], P[P_NU]
+    ny, ybox = P[P_NY], P[P_YBOX]
     out = np.zeros(masks.shape[0], dtype=np.int64)
     for i in range(masks.shape[0]):
         mask = masks[i]
-        um = 0
-        gain = 0
-        for b in range(nb):
-            if upper_face[b] > 0:
-                if (mask >> b & 1) == 1:
-                    um |= 1 << (upper_face[b] - 1)
-                else:
-                    gain += n * upper_face[b]
+        um, gain = upper_filled(mask, P, upper_face)
         nyl = ny if ybox >= 0 and (mask >> ybox & 1) == 1 else 1
         hopeless = 0
         for u in range(nu):
@@ -413,7 +321,8 @@ def solve_masks(
     Every successor state (one more box filled) must already be in ``W``. The states of
     a mask (its upper totals and flags) go through the turn :data:`LANES` at a time.
     """
-    n, nb, T, nu, ny, ybox, nk, nr = P[0], P[1], P[2], P[3], P[4], P[6], P[11], P[12]
+    n, nb, T, nu = P[P_DICE], P[P_BOXES], P[P_THRESHOLD], P[P_NU]
+    ny, ybox, nk, nr = P[P_NY], P[P_YBOX], P[P_NKEEPS], P[P_NROLLS]
     for i in prange(masks.shape[0]):
         mask = masks[i]
         succ = np.empty((nb, n + 1))
@@ -425,14 +334,7 @@ def solve_masks(
         M = np.empty((nk, LANES))
         work_u = np.empty(nu * ny, dtype=np.int64)
         work_y = np.empty(nu * ny, dtype=np.int64)
-        um = 0
-        gain = 0
-        for b in range(nb):
-            if upper_face[b] > 0:
-                if (mask >> b & 1) == 1:
-                    um |= 1 << (upper_face[b] - 1)
-                else:
-                    gain += n * upper_face[b]
+        um, gain = upper_filled(mask, P, upper_face)
         nyl = 1
         if ybox >= 0 and (mask >> ybox & 1) == 1:
             nyl = ny
@@ -459,7 +361,7 @@ def solve_masks(
             lane_successors(mask, lanes_u, lanes_y, nl, W, True, P, upper_face, succ, S)
             box_values_lanes(mask, lanes_y, nl, P, raw, alike, upper_face, joker_points, S, ST,
                              V0)
-            if P[14] == 1:
+            if P[P_SERVED] == 1:
                 box_values_lanes(mask, lanes_y, nl, P, raw_served, alike, upper_face,
                                  joker_points, S, ST, V0S)
             turn_values(V0, V0S, nl, P, child, parent, E, M)
@@ -498,6 +400,93 @@ def apply_keep(keeps, K, dice, fresh, need, n):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def dice_code(dice):  # pragma: no cover - compiled
+    """Base-7 code of a multiset of dice (the key of ``code_index``)."""
+    code = 0
+    for i in range(dice.shape[0]):
+        code += 7 ** (dice[i] - 1)
+    return code
+
+
+@njit(cache=True)
+def turn_scratch(P):  # pragma: no cover - compiled
+    """Scratch of :func:`play_turn`: the dice, a keep's counts, the candidates' values and
+    actions (a keep index, or ``-(box + 1)``)."""
+    na = P[P_NKEEPS] + P[P_BOXES]
+    return (np.empty(P[P_DICE], dtype=np.int64), np.empty(6, dtype=np.int64), np.empty(na),
+            np.empty(na, dtype=np.int64))
+
+
+@njit(cache=True)
+def choice(level, temperature, cand_v, nc, best):  # pragma: no cover - compiled
+    """The candidate a bot takes: ``level`` 1 draws by softmax over the values at
+    ``temperature`` (``best`` the largest), any other the first best (boxes come first,
+    so they win ties)."""
+    pick = 0
+    if level == 1 and temperature > 0:
+        s = 0.0
+        for c in range(nc):
+            s += np.exp((cand_v[c] - best) / temperature)
+        x = np.random.random() * s
+        pick = nc - 1
+        acc = 0.0
+        for c in range(nc):
+            acc += np.exp((cand_v[c] - best) / temperature)
+            if x < acc:
+                return c
+        return pick
+    bv = NEG
+    for c in range(nc):
+        if cand_v[c] > bv:
+            bv = cand_v[c]
+            pick = c
+    return pick
+
+
+@njit(cache=True)
+def play_turn(
+    level, temperature, slots_t, mask, y, succ, E_all, P, raw, raw_served, alike, upper_face,
+    joker_points, keeps, py_order, code_index, dice, need, cand_v, cand_a,
+):  # pragma: no cover - compiled
+    """Play one turn on its slots ``slots_t`` (rolls, dice) by the decisions of
+    :func:`play_games` (``succ``: the successors, ``E_all``: the turn's keep values);
+    returns the box chosen, its points and the extra bonus."""
+    n, nb, R = P[P_DICE], P[P_BOXES], P[P_ROLLS]
+    first = first_open(mask, nb)
+    dice[:] = slots_t[0]
+    for roll in range(1, R + 1):
+        r = code_index[dice_code(dice)] - P[P_ROLL0]
+        rw = raw_served if roll == 1 else raw
+        extra = extra_bonus(r, mask, y, P, alike)
+        mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
+        nc = 0
+        best = NEG
+        for b in range(nb):
+            v, pts = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points, mode, mbox,
+                               jok, first)
+            if v > NEG:
+                cand_v[nc] = v + extra
+                cand_a[nc] = -(b + 1)
+                best = max(best, v + extra)
+                nc += 1
+        for j in range(py_order.shape[0] if roll < R else 0):
+            K = py_order[j]
+            if keep_fits(keeps, K, dice, n):
+                cand_v[nc] = E_all[R - roll, K]
+                cand_a[nc] = K
+                best = max(best, cand_v[nc])
+                nc += 1
+        a = cand_a[choice(level, temperature, cand_v, nc, best)]
+        if a < 0:
+            b = -a - 1
+            _, pts = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points, mode, mbox,
+                               jok, first)
+            return b, pts, extra
+        apply_keep(keeps, a, dice, slots_t[roll], need, n)
+    return -1, 0, 0  # never: the last roll is always scored
+
+
+@njit(cache=True)
 def play_games(
     slots, level, temperature, rng_seed, W, P, raw, raw_served, alike, upper_face,
     joker_points, child, parent, keeps, py_order, code_index,
@@ -509,8 +498,8 @@ def play_games(
     and tie-breaks are those of :class:`daily.strategy.bots.Bot`.
     """
     np.random.seed(rng_seed)
-    n, nb, T, ny, ub = P[0], P[1], P[2], P[4], P[5]
-    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+    n, nb = P[P_DICE], P[P_BOXES]
+    R, nk, nr = P[P_ROLLS], P[P_NKEEPS], P[P_NROLLS]
     G = slots.shape[0]
     totals = np.zeros(G, dtype=np.int64)
     succ = np.empty((nb, n + 1))
@@ -518,96 +507,54 @@ def play_games(
     v0s = np.empty(nr)
     E_all = np.empty((R + 1, nk))
     M_all = np.empty((R, nk))
-    dice = np.empty(n, dtype=np.int64)
-    need = np.empty(6, dtype=np.int64)
-    cand_v = np.empty(nk + nb)
-    cand_a = np.empty(nk + nb, dtype=np.int64)  # keep index, or -(box + 1)
+    dice, need, cand_v, cand_a = turn_scratch(P)
     use_future = level != 0
     for g in range(G):
-        mask = 0
-        u = 0
-        y = 0
-        total = 0
-        upper_raw = 0
+        mask = u = y = total = 0
         for t in range(nb):
             box_values(mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points,
                        succ, v0)
-            if P[14] == 1:
+            if P[P_SERVED] == 1:
                 box_values(mask, u, y, W, use_future, P, raw_served, alike, upper_face,
                            joker_points, succ, v0s)
             turn_tables(v0, v0s, P, child, parent, E_all, M_all)
-            first = first_open(mask, nb)
-            for i in range(n):
-                dice[i] = slots[g, t, 0, i]
-            roll = 1
-            while True:
-                code = 0
-                for i in range(n):
-                    code += 7 ** (dice[i] - 1)
-                r = code_index[code] - r0
-                rl = R - roll
-                rw = raw_served if roll == 1 else raw
-                extra = extra_bonus(r, mask, y, P, alike)
-                mode, mbox, jok = joker_mode(r, mask, P, alike, upper_face)
-                nc = 0
-                best = NEG
-                for b in range(nb):
-                    v, _ = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points,
-                                     mode, mbox, jok, first)
-                    if v > NEG:
-                        cand_v[nc] = v + extra
-                        cand_a[nc] = -(b + 1)
-                        if v + extra > best:
-                            best = v + extra
-                        nc += 1
-                if rl > 0:
-                    for j in range(py_order.shape[0]):
-                        K = py_order[j]
-                        if keep_fits(keeps, K, dice, n):
-                            cand_v[nc] = E_all[rl, K]
-                            cand_a[nc] = K
-                            if cand_v[nc] > best:
-                                best = cand_v[nc]
-                            nc += 1
-                pick = 0
-                if level == 1 and temperature > 0:
-                    s = 0.0
-                    for c in range(nc):
-                        s += np.exp((cand_v[c] - best) / temperature)
-                    x = np.random.random() * s
-                    pick = nc - 1
-                    acc = 0.0
-                    for c in range(nc):
-                        acc += np.exp((cand_v[c] - best) / temperature)
-                        if x < acc:
-                            pick = c
-                            break
-                else:
-                    bv = NEG
-                    for c in range(nc):  # boxes come first, so they win ties
-                        if cand_v[c] > bv:
-                            bv = cand_v[c]
-                            pick = c
-                a = cand_a[pick]
-                if a >= 0:
-                    apply_keep(keeps, a, dice, slots[g, t, roll], need, n)
-                    roll += 1
-                    continue
-                b = -a - 1
-                _, pts = box_value(r, b, mask, y, succ, P, rw, upper_face, joker_points,
-                                   mode, mbox, jok, first)
-                total += pts + extra
-                if upper_face[b] > 0:
-                    if ub > 0 and upper_raw < P[2] <= upper_raw + pts:
-                        total += ub
-                    upper_raw += pts
-                    u = min(T, u + pts) if T > 0 else 0
-                if b == P[6] and ny == 2:
-                    y = 1 if pts > 0 else 0
-                mask |= 1 << b
-                break
+            b, pts, extra = play_turn(level, temperature, slots[g, t], mask, y, succ, E_all, P,
+                                      raw, raw_served, alike, upper_face, joker_points, keeps,
+                                      py_order, code_index, dice, need, cand_v, cand_a)
+            mask, u, y, gained = placed(mask, u, y, b, pts, P, upper_face)
+            total += gained + extra
         totals[g] = total
     return totals
+
+
+@njit(cache=True)
+def columns_turn(
+    mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points, child, parent, weights,
+    succ, here, colv, v0, E_all, M_all,
+):  # pragma: no cover - compiled
+    """The values of a multi-column turn (:func:`play_triple_games`, the fair-play walk):
+    each open column's value now (``here``, 0 without ``use_future``) and successors
+    (``succ[c]``), ``v0[r]`` the best weighted box of any column for roll ``r`` (extra
+    bonus unweighted), and the turn's ``E_all``, ``M_all``."""
+    nu, ny, nr = P[P_NU], P[P_NY], P[P_NROLLS]
+    full = (1 << P[P_BOXES]) - 1
+    for r in range(nr):
+        v0[r] = NEG
+    for c in range(weights.shape[0]):
+        here[c] = 0.0
+        if mask[c] == full:
+            continue
+        if use_future:
+            here[c] = W[state_idx(mask[c], u[c], y[c], nu, ny)]
+        box_values(mask[c], u[c], y[c], W, use_future, P, raw, alike, upper_face, joker_points,
+                   succ[c], colv)
+        w = weights[c]
+        for r in range(nr):
+            cand = w * (colv[r] - here[c])
+            cand -= (w - 1) * extra_bonus(r, mask[c], y[c], P, alike)
+            if cand > v0[r]:
+                v0[r] = cand
+    turn_tables(v0, v0, P, child, parent, E_all, M_all)
 
 
 @njit(cache=True)
@@ -623,8 +570,8 @@ def play_triple_games(
     plus any extra-Yahtzee bonus unweighted; a keep is valued by expectimax over the
     turn with the best box of any column at its end. ``use_future`` false: greedy.
     """
-    n, nb, T, nu, ny, ub = P[0], P[1], P[2], P[3], P[4], P[5]
-    R, nk, nr, r0 = P[10], P[11], P[12], P[13]
+    n, nb = P[P_DICE], P[P_BOXES]
+    R, nk, nr, r0 = P[P_ROLLS], P[P_NKEEPS], P[P_NROLLS], P[P_ROLL0]
     C = weights.shape[0]
     G = slots.shape[0]
     full = (1 << nb) - 1
@@ -640,40 +587,19 @@ def play_triple_games(
     mask = np.zeros(C, dtype=np.int64)
     u = np.zeros(C, dtype=np.int64)
     y = np.zeros(C, dtype=np.int64)
-    upper_raw = np.zeros(C, dtype=np.int64)
     for g in range(G):
         total = 0
         for c in range(C):
             mask[c] = 0
             u[c] = 0
             y[c] = 0
-            upper_raw[c] = 0
         for t in range(C * nb):
-            for r in range(nr):
-                v0[r] = NEG
-            for c in range(C):
-                here[c] = 0.0
-                if mask[c] == full:
-                    continue
-                if use_future:
-                    here[c] = W[state_idx(mask[c], u[c], y[c], nu, ny)]
-                box_values(mask[c], u[c], y[c], W, use_future, P, raw, alike, upper_face,
-                           joker_points, succ[c], colv)
-                w = weights[c]
-                for r in range(nr):
-                    cand = w * (colv[r] - here[c])
-                    cand -= (w - 1) * extra_bonus(r, mask[c], y[c], P, alike)
-                    if cand > v0[r]:
-                        v0[r] = cand
-            turn_tables(v0, v0, P, child, parent, E_all, M_all)
-            for i in range(n):
-                dice[i] = slots[g, t, 0, i]
+            columns_turn(mask, u, y, W, use_future, P, raw, alike, upper_face, joker_points,
+                         child, parent, weights, succ, here, colv, v0, E_all, M_all)
+            dice[:] = slots[g, t, 0]
             roll = 1
             while True:
-                code = 0
-                for i in range(n):
-                    code += 7 ** (dice[i] - 1)
-                r = code_index[code] - r0
+                r = code_index[dice_code(dice)] - r0
                 rl = R - roll
                 best = NEG
                 best_c = -1
@@ -712,15 +638,9 @@ def play_triple_games(
                 c = best_c
                 b = best_b
                 w = weights[c]
-                total += w * best_pts + best_extra
-                if upper_face[b] > 0:
-                    if ub > 0 and upper_raw[c] < T <= upper_raw[c] + best_pts:
-                        total += w * ub
-                    upper_raw[c] += best_pts
-                    u[c] = min(T, u[c] + best_pts) if T > 0 else 0
-                if b == P[6] and ny == 2:
-                    y[c] = 1 if best_pts > 0 else 0
-                mask[c] |= 1 << b
+                mask[c], u[c], y[c], gained = placed(mask[c], u[c], y[c], b, best_pts, P,
+                                                     upper_face)
+                total += w * gained + best_extra
                 break
         totals[g] = total
     return totals

@@ -30,7 +30,7 @@ from daily.card import Card
 from daily.game import Game
 from daily.rules import Ruleset, get_ruleset
 from daily.rules.placement import placements
-from daily.strategy import kernel
+from daily.strategy import kernel, placing
 from daily.strategy.advisor import (
     Action,
     hint_json,
@@ -122,7 +122,7 @@ class TripleAdvisor:
             return hit
         s = self.spec
         n, nb = self.rules.dice, self._width
-        v0 = np.full(s.n_rolls, kernel.NEG)
+        v0 = np.full(s.n_rolls, placing.NEG)
         succ = np.empty((nb, n + 1))
         col_v0 = np.empty(s.n_rolls)
         W = self.table.values
@@ -140,7 +140,7 @@ class TripleAdvisor:
             cand = weight * (col_v0 - here)
             if s.params[8]:  # the extra-Yahtzee bonus is not weighted by the column
                 for r in np.flatnonzero(s.alike >= 0):
-                    bonus = kernel.extra_bonus(r, state.mask, state.flag, s.params, s.alike)
+                    bonus = placing.extra_bonus(r, state.mask, state.flag, s.params, s.alike)
                     cand[r] -= (weight - 1) * bonus
             np.maximum(v0, cand, out=v0)
         R, nk = self.rules.rolls_per_turn, s.n_keeps
