@@ -397,10 +397,6 @@ class GameService:
 
     # ----- opponents and challenges ---------------------------------------------------
 
-    def load(self, game_id: str) -> GameRecord:
-        """Any game's record (:class:`NotFound` when unknown)."""
-        return self.store.load(game_id)
-
     def replay_record(self, record: GameRecord) -> ReplayResult:
         """A stored game replayed on its dice."""
         return self._replay(record)
@@ -413,14 +409,6 @@ class GameService:
         """The seed of a practice game on random dice (server side only)."""
         seed = record.move_log.seed
         return seed.hex() if seed else None
-
-    def attach(self, game_id: str, **fields: Any) -> None:
-        """Set fields of a stored game (the challenge it became part of)."""
-        self.store.update(game_id, fields)
-
-    def ranked_totals(self, queries: list[tuple[str, str, str]]) -> list[int | None]:
-        """The total of each (player, date, ruleset)'s finished ranked game, or None."""
-        return self.store.ranked_totals(queries)
 
     def _dice_source(self, record: GameRecord, rules: Ruleset) -> tuple[SlotSource, bytes]:
         if record.day is not None:
