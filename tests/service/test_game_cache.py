@@ -62,7 +62,7 @@ def test_a_copy_changed_elsewhere_at_the_same_position_is_not_written(
     state = a.games.roll(player, state["id"], "11000", state["position"])
     assert a.games.cache._entries[state["id"]].stored.record.v == 1  # a keeps its copy
     # Another process attaches a field: same position, another text.
-    b.games.attach(state["id"], challenge="CH-TEST")
+    b.games.store.update(state["id"], {"challenge": "CH-TEST"})
     state = a.games.roll(player, state["id"], "11100", state["position"])
     record = stored(a, state["id"], redis_client)
     assert record.v == 2 and record.challenge == "CH-TEST"  # applied, and nothing lost

@@ -42,7 +42,6 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 import redis
-from redis.cluster import RedisCluster
 
 from daily import calendar
 from daily.card import Card
@@ -143,7 +142,6 @@ class GameService:
         self.views = GameViews(conn, config.key_prefix, lambda: public_base_url(config),
                                names, lang, clock)
         self.opponents = opponents or Opponents(config.tables_dir)
-        self.cluster = isinstance(conn, RedisCluster)
         self.cache = GameCache()
 
     # ----- starting ---------------------------------------------------------------
@@ -399,10 +397,6 @@ class GameService:
 
     # ----- opponents and challenges ---------------------------------------------------
 
-    def load(self, game_id: str) -> GameRecord:
-        """Any game's record (:class:`NotFound` when unknown)."""
-        return self.store.load(game_id)
-
     def replay_record(self, record: GameRecord) -> ReplayResult:
         """A stored game replayed on its dice."""
         return self._replay(record)
@@ -415,14 +409,6 @@ class GameService:
         """The seed of a practice game on random dice (server side only)."""
         seed = record.move_log.seed
         return seed.hex() if seed else None
-
-    def attach(self, game_id: str, **fields: Any) -> None:
-        """Set fields of a stored game (the challenge it became part of)."""
-        self.store.update(game_id, fields)
-
-    def ranked_totals(self, queries: list[tuple[str, str, str]]) -> list[int | None]:
-        """The total of each (player, date, ruleset)'s finished ranked game, or None."""
-        return self.store.ranked_totals(queries)
 
     def _dice_source(self, record: GameRecord, rules: Ruleset) -> tuple[SlotSource, bytes]:
         if record.day is not None:
@@ -550,12 +536,7 @@ class GameService:
             self._finish(stored, after, game, position_now.log, player, counters)
             return self._view(after, position_now, just_finished=True)
         written = Stored(after, after.dumps())
-        if self.cluster:
-            self.store.set_if_at(stored, after)  # MovedOn when raced
-        else:
-            now = self.store.write_if_same(stored, written, counters)
-            if now is not None:
-                raise MovedOn(now)
+        self.store.advance(stored, written, counters)  # MovedOn when raced
         self.cache.put(written, position_now)
         return self._view(after, position_now, moved=kind)
 
@@ -579,7 +560,7 @@ class GameService:
         player: Player | None = None, counters: Pending | None = None,
     ) -> None:
         """Store the verified result and (ranked) append it to the results stream, in
-        one script call (single server) or one transaction (cluster); :class:`MovedOn`
+        one step of the store (:meth:`GameStore.complete`); :class:`MovedOn`
         (with the current record, if known) when the game changed meanwhile. A ranked
         game is stored with its receipt, signed once its code is drawn."""
         after.total = game.card.total  # computed by the core's replay, never by a client
@@ -606,22 +587,15 @@ class GameService:
                 "log": log,  # verified: the result takes its text as it is
             }
 
-        if self.cluster:
-            def publish(pipe: Any) -> None:
-                if ranked:
-                    self.results.append(pipe, payload())
+        def publish(pipe: Any) -> None:  # into the finish transaction (cluster)
+            if ranked:
+                self.results.append(pipe, payload())
 
-            self.store.finish(stored, after, publish, coded)
-            self.finished(after)
-            return
-
-        def entry() -> tuple[str, str, str, str] | None:
+        def entry() -> tuple[str, str, str, str] | None:  # for the finish script (single server)
             coded()
             return self.results.entry(payload()) if ranked else None
 
-        now = self.store.finish_if_same(stored, after, entry, counters)
-        if now is not None:
-            raise MovedOn(now)
+        self.store.complete(stored, after, publish, entry, coded, counters)
         self.finished(after)
 
     # ----- a whole log ------------------------------------------------------------------

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from daily import calendar
 from daily.service import keymap
@@ -210,6 +211,8 @@ class GameStore:
         self.conn = conn
         self.prefix = prefix
         self.ranked_days = ranked_days
+        #: Cluster (code and counters in other slots): positions, WATCH/MULTI; else scripts.
+        self.cluster = isinstance(conn, RedisCluster)
         self._start_ranked = conn.register_script(_START_RANKED)
         self._set_if_at = conn.register_script(_SET_IF_AT)
         self._move = conn.register_script(_MOVE)  # once per move
@@ -350,6 +353,35 @@ class GameStore:
     def create_practice(self, record: GameRecord) -> None:
         """Store a new practice game (forgotten after :data:`PRACTICE_TTL` idle)."""
         self.conn.set(self.key(record.id), record.dumps(), ex=PRACTICE_TTL)
+
+    def advance(self, before: Stored, after: Stored, counters: Pending | None = None) -> None:
+        """Write a move's ``after`` if the game is still as ``before``, else
+        :class:`MovedOn` (with the record as it is now, when known): one script call
+        spending ``counters`` on a single server (:meth:`write_if_same`), a position
+        check on a cluster (:meth:`set_if_at`)."""
+        if self.cluster:
+            self.set_if_at(before, after.record)
+            return
+        now = self.write_if_same(before, after, counters)
+        if now is not None:
+            raise MovedOn(now)
+
+    def complete(
+        self, before: Stored, after: GameRecord, publish: Callable[[Any], None],
+        entry: Callable[[], tuple[str, str, str, str] | None],
+        coded: Callable[[], None] = lambda: None, counters: Pending | None = None,
+    ) -> None:
+        """Store a finished game with its result, atomically, else :class:`MovedOn`
+        (with the record as it is now, when known). On a single server one script call
+        (:meth:`finish_if_same`, which appends ``entry()``; ``entry`` calls ``coded``
+        itself), on a cluster one transaction (:meth:`finish`: ``coded()`` once the
+        code is drawn, ``publish(pipeline)`` queues the result)."""
+        if self.cluster:
+            self.finish(before, after, publish, coded)
+            return
+        now = self.finish_if_same(before, after, entry, counters)
+        if now is not None:
+            raise MovedOn(now)
 
     def set_if_at(self, before: Stored, after: GameRecord) -> None:
         """Write ``after`` if the game is still at ``before``'s position, else :class:`MovedOn`."""

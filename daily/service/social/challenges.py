@@ -179,7 +179,7 @@ class Challenges:
             return self._load(as_text(self.conn.get(self._of_game_key(record.id)) or b""))
         self.conn.hsetnx(self._entries_key(challenge.code), record.player, record.id)
         if seed is not None:
-            self.games.attach(record.id, challenge=challenge.code)
+            self.games.store.update(record.id, {"challenge": challenge.code})
         return challenge
 
     # ----- reading ------------------------------------------------------------------
@@ -252,7 +252,7 @@ class Challenges:
         for owner, game_id in self.entries(challenge).items():
             if owner == player_id:
                 continue
-            record = self.games.load(game_id)
+            record = self.games.store.load(game_id)
             if record.finished_at is None:
                 continue
             if game_id == challenge.source:
@@ -270,7 +270,7 @@ class Challenges:
         finished_games = []
         viewer_done = False
         for owner, game_id in self.entries(challenge).items():
-            record = self.games.load(game_id)
+            record = self.games.store.load(game_id)
             result = self.games.replay_record(record)
             done = len(result.game.history)
             finished = record.finished_at is not None

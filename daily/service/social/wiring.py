@@ -36,7 +36,7 @@ def init_app(app: Flask) -> None:
 
     register(app, Challenges(conn, config, clock, games, tables,
                              lambda: public_base_url(config)))
-    register(app, Groups(conn, config, clock, games.ranked_totals, player_name,
+    register(app, Groups(conn, config, clock, games.store.ranked_totals, player_name,
                          lambda: public_base_url(config)))
     app.register_blueprint(challenge_routes.bp, url_prefix=API_PREFIX)
     app.register_blueprint(group_routes.bp, url_prefix=API_PREFIX)
