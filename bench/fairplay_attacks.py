@@ -64,11 +64,12 @@ On each day:
 
 Whether a game stands on the public top is the service's rule
 (:func:`daily.service.players.standing.standing_rule`), with a passkey for every
-attacker (software authenticators make them cheap). Not modelled: the cumulative
-foresight evidence across days (issue 37 item 4: :data:`CUMULATIVE_FORESIGHT` is the
-hook, None until it is on main), links of a game to young players of its network
-(item 5c), honest copies and scout links of honest games (no honest game links to a
-scout in this run: scouts have no time or network here).
+attacker (software authenticators make them cheap). The account is held at
+the top once its record of residuals or its foresight record (issue 37 item 4,
+:data:`CUMULATIVE_FORESIGHT`) is evidence, whichever comes first. Not modelled:
+links of a game to young players of its network (item 5c), honest copies and scout
+links of honest games (no honest game links to a scout in this run: scouts have no
+time or network here).
 
 Counts and probabilities, not timings. The result is
 ``bench/results/fairplay-attacks-<ruleset>.json`` (``bench/benchjson.py``).
@@ -105,6 +106,7 @@ from daily.fairplay.daykey import (
 )
 from daily.fairplay.foresight import Walked, positional_statistic, statistic
 from daily.fairplay.history.residual import KEPT, persistent
+from daily.fairplay.history.sequential import persistent as foresight_record
 from daily.fairplay.informed import (
     SimDay,
     candidates,
@@ -133,10 +135,10 @@ LOW, HIGH = (0.25, 0.5, 1.0), (2.0, 4.0)
 FULL, TAIL = 2_000, 200
 #: Aged accounts simulated per board, and the horizon of each (cheating days).
 RUNS, HORIZON = 400, 365
-#: The hook of the cumulative foresight evidence (issue 37 item 4): given the foresight
-#: statistics of an account's ranked games, oldest first, whether its record holds its
-#: next game at the top. None: not on main yet (the record of residuals only).
-CUMULATIVE_FORESIGHT: Callable[[Sequence[float]], bool] | None = None
+#: The cumulative foresight evidence (issue 37 item 4): given the foresight statistics
+#: of an account's ranked games, oldest first, whether its record holds its next game at
+#: the top. The service's rule (reason ``foresight_record``), not a copy of it.
+CUMULATIVE_FORESIGHT: Callable[[Sequence[float]], bool] | None = foresight_record
 
 
 def day_seed(seed: int, day: int) -> bytes:
