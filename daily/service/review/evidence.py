@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import redis
@@ -118,12 +118,19 @@ def sightings_of(conn: redis.Redis, prefix: str,
 def keep_sightings(conn: redis.Redis, prefix: str,
                    sightings: list[tuple[Result, Sighting]]) -> None:
     """Keep finished scouts' sightings with their boards (idempotent)."""
-    if not sightings:
+    _keep_with_boards(conn, prefix, "scouts", sightings)
+
+
+def _keep_with_boards(conn: redis.Redis, prefix: str, part: str,
+                      entries: Sequence[tuple[Result, Sighting | YoungGame]]) -> None:
+    """Keep each entry's JSON in its board's ``part`` hash, under its game id, for
+    :data:`SIGHTINGS_KEPT` seconds (idempotent)."""
+    if not entries:
         return
     with conn.pipeline(transaction=False) as pipe:
-        for result, sighting in sightings:
-            key = keymap.board(prefix, result.date, canonical_name(result.ruleset), "scouts")
-            pipe.hset(key, sighting.game_id, json.dumps(sighting.to_json()))
+        for result, entry in entries:
+            key = keymap.board(prefix, result.date, canonical_name(result.ruleset), part)
+            pipe.hset(key, entry.game_id, json.dumps(entry.to_json()))
             pipe.expire(key, SIGHTINGS_KEPT)
         pipe.execute()
 
@@ -488,13 +495,7 @@ def keep_young(conn: redis.Redis, prefix: str, results: list[Result],
             continue
         kept.append((result, YoungGame(result.game_id, result.player_id, networks,
                                        result.finished_at, "new" if new else "provisional")))
-    if kept:
-        with conn.pipeline(transaction=False) as pipe:
-            for result, young in kept:
-                key = keymap.board(prefix, result.date, canonical_name(result.ruleset), "young")
-                pipe.hset(key, young.game_id, json.dumps(young.to_json()))
-                pipe.expire(key, SIGHTINGS_KEPT)
-            pipe.execute()
+    _keep_with_boards(conn, prefix, "young", kept)
     return [young for _, young in kept]
 
 
