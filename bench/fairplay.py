@@ -67,6 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import benchjson
 from benchjson import figure
+from fairplay_lines import TEMPERATURES, exceeds, held_share, top_line, top_tests
 
 from daily.fairplay import kernel
 from daily.fairplay.daykey import (
@@ -90,7 +91,6 @@ from daily.strategy.solver import StrategyTable
 from daily.strategy.tables.lookup import table_or_solve
 from daily.strategy.triple import column_rules
 
-TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
 #: Lowest audit lines measured side by side (each a range one wide, as the ruleset's
 #: audit_range, which is one of them), for the trade-off between the review load and the
 #: informed cheater.
@@ -107,26 +107,8 @@ BLIND = (("full foresight", kernel.FORESIGHT, 0), ("next-roll foresight", kernel
          ("foresight on 5 decisions", kernel.PARTIAL, 5))
 
 
-def top_line(n: int) -> int:
-    """How many games the top of a board of ``n`` holds: 100, or 1% where that is fewer
-    (at least 1).
-
-    >>> top_line(10_000), top_line(2_000), top_line(50)
-    (100, 20, 1)
-    """
-    return max(1, min(100, n // 100))
 
 
-def top_tests(players: int) -> float:
-    """Expected number of games that enter the top of a board of ``players`` as they
-    arrive in random order (each is tested strictly): sum over n of top_line(n) / n.
-
-    >>> round(top_tests(10_000)), round(top_tests(100_000))
-    (102, 332)
-    """
-    n = np.arange(1, players + 1)
-    tops = np.maximum(1, np.minimum(100, n // 100))
-    return float(np.sum(np.minimum(tops, n) / n))
 
 
 def moved(params: DayParams, ruleset: str, low: float) -> DayParams:
@@ -141,24 +123,8 @@ def moved(params: DayParams, ruleset: str, low: float) -> DayParams:
     return replace(params, audit_threshold=low + params.audit_threshold - start)
 
 
-def exceeds(value: float, span: tuple[float, float]) -> float:
-    """The probability that ``value`` reaches a line drawn uniformly in ``span``.
-
-    >>> exceeds(2.5, (2.0, 3.0)), exceeds(1.0, (2.0, 3.0)), exceeds(9.0, (2.0, 3.0))
-    (0.5, 0.0, 1.0)
-    """
-    return float(min(1.0, max(0.0, (value - span[0]) / (span[1] - span[0]))))
 
 
-def held_share(sim: SimDay, walked: Walked, at_top: bool) -> tuple[float, bool, bool]:
-    """The probability that the game is held over the audit's draw (one top game in
-    1 / AUDIT_SHARE), with the day's lines; then held when not audited, and when audited.
-    """
-    normal = sim.held(walked, at_top, audited=False)
-    audited = sim.held(walked, at_top, audited=True)
-    if not at_top:
-        return float(normal), normal, normal
-    return (1 - AUDIT_SHARE) * normal + AUDIT_SHARE * audited, normal, audited
 
 
 def honest_board(sim: SimDay, players: int, seed: int) -> np.ndarray:

@@ -28,7 +28,7 @@ On each day:
   test, and the stricter one (its lines and the audit's, over their draw, as
   ``bench/fairplay.py`` computes them) for those that reach the top 1%; the review load
   of a board of ``n`` is ``n`` ordinary checks, the games entering the top on arrival
-  (:func:`fairplay.top_tests`), and the close-time re-check
+  (:func:`fairplay_lines.top_tests`), and the close-time re-check
   (:mod:`daily.service.review.recheck`) of the final public top 10's games that did not
   enter the top on arrival (ties, games of boards under 1,000 whose top is smaller than
   10): counted per day from a random order of arrival (:func:`untested_top10`). The
@@ -89,7 +89,7 @@ import benchjson
 import numpy as np
 from benchjson import figure
 from evidence import split_scout
-from fairplay import TEMPERATURES, exceeds, held_share, top_line, top_tests
+from fairplay_lines import TEMPERATURES, exceeds, held_share, top_line, top_tests
 
 from daily.fairplay import kernel
 from daily.fairplay.ceiling import slots_of_seed
@@ -182,7 +182,7 @@ def board(totals: dict[str, np.ndarray], players: int) -> np.ndarray:
 def untested_top10(scores: np.ndarray, rng: np.random.Generator) -> int:
     """How many of a board's final top-10 games did not enter the top on arrival, the
     games arriving in a random order: a game is tested when fewer games than the top of
-    the board then (:func:`fairplay.top_line` of the players so far, itself included)
+    the board then (:func:`fairplay_lines.top_line` of the players so far, itself included)
     scored more (a tie with the last place enters, as
     :func:`daily.service.review.gates.reaches_top` says).
 
