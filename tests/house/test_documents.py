@@ -26,7 +26,8 @@ BENCH = ROOT / "bench"
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: Scripts of bench/ that measure nothing themselves: the helper, the renderer, the app
 #: and the worker class the benchmarks serve.
-NOT_BENCHMARKS = {"benchjson.py", "render_figures.py", "hello_app.py", "inline_worker.py"}
+NOT_BENCHMARKS = {"benchjson.py", "render_figures.py", "hello_app.py", "inline_worker.py",
+                  "fairplay_lines.py"}
 
 
 def bench_module(name: str) -> ModuleType:
